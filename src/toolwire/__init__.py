@@ -1,0 +1,35 @@
+"""toolwire: LLM tool-call lifecycles as explicit state machines, and traffic checked against them.
+
+>>> import toolwire
+>>> report = toolwire.check(
+...     [{"role": "assistant", "tool_calls": [
+...         {"id": "call_1", "type": "function",
+...          "function": {"name": "search", "arguments": "{}"}}]},
+...      {"role": "user", "content": "Interrupt"},
+...      {"role": "tool", "tool_call_id": "call_1", "content": "Result"}],
+...     "openai-chat")
+>>> [(f.rule, f.path) for f in report.findings]
+[('CC-4', 'messages[1].role'), ('CC-2', 'messages[2].role')]
+"""
+
+from toolwire.engines import Problem, Report, check, check_file
+from toolwire.errors import DefinitionError, ToolwireError, UsageError
+from toolwire.properties import PROTOCOLS, RULES, Finding, Rule, rules_for
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "PROTOCOLS",
+    "RULES",
+    "DefinitionError",
+    "Finding",
+    "Problem",
+    "Report",
+    "Rule",
+    "ToolwireError",
+    "UsageError",
+    "__version__",
+    "check",
+    "check_file",
+    "rules_for",
+]

@@ -1,0 +1,82 @@
+"""The ``toolwire`` command: a thin layer over the library.
+
+Exit codes: 0 clean, 1 violations found, 2 unusable input or usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from toolwire.errors import UsageError
+
+__all__ = ["main"]
+
+
+def _parser() -> argparse.ArgumentParser:
+    from toolwire.properties import PROTOCOLS
+
+    names = ", ".join(PROTOCOLS)
+    parser = argparse.ArgumentParser(
+        prog="toolwire",
+        description="Check LLM tool-call traffic against explicit lifecycle machines.",
+    )
+    verbs = parser.add_subparsers(dest="verb", required=True, metavar="VERB")
+
+    check = verbs.add_parser("check", help="check recorded traffic against a protocol's rules")
+    check.add_argument("files", nargs="+", metavar="FILE", help="trace file(s); - reads stdin")
+    check.add_argument("--protocol", "-p", required=True, metavar="P", help=f"one of: {names}")
+    check.add_argument(
+        "--after", metavar="STREAM", help="the stream this request followed (round-trip rules RT-1, RT-2)"
+    )
+    check.add_argument(
+        "--input-format",
+        choices=("auto", "sse", "jsonl", "json"),
+        default="auto",
+        help="how FILE is encoded (default: detected from its first bytes)",
+    )
+    check.add_argument("--format", choices=("text", "json"), default="text")
+
+    rules = verbs.add_parser("rules", help="list the rules toolwire checks")
+    rules.add_argument("--protocol", "-p", metavar="P", help=f"only this protocol's: {names}")
+    rules.add_argument("--format", choices=("text", "json"), default="text")
+
+    protocols = verbs.add_parser("protocols", help="list the protocol names (stable)")
+    protocols.add_argument("--format", choices=("text", "json"), default="text")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the exit code."""
+    args = _parser().parse_args(argv)
+    try:
+        return _run(args)
+    except UsageError as exc:
+        print(f"toolwire: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("toolwire: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    from toolwire import engines
+    from toolwire.properties import PROTOCOLS, get_protocol, rules_for
+
+    if args.verb == "protocols":
+        print(engines.render_protocols(list(PROTOCOLS.values()), args.format))
+        return 0
+    if args.verb == "rules":
+        print(engines.render_rules(rules_for(args.protocol), args.format))
+        return 0
+    get_protocol(args.protocol)
+    fmt = None if args.input_format == "auto" else args.input_format
+    reports = [
+        engines.check_file(path, args.protocol, input_format=fmt, after=args.after) for path in args.files
+    ]
+    render = engines.render_json if args.format == "json" else engines.render_text
+    print(render(reports))
+    return max(report.exit_code for report in reports)

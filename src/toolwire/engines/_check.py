@@ -1,0 +1,226 @@
+"""The monitor engine behind ``toolwire check``: read a trace, run its protocol's monitor."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, BinaryIO, Literal
+
+from toolwire.errors import UsageError
+from toolwire.models import Frame, InputFormat, read_frames
+from toolwire.properties import Finding, Monitor, Protocol, check_round_trip, get_protocol
+
+__all__ = ["Problem", "Report", "check", "check_file"]
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Input that could not be read (``error``) or was skipped unjudged (``warning``)."""
+
+    line: int | None
+    index: int | None
+    message: str
+    severity: Literal["error", "warning"] = "error"
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict of this problem."""
+        return {"line": self.line, "index": self.index, "message": self.message, "severity": self.severity}
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """What checking one trace found.
+
+    ``exit_code`` is what ``toolwire check`` exits with for it: 1 when a rule
+    was broken (an error finding), else 2 when part of the input could not be
+    read, else 0.
+    """
+
+    source: str
+    protocol: str
+    events: int
+    findings: tuple[Finding, ...] = ()
+    problems: tuple[Problem, ...] = field(default=())
+
+    @property
+    def errors(self) -> list[Finding]:
+        """The findings that break a rule (not warnings)."""
+        return [f for f in self.findings if f.severity == "error"]
+
+    @property
+    def ok(self) -> bool:
+        """True when no rule was broken and the whole input was read."""
+        return self.exit_code == 0
+
+    @property
+    def exit_code(self) -> int:
+        """1: rules broken; 2: input partly unreadable; 0: clean."""
+        if self.errors:
+            return 1
+        if any(p.severity == "error" for p in self.problems):
+            return 2
+        return 0
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict of this report."""
+        return {
+            "source": self.source,
+            "protocol": self.protocol,
+            "events": self.events,
+            "exit_code": self.exit_code,
+            "findings": [f.to_json() for f in self.findings],
+            "problems": [p.to_json() for p in self.problems],
+        }
+
+
+def check(
+    trace: Iterable[Any] | dict[str, Any],
+    protocol: str,
+    *,
+    after: Iterable[Any] | None = None,
+) -> Report:
+    """Check a trace given as Python values: stream events, messages, or a request body.
+
+    ``after`` is the stream the request followed, for the round-trip rules.
+
+    >>> report = check([{"role": "tool", "tool_call_id": "call_1", "content": "Result"},
+    ...                 {"role": "user", "content": "Hello"}], "openai-chat")
+    >>> [(f.rule, f.path) for f in report.findings]
+    [('CC-2', 'messages[0].role')]
+    """
+    spec = get_protocol(protocol)
+    values = [trace] if isinstance(trace, dict) else trace
+    frames: Iterator[Frame] = ((None, value, None) for value in values)
+    previous = None if after is None else _stream_before(spec, iter([(None, v, None) for v in after]))
+    return _run(spec, frames, "<python>", [], None, previous)
+
+
+def check_file(
+    path: str | os.PathLike[str],
+    protocol: str,
+    *,
+    input_format: InputFormat | None = None,
+    after: str | os.PathLike[str] | None = None,
+) -> Report:
+    """Check a recorded trace on disk (``-`` reads standard input).
+
+    Raises :class:`UsageError` for a file that cannot be opened; anything
+    wrong inside the file is a :class:`Problem` of the report instead.
+    """
+    spec = get_protocol(protocol)
+    previous = None
+    if after is not None:
+        with _open(after) as stream:
+            previous = _stream_before(spec, read_frames(stream, _sink([])))
+    problems: list[Problem] = []
+    with _open(path) as stream:
+        fmt = input_format or _peek_format(stream)
+        frames = read_frames(stream, _sink(problems), fmt)
+        return _run(spec, frames, str(path), problems, fmt, previous)
+
+
+def _stream_before(spec: Protocol, frames: Iterator[Frame]) -> Monitor:
+    if not spec.follows:
+        raise UsageError(f"{spec.name} is not a request that follows a stream; drop --after")
+    stream_spec = get_protocol(spec.follows[0])
+    monitor = stream_spec.monitor()
+    _feed_stream(monitor, frames)
+    return monitor
+
+
+def _run(
+    spec: Protocol,
+    frames: Iterator[Frame],
+    source: str,
+    problems: list[Problem],
+    fmt: InputFormat | None,
+    previous: Monitor | None,
+) -> Report:
+    if spec.shape == "stream":
+        monitor = spec.monitor()
+        monitor.input_format = fmt  # type: ignore[attr-defined]
+        events = _feed_stream(monitor, frames)
+        monitors = [monitor]
+    else:
+        monitors, events = _feed_conversations(spec, frames, problems)
+        if previous is not None:
+            for monitor in monitors:
+                check_round_trip(previous.calls(), monitor)
+    findings = [f for monitor in monitors for f in monitor.findings]
+    problems.extend(Problem(n.line, n.index, n.message, "warning") for m in monitors for n in m.notices)
+    findings.sort(key=lambda f: (f.index is None, f.index or 0))
+    problems.sort(key=lambda p: (p.line is None, p.line or 0))
+    return Report(source, spec.name, events, tuple(findings), tuple(problems))
+
+
+def _feed_stream(monitor: Monitor, frames: Iterator[Frame]) -> int:
+    index = 0
+    line: int | None = None
+    feed = monitor.feed
+    for line, value, event in frames:
+        feed(value, index, line, event)
+        index += 1
+    monitor.finish(index, line)
+    return index
+
+
+def _feed_conversations(
+    spec: Protocol, frames: Iterator[Frame], problems: list[Problem]
+) -> tuple[list[Monitor], int]:
+    """Each request body is its own conversation; bare messages (JSON Lines) form one."""
+    container = spec.container or ""
+    monitors: list[Monitor] = []
+    loose: Monitor | None = None
+    count = 0
+    for line, value, _ in frames:
+        if isinstance(value, dict) and container in value:
+            monitor = spec.monitor()
+            monitor.open_document(value)  # type: ignore[attr-defined]
+            items = value[container]
+            if not isinstance(items, list):
+                problems.append(Problem(line, None, f"'{container}' is not a list; nothing checked"))
+                continue
+            for position, item in enumerate(items):
+                monitor.feed(item, position, line, None)
+            monitor.finish(len(items), line)
+            monitors.append(monitor)
+            count += len(items)
+            continue
+        if loose is None:
+            loose = spec.monitor()
+            monitors.append(loose)
+        for item in value if isinstance(value, list) else [value]:
+            loose.feed(item, count, line, None)
+            count += 1
+    if loose is not None:
+        loose.finish(count, None)
+    return monitors, count
+
+
+def _sink(problems: list[Problem]) -> Any:
+    def problem(line: int | None, message: str) -> None:
+        problems.append(Problem(line, None, message))
+
+    return problem
+
+
+def _open(path: str | os.PathLike[str]) -> BinaryIO:
+    if str(path) == "-":
+        return sys.stdin.buffer
+    target = Path(path)
+    if target.is_dir():
+        raise UsageError(f"{path} is a folder; name a trace file")
+    try:
+        return target.open("rb")
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def _peek_format(stream: BinaryIO) -> InputFormat:
+    from toolwire.models import detect_format
+
+    head = stream.peek(65536)[:65536] if hasattr(stream, "peek") else b""
+    return detect_format(head)

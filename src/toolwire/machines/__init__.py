@@ -1,0 +1,42 @@
+"""Lifecycle machines, authored with python-statemachine: the source of truth.
+
+Engines never ``send`` to these classes on hot paths; they run the tables that
+:func:`compile_machine` builds from them.
+"""
+
+from toolwire.machines._base import CheckingMachine
+from toolwire.machines._openai_chat import ChatConversation, ChatToolCallStream
+from toolwire.machines._openai_responses import (
+    FunctionCallItem,
+    FunctionCallPairing,
+    OutputItem,
+    ResponseStream,
+)
+from toolwire.machines._table import ILLEGAL, Table, compile_machine
+
+#: Every machine toolwire ships, by class name.
+MACHINES: dict[str, type[CheckingMachine]] = {
+    machine.__name__: machine
+    for machine in (
+        ResponseStream,
+        FunctionCallItem,
+        OutputItem,
+        FunctionCallPairing,
+        ChatToolCallStream,
+        ChatConversation,
+    )
+}
+
+__all__ = [
+    "ILLEGAL",
+    "MACHINES",
+    "ChatConversation",
+    "ChatToolCallStream",
+    "CheckingMachine",
+    "FunctionCallItem",
+    "FunctionCallPairing",
+    "OutputItem",
+    "ResponseStream",
+    "Table",
+    "compile_machine",
+]

@@ -1,0 +1,32 @@
+"""The wire: shapes of the events and messages that carry tool calls, and how raw
+SSE / JSON Lines / JSON become them.  Imports nothing from its sibling layers."""
+
+from toolwire.models import _openai_chat as openai_chat
+from toolwire.models import _openai_responses as openai_responses
+from toolwire.models._wire import (
+    DONE,
+    MAX_LINE_BYTES,
+    Frame,
+    InputFormat,
+    ProblemSink,
+    decode_json,
+    detect_format,
+    read_frames,
+    read_jsonl,
+    read_sse,
+)
+
+__all__ = [
+    "DONE",
+    "MAX_LINE_BYTES",
+    "Frame",
+    "InputFormat",
+    "ProblemSink",
+    "decode_json",
+    "detect_format",
+    "openai_chat",
+    "openai_responses",
+    "read_frames",
+    "read_jsonl",
+    "read_sse",
+]

@@ -1,0 +1,73 @@
+"""OpenAI Chat Completions: the wire shapes that carry tool calls.
+
+Src: openai-openapi ``ChatCompletionMessageToolCall``,
+``ChatCompletionRequestToolMessage``, ``ChatCompletionMessageToolCallChunk``;
+``openai`` 3.54.0 ``types/chat/chat_completion_chunk.py``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final, NotRequired, TypedDict
+
+__all__ = [
+    "CHAT_TOOL_CALL_ID_MAX",
+    "FINISH_TOOL_CALLS",
+    "NULL_ID_PLACEHOLDER",
+    "ROLE_ASSISTANT",
+    "ROLE_TOOL",
+    "ChatFunction",
+    "ChatToolCall",
+    "ChatToolCallChunk",
+    "ChatToolMessage",
+    "message_tool_calls",
+]
+
+#: CC-1: the server rejects longer ``tool_calls[].id`` values (not in the OpenAPI schema).
+CHAT_TOOL_CALL_ID_MAX: Final = 40
+ROLE_ASSISTANT: Final = "assistant"
+ROLE_TOOL: Final = "tool"
+FINISH_TOOL_CALLS: Final = "tool_calls"
+#: The string some providers put in ``id`` on continuation chunks (CC-6, MI-6).
+NULL_ID_PLACEHOLDER: Final = "null"
+
+
+class ChatFunction(TypedDict):
+    name: str
+    arguments: str
+
+
+class ChatToolCall(TypedDict):
+    """``ChatCompletionMessageToolCall``: ``id``, ``type`` and ``function`` are required."""
+
+    id: str
+    type: str
+    function: ChatFunction
+
+
+class ChatToolMessage(TypedDict):
+    """``ChatCompletionRequestToolMessage``: all three fields are required."""
+
+    role: str
+    tool_call_id: str
+    content: Any
+
+
+class ChatToolCallChunk(TypedDict):
+    """``ChatCompletionMessageToolCallChunk``: only ``index`` is required."""
+
+    index: int
+    id: NotRequired[str | None]
+    type: NotRequired[str | None]
+    function: NotRequired[dict[str, Any] | None]
+
+
+def message_tool_calls(message: dict[str, Any]) -> list[Any] | None:
+    """The ``tool_calls`` of an assistant message, or ``None`` when it has none.
+
+    >>> message_tool_calls({"role": "assistant", "tool_calls": []}) is None
+    True
+    """
+    calls = message.get("tool_calls")
+    if message.get("role") != ROLE_ASSISTANT or not isinstance(calls, list) or not calls:
+        return None
+    return calls

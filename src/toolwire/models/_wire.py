@@ -1,0 +1,216 @@
+"""Reading recorded traffic: SSE captures, JSON Lines, or one JSON document.
+
+Every reader yields *frames* ``(line, value, sse_event)``: the 1-based line the
+value starts on (``None`` where a document gives no line), the decoded JSON
+value, and the SSE ``event:`` field when there was one.  Anything that cannot
+be read is reported through ``problem(line, message)`` and skipped, so one bad
+line never hides the rest of the trace.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any, BinaryIO, Final, Literal
+
+import orjson
+
+__all__ = [
+    "DONE",
+    "MAX_LINE_BYTES",
+    "Frame",
+    "InputFormat",
+    "ProblemSink",
+    "decode_json",
+    "detect_format",
+    "read_frames",
+    "read_jsonl",
+    "read_sse",
+]
+
+Frame = tuple[int | None, Any, str | None]
+ProblemSink = Callable[[int | None, str], None]
+InputFormat = Literal["sse", "jsonl", "json"]
+
+#: Lines longer than this are skipped (and reported) so memory stays bounded.
+MAX_LINE_BYTES: Final = 256 * 1024 * 1024
+_CHUNK: Final = 1 << 20
+_SSE_FIELDS: Final = (b"data:", b"event:", b"id:", b"retry:", b":")
+
+
+class _Done:
+    """The SSE terminator ``data: [DONE]``, passed on as its own frame value."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "[DONE]"
+
+
+#: Frame value standing for the SSE terminator ``data: [DONE]``.
+DONE: Final = _Done()
+
+
+def decode_json(raw: bytes) -> tuple[Any, str | None]:
+    """Decode one JSON text; on failure return ``(None, reason)`` naming what is wrong.
+
+    >>> decode_json(b'{"a": 1}')
+    ({'a': 1}, None)
+    >>> decode_json(b'\\xff')[1]
+    'not valid UTF-8 (byte 0xff at column 1)'
+    """
+    try:
+        return orjson.loads(raw), None
+    except orjson.JSONDecodeError as exc:
+        return None, _explain(raw, exc)
+
+
+def _explain(raw: bytes, exc: orjson.JSONDecodeError) -> str:
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as bad:
+        return f"not valid UTF-8 (byte 0x{raw[bad.start]:02x} at column {bad.start + 1})"
+    message = str(exc)
+    if "recursion" in message.lower() or "depth limit" in message.lower():
+        return "JSON nested deeper than 1024 levels; toolwire does not read it"
+    if exc.pos >= len(raw.rstrip()):
+        return f"JSON ends early ({message}); the line looks truncated"
+    return f"malformed JSON: {message}"
+
+
+def detect_format(head: bytes) -> InputFormat:
+    """Guess the format from the first bytes of a trace.
+
+    >>> detect_format(b'event: response.created\\ndata: {}')
+    'sse'
+    >>> detect_format(b'{"type": "x"}\\n{"type": "y"}\\n')
+    'jsonl'
+    >>> detect_format(b'{\\n  "messages": []\\n}')
+    'json'
+    """
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if text.startswith(_SSE_FIELDS):
+        return "sse"
+    if text.startswith(b"["):
+        return "json"
+    first = text.split(b"\n", 1)[0].strip()
+    if first:
+        _, reason = decode_json(first)
+        if reason is None:
+            return "jsonl"
+        # A first line that is valid JSON only together with what follows is a document.
+        if reason.startswith("JSON ends early"):
+            return "json"
+    return "jsonl"
+
+
+def _lines(stream: BinaryIO, problem: ProblemSink) -> Iterator[tuple[int, bytes]]:
+    """Yield ``(line_number, line)`` without the newline, in bounded memory."""
+    number = 0
+    carry = b""
+    skipping = False
+    while chunk := stream.read(_CHUNK):
+        parts = chunk.split(b"\n")
+        parts[0] = carry + parts[0]
+        carry = parts.pop()
+        for part in parts:
+            number += 1
+            if skipping:
+                skipping = False
+                continue
+            yield number, part
+        if len(carry) > MAX_LINE_BYTES:
+            if not skipping:
+                problem(number + 1, f"line longer than {MAX_LINE_BYTES} bytes; skipped")
+            skipping = True
+            carry = b""
+    if carry and not skipping:
+        yield number + 1, carry
+
+
+def read_jsonl(stream: BinaryIO, problem: ProblemSink) -> Iterator[Frame]:
+    """Yield one frame per non-blank line of a JSON Lines trace."""
+    loads = orjson.loads
+    for number, raw in _lines(stream, problem):
+        try:
+            yield number, loads(raw), None
+        except orjson.JSONDecodeError as exc:
+            if raw.strip():
+                problem(number, _explain(raw, exc))
+
+
+def read_sse(stream: BinaryIO, problem: ProblemSink) -> Iterator[Frame]:
+    """Yield one frame per SSE event; ``data: [DONE]`` becomes :data:`DONE`."""
+    data: list[bytes] = []
+    event: str | None = None
+    start = 0
+    last = 0
+    for number, raw in _lines(stream, problem):
+        last = number
+        line = raw[:-1] if raw.endswith(b"\r") else raw
+        if not line:
+            if data:
+                yield from _dispatch(start, data, event, problem, complete=True)
+            data, event = [], None
+            continue
+        if line.startswith(b":"):
+            continue
+        name, _, value = line.partition(b":")
+        if value.startswith(b" "):
+            value = value[1:]
+        if name == b"data":
+            if not data:
+                start = number
+            data.append(value)
+        elif name == b"event":
+            try:
+                event = value.decode("utf-8")
+            except UnicodeDecodeError:
+                problem(number, "SSE event name is not valid UTF-8")
+        elif name not in (b"id", b"retry"):
+            problem(number, f"not an SSE field: {line[:40]!r}; skipped")
+    if data:
+        yield from _dispatch(start, data, event, problem, complete=False, last=last)
+
+
+def _dispatch(
+    start: int,
+    data: list[bytes],
+    event: str | None,
+    problem: ProblemSink,
+    *,
+    complete: bool,
+    last: int = 0,
+) -> Iterator[Frame]:
+    payload = b"\n".join(data)
+    if payload.strip() == b"[DONE]":
+        yield start, DONE, event
+        return
+    value, reason = decode_json(payload)
+    if reason is not None:
+        if not complete:
+            reason += f"; the capture ends at line {last} inside this event (truncated?)"
+        problem(start, f"SSE data: {reason}")
+        return
+    yield start, value, event
+
+
+def read_frames(stream: BinaryIO, problem: ProblemSink, fmt: InputFormat | None = None) -> Iterator[Frame]:
+    """Read a trace in ``fmt`` (detected from its first bytes when ``None``)."""
+    if fmt is None:
+        head = stream.peek(4096)[:4096] if hasattr(stream, "peek") else b""
+        fmt = detect_format(head)
+    if fmt == "sse":
+        return read_sse(stream, problem)
+    if fmt == "jsonl":
+        return read_jsonl(stream, problem)
+    return _read_document(stream, problem)
+
+
+def _read_document(stream: BinaryIO, problem: ProblemSink) -> Iterator[Frame]:
+    raw = stream.read()
+    value, reason = decode_json(raw)
+    if reason is not None:
+        problem(1, f"the JSON document cannot be read: {reason}")
+        return
+    # A document's values have no line of their own; findings give a path instead.
+    yield None, value, None

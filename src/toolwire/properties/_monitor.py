@@ -1,0 +1,142 @@
+"""The base of every protocol monitor, and the table of which rule an illegal step breaks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from toolwire.errors import DefinitionError
+from toolwire.machines import ILLEGAL, Table
+from toolwire.properties._rule import Finding, Rule, Severity
+from toolwire.properties._turn import Turn
+
+__all__ = ["Monitor", "Notice", "Violations"]
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """Something in the input that was skipped or could not be judged (not a rule)."""
+
+    index: int | None
+    line: int | None
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Violations:
+    """For one machine: the rule each illegal ``(state, event)`` breaks, and where to go on.
+
+    After a violation the monitor moves to the recovery state, so that one
+    mistake is reported once and the rest of the trace is still checked.
+    """
+
+    table: Table
+    by_pair: Mapping[tuple[int, str], tuple[str, int]]
+
+    @classmethod
+    def declare(cls, table: Table, spec: Mapping[tuple[str, str], str | tuple[str, str]]) -> Violations:
+        """Build from ``{(state, event): rule | (rule, recovery state)}``.
+
+        ``"*"`` matches any state or event; the most specific key wins.  Every
+        illegal pair must be covered, and a key must not name a legal pair:
+        both are checked here, at definition time.
+        """
+        for state, event in spec:
+            if state != "*":
+                table.state(state)
+            if event != "*" and event not in table.rows:
+                raise DefinitionError(f"{table.name} has no event {event!r}")
+            if state != "*" and event != "*" and table.step(table.state(state), event) != ILLEGAL:
+                raise DefinitionError(f"{table.name}: {state} --{event}--> is legal; drop it")
+        by_pair: dict[tuple[int, str], tuple[str, int]] = {}
+        uncovered = []
+        for event, row in table.rows.items():
+            for number, target in enumerate(row):
+                if target != ILLEGAL:
+                    continue
+                state = table.states[number]
+                for key in ((state, event), (state, "*"), ("*", event), ("*", "*")):
+                    if key in spec:
+                        value = spec[key]
+                        rule, recovery = (value, state) if isinstance(value, str) else value
+                        by_pair[number, event] = (rule, table.state(recovery))
+                        break
+                else:
+                    uncovered.append(f"{state} --{event}-->")
+        if uncovered:
+            raise DefinitionError(f"{table.name}: no rule for illegal steps {uncovered}")
+        return cls(table, by_pair)
+
+    def rules(self) -> set[str]:
+        """Every rule id this table can report."""
+        return {rule for rule, _ in self.by_pair.values()}
+
+
+class Monitor:
+    """Checks one trace of one protocol, event by event.
+
+    Subclasses implement :meth:`feed` and :meth:`finish`; they record findings
+    with :meth:`report` and skipped input with :meth:`notice`.  A monitor never
+    raises on bad traffic.
+    """
+
+    protocol: str = ""
+
+    def __init__(self, rules: Mapping[str, Rule]) -> None:
+        self.findings: list[Finding] = []
+        self.notices: list[Notice] = []
+        self._rules = rules
+
+    def feed(self, value: Any, index: int, line: int | None, sse_event: str | None) -> None:
+        """Check one event (or message) of the trace."""
+        raise NotImplementedError
+
+    def finish(self, index: int, line: int | None) -> None:
+        """The trace has ended after ``index`` events: check the ``eventually`` rules."""
+
+    def calls(self) -> list[Turn]:
+        """The tool calls this trace carried, grouped by turn (for round-trip checks)."""
+        return []
+
+    def report(
+        self,
+        rule_id: str,
+        message: str,
+        *,
+        index: int | None,
+        line: int | None,
+        ids: Iterable[Any] = (),
+        path: str | None = None,
+        severity: Severity | None = None,
+        **values: Any,
+    ) -> None:
+        """Record a finding of ``rule_id``; ``values`` fill the provider's error text."""
+        try:
+            rule = self._rules[rule_id]
+        except KeyError:
+            raise DefinitionError(f"{type(self).__name__} reports {rule_id}, not one of its rules") from None
+        if self.protocol not in rule.protocols:
+            raise DefinitionError(
+                f"{type(self).__name__} ({self.protocol}) reports {rule_id}, "
+                f"a rule of {', '.join(rule.protocols)}"
+            )
+        if severity == "error" and rule.severity == "warning":
+            raise DefinitionError(f"{rule_id} is a warning rule; a finding cannot raise it to error")
+        self.findings.append(
+            Finding(
+                rule=rule.id,
+                severity=severity or rule.severity,
+                message=message,
+                index=index,
+                line=line,
+                fix=rule.fix,
+                ids=tuple(str(i) for i in ids if i is not None),
+                provider_error=rule.provider_error(values),
+                path=path,
+            )
+        )
+
+    def notice(self, index: int | None, line: int | None, message: str) -> None:
+        """Record input that was skipped or could not be judged."""
+        self.notices.append(Notice(index, line, message))

@@ -1,0 +1,435 @@
+"""Monitors for OpenAI Chat Completions: streamed chunks (CC-6) and request messages (CC-1 to CC-5)."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import orjson
+
+from toolwire.machines import ChatConversation, ChatToolCallStream, compile_machine
+from toolwire.models import DONE
+from toolwire.models import openai_chat as wire
+from toolwire.properties._monitor import Monitor, Violations
+from toolwire.properties._openai_chat_rules import CHAT, CHAT_STREAM, RULES
+from toolwire.properties._roundtrip import RULES as ROUND_TRIP_RULES
+from toolwire.properties._text import clip as _clip
+from toolwire.properties._turn import Turn
+
+__all__ = ["ConversationMonitor", "StreamMonitor"]
+
+_BOOK: Final = {rule.id: rule for rule in (*RULES, *ROUND_TRIP_RULES)}
+_FRAGMENTS: Final = compile_machine(ChatToolCallStream)
+_CONVERSATION: Final = compile_machine(ChatConversation)
+
+_FRAGMENT_VIOLATIONS: Final = Violations.declare(
+    _FRAGMENTS,
+    {
+        ("absent", "more"): ("CC-6a", "open"),
+        ("open", "start"): "CC-6c",
+        ("closed", "*"): "CC-6d",
+        ("absent", "finish"): "CC-6d",
+    },
+)
+_CONVERSATION_VIOLATIONS: Final = Violations.declare(
+    _CONVERSATION,
+    {
+        ("idle", "stray"): "CC-2",
+        ("*", "stray"): "CC-3",
+        ("*", "repeat"): "CC-5c",
+        ("awaiting", "other"): ("CC-4", "idle"),
+        ("awaiting", "calls"): ("CC-4", "awaiting"),
+        ("*", "*"): "CC-2",
+    },
+)
+
+
+class _StreamedCall:
+    __slots__ = ("choice", "id", "index", "line", "name", "parts", "position", "repeated", "state")
+
+    def __init__(self, choice: Any, position: int, index: int, line: int | None) -> None:
+        self.choice = choice
+        self.position = position
+        self.state = _FRAGMENTS.initial
+        self.id: str | None = None
+        self.name: str | None = None
+        self.parts: list[str] = []
+        self.index = index
+        self.line = line
+        self.repeated = False
+
+    def arguments(self) -> str:
+        return "".join(self.parts)
+
+
+class StreamMonitor(Monitor):
+    """Checks Chat Completions chunks: one :class:`ChatToolCallStream` per (choice, index).
+
+    >>> m = StreamMonitor()
+    >>> m.feed({"choices": [{"index": 0, "delta": {"tool_calls": [
+    ...     {"index": 0, "function": {"arguments": "{}"}}]}}]}, 0, 1, None)
+    >>> [f.rule for f in m.findings]
+    ['CC-6a']
+    """
+
+    protocol = CHAT_STREAM
+
+    def __init__(self) -> None:
+        super().__init__(_BOOK)
+        self.input_format: str | None = None
+        self._live: dict[tuple[Any, int], _StreamedCall] = {}
+        self._all: list[_StreamedCall] = []
+        self._finished: dict[Any, int] = {}
+
+    def feed(self, value: Any, index: int, line: int | None, sse_event: str | None) -> None:
+        if value is DONE:
+            return
+        if not isinstance(value, dict):
+            self.notice(index, line, "chunk is not a JSON object; skipped")
+            return
+        choices = value.get("choices")
+        if not isinstance(choices, list):
+            what = "an error object" if "error" in value else "a chunk without choices"
+            self.notice(index, line, f"{what}; skipped")
+            return
+        for choice in choices:
+            if not isinstance(choice, dict):
+                self.notice(index, line, "a choice that is not an object; skipped")
+                continue
+            number = choice.get("index", 0)
+            delta = choice.get("delta")
+            fragments = delta.get("tool_calls") if isinstance(delta, dict) else None
+            if isinstance(fragments, list):
+                for fragment in fragments:
+                    self._fragment(number, fragment, index, line)
+            reason = choice.get("finish_reason")
+            if reason is not None:
+                self._finish(number, reason, index, line)
+
+    def _fragment(self, choice: Any, fragment: Any, index: int, line: int | None) -> None:
+        if not isinstance(fragment, dict):
+            self.notice(index, line, "a tool_calls entry that is not an object; skipped")
+            return
+        position = fragment.get("index")
+        if type(position) is not int:
+            self.report(
+                "CC-6c",
+                "a tool_calls fragment without index (read as index 0, as the mistralai SDK does)",
+                index=index,
+                line=line,
+                ids=(fragment.get("id"),),
+            )
+            position = 0
+        if choice in self._finished:
+            self.report(
+                "CC-6d",
+                f"a fragment for index {position} after choice {choice} finished "
+                f"(event {self._finished[choice]})",
+                index=index,
+                line=line,
+                ids=(fragment.get("id"),),
+            )
+            return
+        function = fragment.get("function")
+        function = function if isinstance(function, dict) else {}
+        call_id = fragment.get("id")
+        if call_id == wire.NULL_ID_PLACEHOLDER:
+            self.report(
+                "CC-6b", f'the string "null" as id on a fragment for index {position}', index=index, line=line
+            )
+            call_id = None
+        key = (choice, position)
+        call = self._live.get(key)
+        if call is None:
+            call = self._open(key, index, line)
+        if call_id is None:
+            event = "more"
+        elif call.id is None and call.state == _FRAGMENTS.initial:
+            event = "start"
+        elif call_id == call.id:
+            event = "more"
+            if not call.repeated:
+                call.repeated = True
+                self.report(
+                    "CC-6b",
+                    f"id {call_id} repeated on a continuation fragment for index {position}",
+                    index=index,
+                    line=line,
+                    ids=(call_id,),
+                    severity="warning",
+                )
+        else:
+            event = "start"
+        target = _FRAGMENTS.rows[event][call.state]
+        if target < 0:
+            rule, target = _FRAGMENT_VIOLATIONS.by_pair[call.state, event]
+            if rule == "CC-6c":
+                hint = " (every call at index 0, as Mistral and Ollama send)" if position == 0 else ""
+                self.report(
+                    "CC-6c",
+                    f"index {position} already carries call {call.id}; a fragment "
+                    f"with id {call_id} reuses it{hint}",
+                    index=index,
+                    line=line,
+                    ids=(call.id, call_id),
+                )
+                call = self._open(key, index, line)
+            else:
+                self.report(
+                    rule,
+                    f"a continuation fragment for index {position} with no call "
+                    "opened there (the first fragment must carry id and function.name)",
+                    index=index,
+                    line=line,
+                )
+        call.state = target
+        if event == "start":
+            call.id = call_id
+            name = function.get("name")
+            call.name = name if isinstance(name, str) else None
+            if not call.name:
+                self.report(
+                    "CC-6a",
+                    f"the first fragment of call {call_id} (index {position}) has no function.name",
+                    index=index,
+                    line=line,
+                    ids=(call_id,),
+                )
+        arguments = function.get("arguments")
+        if isinstance(arguments, str):
+            call.parts.append(arguments)
+
+    def _open(self, key: tuple[Any, int], index: int, line: int | None) -> _StreamedCall:
+        call = _StreamedCall(key[0], key[1], index, line)
+        self._live[key] = call
+        self._all.append(call)
+        return call
+
+    def _finish(self, choice: Any, reason: Any, index: int, line: int | None) -> None:
+        calls = [call for (number, _), call in self._live.items() if number == choice]
+        if not calls:
+            return
+        self._finished[choice] = index
+        if reason != wire.FINISH_TOOL_CALLS:
+            self.report(
+                "CC-6d",
+                f"choice {choice} has tool calls but finish_reason {reason!r}",
+                index=index,
+                line=line,
+                ids=[call.id for call in calls],
+                severity="warning",
+            )
+        for call in calls:
+            call.state = _FRAGMENTS.rows["finish"][call.state]
+            del self._live[(call.choice, call.position)]
+            self._check_arguments(call, index, line)
+
+    def _check_arguments(self, call: _StreamedCall, index: int, line: int | None) -> None:
+        text = call.arguments()
+        try:
+            orjson.loads(text)
+        except orjson.JSONDecodeError as exc:
+            self.report(
+                "CC-6e",
+                f"the arguments of call {call.id} (index {call.position}) are not "
+                f"JSON ({exc}): {text[:60]!r}",
+                index=index,
+                line=line,
+                ids=(call.id,),
+            )
+
+    def finish(self, index: int, line: int | None) -> None:
+        for call in list(self._live.values()):
+            self.report(
+                "CC-6d",
+                f"the stream ends before choice {call.choice} finished call "
+                f"{call.id} (index {call.position})",
+                index=index,
+                line=line,
+                ids=(call.id,),
+            )
+            self._check_arguments(call, index, line)
+        self._live.clear()
+
+    def calls(self) -> list[Turn]:
+        """The streamed calls, one turn per choice, in the order they opened."""
+        turns: dict[Any, Turn] = {}
+        for call in self._all:
+            turn = turns.setdefault(call.choice, Turn(call.index, call.line, f"choice {call.choice}"))
+            turn.calls.append((call.id, call.name, call.arguments()))
+        return list(turns.values())
+
+
+class ConversationMonitor(Monitor):
+    """Checks a Chat Completions request's ``messages`` with :class:`ChatConversation`.
+
+    >>> m = ConversationMonitor()
+    >>> m.feed({"role": "tool", "tool_call_id": "call_1", "content": "Result"}, 0, None, None)
+    >>> [f.rule for f in m.findings]
+    ['CC-2']
+    """
+
+    protocol = CHAT
+
+    def __init__(self) -> None:
+        super().__init__(_BOOK)
+        self._state = _CONVERSATION.initial
+        self._pending: dict[str, int] = {}
+        self._answered: set[str] = set()
+        self._opened_at: int | None = None
+        self._turns: list[Turn] = []
+
+    def open_document(self, document: dict[str, Any]) -> None:
+        """Nothing at request level changes what CC-1 to CC-5 judge."""
+
+    def feed(self, value: Any, index: int, line: int | None, sse_event: str | None) -> None:
+        path = f"messages[{index}]"
+        if not isinstance(value, dict):
+            self.notice(index, line, f"{path} is not an object; skipped")
+            return
+        calls = wire.message_tool_calls(value)
+        tool_call_id: Any = None
+        if value.get("role") == wire.ROLE_TOOL:
+            tool_call_id = value.get("tool_call_id")
+            event = self._classify_answer(tool_call_id)
+            if isinstance(tool_call_id, str) and len(tool_call_id) > wire.CHAT_TOOL_CALL_ID_MAX:
+                self.report(
+                    "CC-1b",
+                    f"{path}.tool_call_id is {len(tool_call_id)} characters long",
+                    index=index,
+                    line=line,
+                    ids=(tool_call_id,),
+                    path=f"{path}.tool_call_id",
+                )
+        else:
+            event = "calls" if calls else "other"
+        target = _CONVERSATION.rows[event][self._state]
+        if target < 0:
+            rule, target = _CONVERSATION_VIOLATIONS.by_pair[self._state, event]
+            self._violation(rule, value, tool_call_id, index, line, path)
+        self._state = target
+        if event in ("answer", "last_answer"):
+            del self._pending[tool_call_id]
+            self._answered.add(tool_call_id)
+        elif event == "repeat":
+            pass
+        elif event == "calls" and calls is not None:
+            self._open_turn(calls, index, line, path)
+        elif event == "other":
+            self._pending.clear()
+            self._answered.clear()
+
+    def _classify_answer(self, tool_call_id: Any) -> str:
+        if not isinstance(tool_call_id, str) or tool_call_id not in self._pending:
+            if isinstance(tool_call_id, str) and tool_call_id in self._answered:
+                return "repeat"
+            return "stray"
+        return "last_answer" if len(self._pending) == 1 else "answer"
+
+    def _violation(
+        self, rule: str, message: dict[str, Any], tool_call_id: Any, index: int, line: int | None, path: str
+    ) -> None:
+        if rule == "CC-4":
+            pending = list(self._pending)
+            self.report(
+                rule,
+                f"{path} ({message.get('role')}) comes while calls "
+                f"{', '.join(pending)} (messages[{self._opened_at}]) are unanswered",
+                index=index,
+                line=line,
+                ids=pending,
+                path=f"{path}.role",
+                tool_call_ids=", ".join(pending),
+            )
+            self._pending.clear()
+            self._answered.clear()
+        elif rule == "CC-2":
+            self.report(
+                rule,
+                f"{path} is a tool message (tool_call_id {tool_call_id!r}) with no "
+                "assistant tool_calls message before it",
+                index=index,
+                line=line,
+                ids=(tool_call_id,),
+                path=f"{path}.role",
+            )
+        elif rule == "CC-3":
+            what = (
+                "has no tool_call_id"
+                if tool_call_id is None
+                else (f"answers {_clip(tool_call_id)}, which is not a call of messages[{self._opened_at}]")
+            )
+            self.report(
+                rule,
+                f"{path} {what}",
+                index=index,
+                line=line,
+                ids=(tool_call_id,),
+                path=f"{path}.tool_call_id",
+                tool_call_id=tool_call_id,
+            )
+        else:
+            self.report(
+                rule,
+                f"{path} answers {tool_call_id} a second time",
+                index=index,
+                line=line,
+                ids=(tool_call_id,),
+                path=path,
+            )
+
+    def _open_turn(self, calls: list[Any], index: int, line: int | None, path: str) -> None:
+        self._pending = {}
+        self._answered = set()
+        self._opened_at = index
+        turn = Turn(index, line, path)
+        for k, call in enumerate(calls):
+            call = call if isinstance(call, dict) else {}
+            call_id = call.get("id")
+            function = call.get("function")
+            function = function if isinstance(function, dict) else {}
+            turn.calls.append((call_id, function.get("name"), function.get("arguments")))
+            where = f"{path}.tool_calls[{k}].id"
+            if not isinstance(call_id, str) or not call_id:
+                self.report("CC-1", f"{where} is missing", index=index, line=line, path=where)
+                continue
+            if len(call_id) > wire.CHAT_TOOL_CALL_ID_MAX:
+                self.report(
+                    "CC-1",
+                    f"{where} is {len(call_id)} characters long: {_clip(call_id)}",
+                    index=index,
+                    line=line,
+                    ids=(call_id,),
+                    path=where,
+                    m=index,
+                    k=k,
+                    length=len(call_id),
+                )
+            if call_id in self._pending:
+                self.report(
+                    "CC-5b",
+                    f"{where} repeats id {call_id} of tool_calls[{self._pending[call_id]}]",
+                    index=index,
+                    line=line,
+                    ids=(call_id,),
+                    path=where,
+                )
+                continue
+            self._pending[call_id] = k
+        self._turns.append(turn)
+
+    def finish(self, index: int, line: int | None) -> None:
+        if self._state == _CONVERSATION.state("awaiting") and self._pending:
+            pending = list(self._pending)
+            self.report(
+                "CC-4",
+                f"the request ends while calls {', '.join(pending)} "
+                f"(messages[{self._opened_at}]) are unanswered",
+                index=self._opened_at,
+                line=None,
+                ids=pending,
+                path=f"messages[{self._opened_at}]",
+                tool_call_ids=", ".join(pending),
+            )
+
+    def calls(self) -> list[Turn]:
+        return self._turns

@@ -1,0 +1,147 @@
+"""The rules of OpenAI Chat Completions, as protocol-rules.md states them."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from toolwire.properties._rule import Rule
+
+__all__ = ["CHAT", "CHAT_STREAM", "RULES"]
+
+CHAT: Final = "openai-chat"
+CHAT_STREAM: Final = "openai-chat-stream"
+
+_GUIDE = "OpenAI function-calling guide, streaming (https://platform.openai.com/docs/guides/function-calling#streaming)"
+
+RULES: Final = (
+    Rule(
+        "CC-1",
+        "always",
+        (CHAT,),
+        "Every assistant tool_calls[].id is present and at most 40 characters long.",
+        source="server-enforced (not in the OpenAPI schema); vercel/ai#5171, openclaw/openclaw#875; "
+        "ChatCompletionMessageToolCall requires id",
+        error="Invalid 'messages[{m}].tool_calls[{k}].id': string too long. Expected a string with "
+        "maximum length 40, but got a string with length {length} instead.",
+        fix="Send the id the provider emitted (call_..., 29 characters); never an id built from a "
+        "name, the arguments or the result. Map ids from other providers injectively into 40.",
+    ),
+    Rule(
+        "CC-1b",
+        "always",
+        (CHAT,),
+        "A tool message's tool_call_id is at most 40 characters (unconfirmed: whether the server "
+        "checks it on its own).",
+        source="protocol-rules CC-1 (unconfirmed part)",
+        fix="Use the id of the call being answered; it is never longer than 40.",
+        severity="warning",
+        unconfirmed=True,
+    ),
+    Rule(
+        "CC-2",
+        "always",
+        (CHAT,),
+        "Every tool message comes directly after an assistant message with tool_calls, or after "
+        "another tool message in such a run.",
+        source="protocol-rules CC-2; miurla/morphic#136, sdcb/chats#132; seed 004",
+        error="Invalid parameter: messages with role 'tool' must be a response to a preceeding "
+        "message with 'tool_calls'.",
+        fix="Drop tool messages whose assistant message was removed, or keep that assistant "
+        "message; never let a user message split a call from its results.",
+    ),
+    Rule(
+        "CC-3",
+        "always",
+        (CHAT,),
+        "Each tool message's tool_call_id equals the id of a tool call in the nearest preceding "
+        "assistant message.",
+        source="protocol-rules CC-3; dapr/dapr-agents#145; seed 001",
+        error="Invalid parameter: 'tool_call_id' of '{tool_call_id}' not found in 'tool_calls' of "
+        "previous message.",
+        fix="Answer with the id of the call (tool_calls[].id), never the tool's name or result.",
+    ),
+    Rule(
+        "CC-4",
+        "eventually",
+        (CHAT,),
+        "Every id in an assistant's tool_calls is answered by a tool message before the next "
+        "non-tool message.",
+        source="protocol-rules CC-4; router-for-me/CLIProxyAPI#2798, sdcb/chats#132. Seed 004's "
+        "Test Case 3 expects partial answers to pass; the provider rejects them",
+        error="An assistant message with 'tool_calls' must be followed by tool messages responding "
+        "to each 'tool_call_id'. The following tool_call_ids did not have response messages: {tool_call_ids}",
+        fix="Answer every call (an error result is an answer), or remove the unanswered calls from "
+        "the assistant message.",
+    ),
+    Rule(
+        "CC-5b",
+        "always",
+        (CHAT,),
+        "The ids inside one tool_calls array are distinct (unconfirmed: how duplicates are treated).",
+        source="protocol-rules CC-5",
+        fix="Give every call its own id; a duplicate usually means two calls were merged or copied.",
+        severity="warning",
+        unconfirmed=True,
+    ),
+    Rule(
+        "CC-5c",
+        "always",
+        (CHAT,),
+        "One tool message per tool_call_id (unconfirmed: how two answers to one id are treated).",
+        source="protocol-rules CC-5",
+        fix="Send one tool message per call.",
+        severity="warning",
+        unconfirmed=True,
+    ),
+    Rule(
+        "CC-6a",
+        "always",
+        (CHAT_STREAM,),
+        "The first fragment for an index carries id and function.name.",
+        source=f"protocol-rules CC-6(a); {_GUIDE}: 'id, function.name, and type' are set for the "
+        "first delta of each tool call",
+        fix="Send id and function.name on the first fragment of every call.",
+    ),
+    Rule(
+        "CC-6b",
+        "always",
+        (CHAT_STREAM,),
+        "Later fragments for an index have id null; a null id is a continuation, never a new "
+        'call. The string "null" is a placeholder (error); repeating the same id is a '
+        "deviation (warning).",
+        source='protocol-rules CC-6(b); langchain-ai/langchainjs#11373 ("null" ids)',
+        fix="Leave id out (or null) on continuation fragments; consumers must not mint a new "
+        "call or a synthetic id for them.",
+    ),
+    Rule(
+        "CC-6c",
+        "always",
+        (CHAT_STREAM,),
+        "Every fragment has an index, and parallel calls have distinct index values: an index "
+        "never carries a second id.",
+        source="protocol-rules CC-6(c); openapi ChatCompletionMessageToolCallChunk (index "
+        "required); comet-ml/opik#8362 (Mistral), huggingface/smolagents#1958 (Ollama)",
+        fix="Give each call of a turn its own index (0, 1, 2, ...); consumers keyed by index merge "
+        "calls that share one, and their arguments concatenate.",
+    ),
+    Rule(
+        "CC-6d",
+        "eventually",
+        (CHAT_STREAM,),
+        'A choice with tool calls ends with finish_reason "tool_calls", and no fragment follows '
+        'it. (A forced tool_choice yields "stop": reported as a warning.)',
+        source=f"protocol-rules CC-6(d); {_GUIDE}",
+        fix='Finish the choice with finish_reason "tool_calls" after its last fragment.',
+    ),
+    Rule(
+        "CC-6e",
+        "always",
+        (CHAT_STREAM,),
+        "The concatenated arguments of a call parse as JSON (models may emit invalid JSON: a "
+        "warning; merged calls show up here too).",
+        source="openapi ChatCompletionMessageToolCall.function.arguments ('in JSON format'); "
+        "protocol-rules CC-6 deviations",
+        fix="Concatenate fragments per index in arrival order; check for merged calls (CC-6c).",
+        severity="warning",
+    ),
+)

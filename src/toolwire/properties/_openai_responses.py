@@ -1,0 +1,719 @@
+"""Monitors for OpenAI Responses / Open Responses streams and Responses input items.
+
+One stream monitor serves both stream protocols through a :class:`StreamProfile`;
+the differences (which fields an item needs, OR-4/OR-5, ``name`` on
+``arguments.done``) are data, not a second copy of the code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+from toolwire.machines import (
+    FunctionCallItem,
+    FunctionCallPairing,
+    OutputItem,
+    ResponseStream,
+    Table,
+    compile_machine,
+)
+from toolwire.models import DONE
+from toolwire.models import openai_responses as wire
+from toolwire.properties._monitor import Monitor, Violations
+from toolwire.properties._openai_responses_rules import INPUT, OPEN_STREAM, RULES, STREAM
+from toolwire.properties._roundtrip import RULES as ROUND_TRIP_RULES
+from toolwire.properties._rule import Severity
+from toolwire.properties._text import clip as _clip
+from toolwire.properties._turn import Call, Turn
+
+__all__ = ["OPENAI_RESPONSES", "OPEN_RESPONSES", "InputMonitor", "StreamMonitor", "StreamProfile"]
+
+_BOOK: Final = {rule.id: rule for rule in (*RULES, *ROUND_TRIP_RULES)}
+_ENVELOPE: Final = compile_machine(ResponseStream)
+_FUNCTION: Final = compile_machine(FunctionCallItem)
+_OTHER: Final = compile_machine(OutputItem)
+_PAIRING: Final = compile_machine(FunctionCallPairing)
+
+_ENVELOPE_EVENTS: Final = {
+    wire.CREATED: "response_created",
+    wire.QUEUED: "queued",
+    wire.IN_PROGRESS: "response_in_progress",
+    wire.COMPLETED: "completed",
+    wire.FAILED: "failed",
+    wire.INCOMPLETE: "incomplete",
+    wire.ERROR: "error",
+}
+_ENVELOPE_VIOLATIONS: Final = Violations.declare(
+    _ENVELOPE,
+    {("start", "*"): ("RS-7a", "in_progress"), ("ended", "*"): "RS-7b", ("*", "*"): "RS-7a"},
+)
+_PAIRING_VIOLATIONS: Final = Violations.declare(
+    _PAIRING,
+    {("*", "repeated_call"): "RS-4b", ("*", "repeated_output"): "RS-3b", ("*", "*"): "RS-4b"},
+)
+
+
+@dataclass(frozen=True, slots=True)
+class StreamProfile:
+    """What differs between the OpenAI Responses stream and the Open Responses stream."""
+
+    protocol: str
+    before_added: str
+    item_fields: tuple[str, ...]
+    item_fields_rule: str
+    done_name_rule: str | None
+    check_status: bool
+    check_sse: bool
+
+    def item_violations(self, table: Table) -> Violations:
+        """The rule each illegal step of an item machine breaks, in this profile."""
+        return Violations.declare(
+            table,
+            {
+                ("absent", "*"): self.before_added,
+                ("*", "item_added"): "RS-9a",
+                ("*", "item_done"): ("RS-7d", "done"),
+                ("*", "*"): "RS-7d",
+            },
+        )
+
+
+OPENAI_RESPONSES: Final = StreamProfile(
+    protocol=STREAM,
+    before_added="RS-9b",
+    item_fields=("call_id", "name"),
+    item_fields_rule="RS-7f",
+    done_name_rule="RS-7g",
+    check_status=False,
+    check_sse=False,
+)
+OPEN_RESPONSES: Final = StreamProfile(
+    protocol=OPEN_STREAM,
+    before_added="OR-3",
+    item_fields=wire.OPEN_RESPONSES_FUNCTION_CALL_FIELDS,
+    item_fields_rule="OR-1",
+    done_name_rule=None,
+    check_status=True,
+    check_sse=True,
+)
+
+
+class _Item:
+    """One output item: its machine state and what the stream said about it."""
+
+    __slots__ = (
+        "args_done",
+        "call_id",
+        "deltas",
+        "function",
+        "id",
+        "index",
+        "line",
+        "name",
+        "output_index",
+        "prefix",
+        "reported",
+        "state",
+        "table",
+        "type",
+        "violations",
+    )
+
+    def __init__(
+        self,
+        output_index: int,
+        item: dict[str, Any] | None,
+        index: int,
+        line: int | None,
+        profile_violations: dict[str, Violations],
+    ) -> None:
+        item = item or {}
+        self.output_index = output_index
+        self.type = item.get("type")
+        self.function = self.type == wire.FUNCTION_CALL
+        self.table = _FUNCTION if self.function else _OTHER
+        self.violations = profile_violations[self.table.name]
+        self.state = self.table.initial
+        self.id = item.get("id")
+        self.call_id = item.get("call_id")
+        self.name = item.get("name")
+        arguments = item.get("arguments")
+        self.prefix = arguments if isinstance(arguments, str) else ""
+        self.deltas: list[str] = []
+        self.args_done: str | None = None
+        self.index = index
+        self.line = line
+        self.reported: set[str] = set()
+
+    def ids(self) -> tuple[Any, ...]:
+        return (self.call_id, self.id)
+
+
+class StreamMonitor(Monitor):
+    """Checks a Responses (or Open Responses) SSE stream, event by event.
+
+    >>> from toolwire.properties import OPENAI_RESPONSES, ResponsesStreamMonitor
+    >>> m = ResponsesStreamMonitor(OPENAI_RESPONSES)
+    >>> m.feed({"type": "response.output_item.done", "sequence_number": 0,
+    ...         "output_index": 0, "item": {"type": "message"}}, 0, 1, None)
+    >>> sorted({f.rule for f in m.findings})
+    ['RS-7a', 'RS-9b']
+    """
+
+    def __init__(self, profile: StreamProfile = OPENAI_RESPONSES) -> None:
+        super().__init__(_BOOK)
+        self.protocol = profile.protocol
+        self.input_format: str | None = None
+        self._profile = profile
+        self._item_violations = {table.name: profile.item_violations(table) for table in (_FUNCTION, _OTHER)}
+        self._envelope = _ENVELOPE.initial
+        self._envelope_rows = {etype: _ENVELOPE.rows[event] for etype, event in _ENVELOPE_EVENTS.items()}
+        self._item_row = _ENVELOPE.rows["item"]
+        self._items: dict[int, _Item] = {}
+        self._order: list[_Item] = []
+        self._call_owner: dict[str, _Item] = {}
+        self._sequence = -1
+        self._incomplete: _Item | None = None
+        self._done_marker: int | None = None
+        self._handlers = {
+            wire.ARGS_DELTA: self._delta,
+            wire.ARGS_DONE: self._arguments_done,
+            wire.ITEM_ADDED: self._added,
+            wire.ITEM_DONE: self._item_done,
+        }
+        self._delta_row = _FUNCTION.rows["delta"]
+
+    # -- the hot path -------------------------------------------------------
+
+    def feed(self, value: Any, index: int, line: int | None, sse_event: str | None) -> None:
+        if type(value) is not dict:
+            if value is DONE:
+                self._on_done(index, line)
+            else:
+                self.notice(index, line, "event is not a JSON object; skipped")
+            return
+        etype = value.get("type")
+        if type(etype) is not str:
+            self.notice(index, line, "event has no string 'type'; skipped")
+            return
+        if self._done_marker is not None and self._profile.check_sse:
+            self.report("OR-5b", f"{etype} after data: [DONE]", index=index, line=line)
+        sequence = value.get("sequence_number")
+        if type(sequence) is int and sequence > self._sequence:
+            self._sequence = sequence
+        else:
+            self._bad_sequence(sequence, etype, index, line)
+        if sse_event is not None and sse_event != etype and self._profile.check_sse:
+            self.report(
+                "OR-5a", f"SSE event: {sse_event} carries a body of type {etype}", index=index, line=line
+            )
+        target = self._envelope_rows.get(etype, self._item_row)[self._envelope]
+        if target < 0:
+            self._envelope_violation(etype, index, line)
+        else:
+            self._envelope = target
+        handler = self._handlers.get(etype)
+        if handler is not None:
+            handler(value, index, line)
+        elif etype in wire.ITEM_EVENT_TYPES:
+            self._content(value, etype, index, line)
+        elif etype in _ENVELOPE_EVENTS:
+            self._terminal(etype, index, line)
+        elif not wire.is_extension_type(etype):
+            self.notice(index, line, f"unknown event type {etype!r}; not checked")
+
+    def _delta(self, event: dict[str, Any], index: int, line: int | None) -> None:
+        item = self._items.get(event.get("output_index"))  # type: ignore[arg-type]
+        if item is None or not item.function:
+            self._unaddressed(event, "response.function_call_arguments.delta", item, index, line)
+            return
+        target = self._delta_row[item.state]
+        if target < 0:
+            self._item_violation(item, "delta", "arguments delta", index, line)
+        else:
+            item.state = target
+        if event.get("item_id") != item.id and item.id is not None:
+            self._wrong_item_id(item, event, index, line)
+        delta = event.get("delta")
+        if type(delta) is str:
+            item.deltas.append(delta)
+        else:
+            self._missing(item, "delta", "response.function_call_arguments.delta", index, line)
+
+    # -- item events --------------------------------------------------------
+
+    def _added(self, event: dict[str, Any], index: int, line: int | None) -> None:
+        output_index = event.get("output_index")
+        raw = event.get("item")
+        if type(output_index) is not int:
+            self.report(
+                "OR-8", "response.output_item.added has no integer output_index", index=index, line=line
+            )
+            return
+        if raw is not None and not isinstance(raw, dict):
+            self.report(
+                "OR-8",
+                "response.output_item.added carries an item that is not an object",
+                index=index,
+                line=line,
+            )
+            raw = None
+        known = self._items.get(output_index)
+        if known is not None:
+            item = _Item(output_index, raw, index, line, self._item_violations)
+            self.report(
+                "RS-9a",
+                f"a second response.output_item.added for output_index {output_index} "
+                f"(first at event {known.index})",
+                index=index,
+                line=line,
+                ids=(*known.ids(), *item.ids()),
+                output_index=output_index,
+            )
+            return
+        item = _Item(output_index, raw, index, line, self._item_violations)
+        item.state = item.table.rows["item_added"][item.state]
+        self._items[output_index] = item
+        self._order.append(item)
+        if self._incomplete is not None:
+            self.report(
+                "OR-4b",
+                f"item added at output_index {output_index} after the incomplete item at "
+                f"output_index {self._incomplete.output_index}",
+                index=index,
+                line=line,
+                ids=item.ids(),
+            )
+        if raw is None:
+            return
+        if item.function:
+            self._require_fields(item, raw, "response.output_item.added", index, line)
+            self._claim_call_id(item, index, line)
+        if self._profile.check_status and raw.get("status") != "in_progress":
+            self.report(
+                "OR-4a",
+                f"item at output_index {output_index} added with status "
+                f"{raw.get('status')!r}, not 'in_progress'",
+                index=index,
+                line=line,
+                ids=item.ids(),
+            )
+
+    def _claim_call_id(self, item: _Item, index: int, line: int | None) -> None:
+        call_id = item.call_id
+        if not isinstance(call_id, str):
+            return
+        owner = self._call_owner.get(call_id)
+        if owner is None:
+            self._call_owner[call_id] = item
+            return
+        self.report(
+            "RS-7c",
+            f"a second response.output_item.added for call_id {call_id}: output_index "
+            f"{item.output_index} (id {item.id}) after output_index {owner.output_index} "
+            f"(id {owner.id}, event {owner.index})",
+            index=index,
+            line=line,
+            ids=(call_id, owner.id, item.id),
+        )
+
+    def _arguments_done(self, event: dict[str, Any], index: int, line: int | None) -> None:
+        item = self._items.get(event.get("output_index"))  # type: ignore[arg-type]
+        if item is None or not item.function:
+            self._unaddressed(event, "response.function_call_arguments.done", item, index, line)
+            return
+        self._step(item, "arguments_complete", "function_call_arguments.done", index, line)
+        if event.get("item_id") != item.id and item.id is not None:
+            self._wrong_item_id(item, event, index, line)
+        arguments = event.get("arguments")
+        if not isinstance(arguments, str):
+            self._missing(item, "arguments", "response.function_call_arguments.done", index, line)
+            return
+        if item.args_done is None:
+            item.args_done = arguments
+        expected = item.prefix + "".join(item.deltas)
+        if (item.deltas or item.prefix) and arguments != expected:
+            self.report(
+                "RS-7e",
+                f"arguments.done for call_id {item.call_id} carries {_clip(arguments)}, but its "
+                f"deltas concatenate to {_clip(expected)}",
+                index=index,
+                line=line,
+                ids=item.ids(),
+            )
+        rule = self._profile.done_name_rule
+        if rule is not None and "name" not in event:
+            self.report(
+                rule,
+                f"function_call_arguments.done for call_id {item.call_id} has no name",
+                index=index,
+                line=line,
+                ids=item.ids(),
+            )
+
+    def _item_done(self, event: dict[str, Any], index: int, line: int | None) -> None:
+        output_index = event.get("output_index")
+        item = self._items.get(output_index)  # type: ignore[arg-type]
+        if item is None:
+            self._unaddressed(event, "response.output_item.done", None, index, line)
+            return
+        self._step(item, "item_done", "output_item.done", index, line)
+        raw = event.get("item")
+        if not isinstance(raw, dict):
+            return
+        changed = [
+            name
+            for name, before in (("type", item.type), ("call_id", item.call_id), ("id", item.id))
+            if before is not None and raw.get(name) is not None and raw.get(name) != before
+        ]
+        if changed:
+            self.report(
+                "RS-9c",
+                f"output_item.done at output_index {output_index} changes "
+                + ", ".join(f"{name} {getattr(item, name)!r} -> {raw.get(name)!r}" for name in changed),
+                index=index,
+                line=line,
+                ids=(*item.ids(), raw.get("call_id"), raw.get("id")),
+            )
+        if item.function:
+            self._require_fields(item, raw, "response.output_item.done", index, line)
+            final = raw.get("arguments")
+            if isinstance(final, str) and item.args_done is not None and final != item.args_done:
+                self.report(
+                    "RS-7e",
+                    f"output_item.done for call_id {item.call_id} carries arguments "
+                    f"{_clip(final)}, but arguments.done said {_clip(item.args_done)}",
+                    index=index,
+                    line=line,
+                    ids=item.ids(),
+                )
+        if self._profile.check_status:
+            status = raw.get("status")
+            if status not in ("completed", "incomplete"):
+                self.report(
+                    "OR-4a",
+                    f"item at output_index {output_index} done with status {status!r}",
+                    index=index,
+                    line=line,
+                    ids=item.ids(),
+                )
+            elif status == "incomplete" and self._incomplete is None:
+                self._incomplete = item
+
+    def _content(self, event: dict[str, Any], etype: str, index: int, line: int | None) -> None:
+        item = self._items.get(event.get("output_index"))  # type: ignore[arg-type]
+        if item is None:
+            self._unaddressed(event, etype, None, index, line)
+        elif not item.function:
+            self._step(item, "content", etype, index, line)
+
+    # -- envelope -----------------------------------------------------------
+
+    def _terminal(self, etype: str, index: int, line: int | None) -> None:
+        if etype == wire.COMPLETED:
+            open_items = [item for item in self._order if item.state not in item.table.finals]
+            if open_items:
+                self.report(
+                    "RS-9d",
+                    "response.completed while output_index "
+                    + ", ".join(str(item.output_index) for item in open_items)
+                    + " not done",
+                    index=index,
+                    line=line,
+                    ids=[i for item in open_items for i in item.ids()],
+                )
+        if etype in wire.TERMINAL_EVENT_TYPES and self._incomplete is not None and etype != wire.INCOMPLETE:
+            self.report(
+                "OR-4b",
+                f"the response ends with {etype} after an incomplete item",
+                index=index,
+                line=line,
+                ids=self._incomplete.ids(),
+            )
+
+    def _envelope_violation(self, etype: str, index: int, line: int | None) -> None:
+        event = _ENVELOPE_EVENTS.get(etype, "item")
+        rule, recovery = _ENVELOPE_VIOLATIONS.by_pair[self._envelope, event]
+        state = _ENVELOPE.states[self._envelope]
+        if state == "start":
+            message = f"{etype} before response.created"
+        elif state == "ended":
+            message = f"{etype} after the response ended"
+        else:
+            message = f"{etype} out of order (the response is {state.replace('_', ' ')})"
+        self.report(rule, message, index=index, line=line, type=etype)
+        self._envelope = recovery
+
+    def _on_done(self, index: int, line: int | None) -> None:
+        if self._done_marker is not None and self._profile.check_sse:
+            self.report("OR-5b", "a second data: [DONE]", index=index, line=line)
+        self._done_marker = index
+
+    def finish(self, index: int, line: int | None) -> None:
+        if self._envelope not in _ENVELOPE.finals:
+            self.report(
+                "RS-9e",
+                "the stream ends without response.completed, .failed or .incomplete",
+                index=index,
+                line=line,
+            )
+        if self._profile.check_sse and self.input_format == "sse" and self._done_marker is None:
+            self.report("OR-5b", "the SSE stream ends without data: [DONE]", index=index, line=line)
+
+    def calls(self) -> list[Turn]:
+        """The function calls of this response, in output order, as one turn."""
+        calls: list[Call] = [
+            (
+                item.call_id,
+                item.name,
+                item.args_done if item.args_done is not None else item.prefix + "".join(item.deltas),
+            )
+            for item in self._order
+            if item.function
+        ]
+        return [Turn(0, 1, "stream", calls)] if calls else []
+
+    # -- shared helpers -----------------------------------------------------
+
+    def _step(self, item: _Item, event: str, what: str, index: int, line: int | None) -> None:
+        target = item.table.rows[event][item.state]
+        if target < 0:
+            self._item_violation(item, event, what, index, line)
+        else:
+            item.state = target
+
+    def _item_violation(self, item: _Item, event: str, what: str, index: int, line: int | None) -> None:
+        rule, recovery = item.violations.by_pair[item.state, event]
+        state = item.table.states[item.state].replace("_", " ")
+        self.report(
+            rule,
+            f"{what} for output_index {item.output_index} (call_id {item.call_id}) when the item is {state}",
+            index=index,
+            line=line,
+            ids=item.ids(),
+            output_index=item.output_index,
+        )
+        item.state = recovery
+
+    def _unaddressed(
+        self, event: dict[str, Any], etype: str, item: _Item | None, index: int, line: int | None
+    ) -> None:
+        output_index = event.get("output_index")
+        if item is not None:
+            self.report(
+                "RS-1a",
+                f"{etype} addresses output_index {output_index}, which holds a "
+                f"{item.type} item, not a function_call",
+                index=index,
+                line=line,
+                ids=(event.get("item_id"), item.id),
+            )
+            return
+        if type(output_index) is not int:
+            self.report(
+                "OR-8",
+                f"{etype} has no integer output_index",
+                index=index,
+                line=line,
+                ids=(event.get("item_id"),),
+            )
+            return
+        self.report(
+            self._profile.before_added,
+            f"{etype} for output_index {output_index} before its response.output_item.added",
+            index=index,
+            line=line,
+            ids=(event.get("item_id"),),
+            output_index=output_index,
+        )
+
+    def _wrong_item_id(self, item: _Item, event: dict[str, Any], index: int, line: int | None) -> None:
+        if "RS-1a" in item.reported:
+            return
+        item.reported.add("RS-1a")
+        given = event.get("item_id")
+        hint = " (that is the call_id)" if given == item.call_id else ""
+        self.report(
+            "RS-1a",
+            f"{event.get('type')} carries item_id {given!r}{hint}, but the item at output_index "
+            f"{item.output_index} has id {item.id!r}; later events of this item are not "
+            "reported again",
+            index=index,
+            line=line,
+            ids=(item.call_id, item.id, given),
+        )
+
+    def _missing(self, item: _Item, field: str, etype: str, index: int, line: int | None) -> None:
+        self.report(
+            "OR-8",
+            f"{etype} for output_index {item.output_index} has no string {field}",
+            index=index,
+            line=line,
+            ids=item.ids(),
+        )
+
+    def _require_fields(
+        self, item: _Item, raw: dict[str, Any], etype: str, index: int, line: int | None
+    ) -> None:
+        missing = [
+            name
+            for name in self._profile.item_fields
+            if raw.get(name) in (None, "") and not (name == "arguments" and raw.get(name) == "")
+        ]
+        if missing:
+            self.report(
+                self._profile.item_fields_rule,
+                f"the function_call item of {etype} at output_index {item.output_index} lacks "
+                + ", ".join(missing),
+                index=index,
+                line=line,
+                ids=item.ids(),
+            )
+
+    def _bad_sequence(self, sequence: Any, etype: str, index: int, line: int | None) -> None:
+        if type(sequence) is not int:
+            self.report("RS-8a", f"{etype} has sequence_number {sequence!r}", index=index, line=line)
+            return
+        self.report(
+            "RS-8b",
+            f"{etype} has sequence_number {sequence} after {self._sequence}",
+            index=index,
+            line=line,
+        )
+        self._sequence = sequence
+
+
+class InputMonitor(Monitor):
+    """Checks the ``input`` items of a Responses request (RS-1 to RS-5).
+
+    >>> m = InputMonitor()
+    >>> m.feed({"type": "function_call_output", "call_id": "call_1", "output": "ok"}, 0, None, None)
+    >>> m.finish(1, None)
+    >>> [f.rule for f in m.findings]
+    ['RS-3']
+    """
+
+    protocol = INPUT
+
+    def __init__(self) -> None:
+        super().__init__(_BOOK)
+        self._pairs: dict[str, tuple[int, int]] = {}
+        self._item_ids: dict[str, int] = {}
+        self._stored_context = False
+        self._turns: list[Turn] = []
+        self._last_call_index = -2
+
+    def open_document(self, document: dict[str, Any]) -> None:
+        """Note the request-level fields that change what can be judged."""
+        self._stored_context = bool(document.get("previous_response_id") or document.get("conversation"))
+
+    def feed(self, value: Any, index: int, line: int | None, sse_event: str | None) -> None:
+        if not isinstance(value, dict):
+            self.notice(index, line, f"input[{index}] is not an object; skipped")
+            return
+        kind = value.get("type")
+        item_id = value.get("id")
+        path = f"input[{index}]"
+        if isinstance(item_id, str):
+            first = self._item_ids.setdefault(item_id, index)
+            if first != index:
+                self.report(
+                    "RS-5",
+                    f"{path} repeats item id {item_id} of input[{first}]",
+                    index=index,
+                    line=line,
+                    ids=(item_id,),
+                    path=f"{path}.id",
+                    id=item_id,
+                )
+        if kind not in (wire.FUNCTION_CALL, wire.FUNCTION_CALL_OUTPUT):
+            return
+        call_id = value.get("call_id")
+        if not isinstance(call_id, str) or not (wire.CALL_ID_MIN <= len(call_id) <= wire.CALL_ID_MAX):
+            length = len(call_id) if isinstance(call_id, str) else 0
+            what = "has no call_id" if call_id is None else f"has a call_id of length {length}"
+            self.report(
+                "RS-2",
+                f"{path} ({kind}) {what}",
+                index=index,
+                line=line,
+                ids=(call_id,),
+                path=f"{path}.call_id",
+                n=index,
+                length=length,
+            )
+            if not isinstance(call_id, str) or not call_id:
+                return
+        if kind == wire.FUNCTION_CALL:
+            if isinstance(item_id, str) and not item_id.startswith(wire.FUNCTION_CALL_ITEM_ID_PREFIX):
+                self.report(
+                    "RS-1b",
+                    f"{path} is a function_call with id {item_id!r}",
+                    index=index,
+                    line=line,
+                    ids=(item_id, call_id),
+                    path=f"{path}.id",
+                    n=index,
+                    id=item_id,
+                )
+            self._record_call(value, index, line)
+        self._pair(call_id, "call" if kind == wire.FUNCTION_CALL else "output", index, line, path)
+
+    def _pair(self, call_id: str, event: str, index: int, line: int | None, path: str) -> None:
+        state, _ = self._pairs.get(call_id, (_PAIRING.initial, index))
+        target = _PAIRING.rows[event][state]
+        if target < 0:
+            repeated = "repeated_call" if event == "call" else "repeated_output"
+            rule, target = _PAIRING_VIOLATIONS.by_pair[state, repeated]
+            what = "function_call" if event == "call" else "function_call_output"
+            self.report(
+                rule,
+                f"{path} is a second {what} for call_id {call_id}",
+                index=index,
+                line=line,
+                ids=(call_id,),
+                path=path,
+            )
+        self._pairs[call_id] = (target, index)
+
+    def _record_call(self, value: dict[str, Any], index: int, line: int | None) -> None:
+        call: Call = (value.get("call_id"), value.get("name"), value.get("arguments"))
+        if self._last_call_index == index - 1 and self._turns:
+            self._turns[-1].calls.append(call)
+        else:
+            self._turns.append(Turn(index, line, f"input[{index}]", [call]))
+        self._last_call_index = index
+
+    def finish(self, index: int, line: int | None) -> None:
+        for call_id, (state, where) in self._pairs.items():
+            name = _PAIRING.states[state]
+            if name == "called":
+                self.report(
+                    "RS-4",
+                    f"function_call {call_id} (input[{where}]) has no function_call_output",
+                    index=where,
+                    line=None,
+                    ids=(call_id,),
+                    path=f"input[{where}]",
+                    call_id=call_id,
+                )
+            elif name == "output_first":
+                note = ""
+                severity: Severity | None = None
+                if self._stored_context:
+                    note = " here; it may be in the previous_response_id context, which toolwire cannot see"
+                    severity = "warning"
+                self.report(
+                    "RS-3",
+                    f"function_call_output for {call_id} (input[{where}]) answers no function_call{note}",
+                    index=where,
+                    line=None,
+                    ids=(call_id,),
+                    path=f"input[{where}]",
+                    severity=severity,
+                    call_id=call_id,
+                )
+
+    def calls(self) -> list[Turn]:
+        return self._turns

@@ -1,0 +1,295 @@
+"""The rules of OpenAI Responses and Open Responses, as protocol-rules.md states them."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from toolwire.properties._rule import Rule
+
+__all__ = ["INPUT", "OPEN_STREAM", "RULES", "STREAM", "STREAMS"]
+
+STREAM: Final = "openai-responses-stream"
+OPEN_STREAM: Final = "open-responses-stream"
+INPUT: Final = "openai-responses"
+STREAMS: Final = (STREAM, OPEN_STREAM)
+
+_GUIDE = "OpenAI function-calling guide, streaming (https://platform.openai.com/docs/guides/function-calling#streaming)"
+_SDK = "openai 3.54.0 lib/streaming/responses/_responses.py (ResponseStreamState)"
+_OR_SPEC = (
+    "openresponses/openresponses src/pages/specification.mdx (05d5f81), schema/items.tsp, schema/events.tsp"
+)
+
+RULES: Final = (
+    Rule(
+        "RS-1a",
+        "always",
+        STREAMS,
+        "response.function_call_arguments.delta/.done carry item_id equal to the id of the "
+        "function_call item added at their output_index.",
+        source=f"{_GUIDE}: item_id is 'The id of the function call item that the delta belongs to'; "
+        "openapi ResponseFunctionCallArgumentsDeltaEvent",
+        fix="Set item_id to the item's own id (fc_...), never to its call_id, and keep that one id "
+        "from output_item.added to output_item.done.",
+    ),
+    Rule(
+        "RS-1b",
+        "always",
+        (INPUT,),
+        "An input function_call item's id, when present, begins with 'fc' (call_id is a "
+        "different identifier).",
+        source="protocol-rules RS-1; nodetool-ai/nodetool#4252, continuedev/continue#11785",
+        error="Invalid 'input[{n}].id': '{id}'. Expected an ID that begins with 'fc'.",
+        fix="Leave id out of replayed function_call items, or send the fc_... item id; the "
+        "call_... value belongs in call_id.",
+    ),
+    Rule(
+        "RS-2",
+        "always",
+        (INPUT,),
+        "Every function_call and function_call_output in input has a call_id of 1 to 64 characters.",
+        source="openai-openapi FunctionToolCall, FunctionCallOutputItemParam (minLength 1, "
+        "maxLength 64); AnswerDotAI/fastllm#45; openai/codex#42088 (missing call_id still rejected)",
+        error="Invalid 'input[{n}].call_id': string too long. Expected a string with maximum "
+        "length 64, but got a string with length {length} instead.",
+        fix="Send the call_id the provider emitted (call_...); never derive it from names, "
+        "arguments or results, and never leave it out of a function_call_output.",
+    ),
+    Rule(
+        "RS-3",
+        "eventually",
+        (INPUT,),
+        "Every function_call_output.call_id matches a function_call in the same input (or in "
+        "the previous_response_id context).",
+        source="protocol-rules RS-3; continuedev/continue#10092",
+        error="No tool call found for function call output with call_id {call_id}.",
+        fix="Send each function_call_output with the call_id of a function_call in the same "
+        "input, or drop the orphaned output.",
+    ),
+    Rule(
+        "RS-3b",
+        "always",
+        (INPUT,),
+        "One function_call_output per call_id (unconfirmed: the catalogue does not say how "
+        "a repeated output is treated).",
+        source="toolwire; protocol-rules RS-3 (pairing by call_id)",
+        fix="Send one function_call_output per call; a repeat usually means a converter duplicated an item.",
+        severity="warning",
+        unconfirmed=True,
+    ),
+    Rule(
+        "RS-4",
+        "eventually",
+        (INPUT,),
+        "Every function_call in input has a function_call_output before the model is sampled again.",
+        source="protocol-rules RS-4; tjardoo/openai-client#124",
+        error="No tool output found for function call {call_id}.",
+        fix="Answer every function_call with a function_call_output carrying its call_id.",
+    ),
+    Rule(
+        "RS-4b",
+        "always",
+        (INPUT,),
+        "One function_call per call_id (unconfirmed: the catalogue does not say how a "
+        "repeated call is treated).",
+        source="toolwire; protocol-rules RS-4, RS-5",
+        fix="Replay each function_call once; with previous_response_id, do not resend it at all.",
+        severity="warning",
+        unconfirmed=True,
+    ),
+    Rule(
+        "RS-5",
+        "always",
+        (INPUT,),
+        "No item id occurs twice in input (nor in the stored context).",
+        source="protocol-rules RS-5; openai/openai-agents-python#1789, MacPaw/OpenAI#432",
+        error="Duplicate item found with id {id}. Remove duplicate items from your input and try again.",
+        fix="Send each item once; with previous_response_id, do not resend items the server stored.",
+    ),
+    Rule(
+        "RS-7a",
+        "always",
+        STREAMS,
+        "The stream opens with response.created (then response.queued / response.in_progress, "
+        "each once); no other event comes before response.created.",
+        source=f"protocol-rules RS-7; {_SDK}",
+        error="Expected to have received `response.created` before `{type}`",
+        fix="Emit response.created first, exactly once, then response.in_progress.",
+    ),
+    Rule(
+        "RS-7b",
+        "always",
+        STREAMS,
+        "Nothing follows the terminal event (response.completed, .failed or .incomplete).",
+        source="protocol-rules RS-7 (step 6 ends the stream)",
+        fix="Emit the terminal event last; flush every item before it.",
+    ),
+    Rule(
+        "RS-7c",
+        "always",
+        STREAMS,
+        "Exactly one response.output_item.added per function call (call_id).",
+        source=f"{_GUIDE}: an output_item.added 'will be emitted for each function call'; seed 000",
+        fix="Keep one item per call_id across every emitting path (streamed tool-input-start "
+        "and whole tool-call alike); reuse its id and output_index instead of adding another.",
+    ),
+    Rule(
+        "RS-7d",
+        "always",
+        STREAMS,
+        "Per function_call item: output_item.added, then arguments deltas, then one "
+        "function_call_arguments.done, then one output_item.done.",
+        source=f"protocol-rules RS-7; {_GUIDE}",
+        fix="Emit the item's events in lifecycle order and each closing event once.",
+    ),
+    Rule(
+        "RS-7e",
+        "always",
+        STREAMS,
+        "function_call_arguments.done.arguments equals the concatenated deltas, and "
+        "output_item.done.item.arguments equals it.",
+        source=f"protocol-rules RS-7 (steps 3-5); {_GUIDE}",
+        fix="Concatenate the deltas in arrival order and send that exact string in "
+        "arguments.done and in the done item.",
+    ),
+    Rule(
+        "RS-7f",
+        "always",
+        (STREAM,),
+        "The item of output_item.added for a function_call carries call_id and name.",
+        source="protocol-rules RS-7 step 2; openai-openapi FunctionToolCall (call_id, name required)",
+        fix="Put call_id and name on the added item; consumers key the call by them from the start.",
+    ),
+    Rule(
+        "RS-7g",
+        "always",
+        (STREAM,),
+        "function_call_arguments.done carries name (openapi requires it; the openai 3.54.0 "
+        "Python type leaves it out).",
+        source="openai-openapi ResponseFunctionCallArgumentsDoneEvent; openai 3.54.0 types",
+        fix="Include name on function_call_arguments.done for clients built from the OpenAPI schema.",
+        severity="warning",
+        unconfirmed=True,
+    ),
+    Rule(
+        "RS-8a",
+        "always",
+        STREAMS,
+        "Every event carries an integer sequence_number.",
+        source="openai-openapi (sequence_number required on every ResponseStreamEvent)",
+        fix="Number every event, starting at 0.",
+    ),
+    Rule(
+        "RS-8b",
+        "always",
+        STREAMS,
+        "sequence_number strictly increases through the stream.",
+        source="protocol-rules RS-8 (monotonic increase), OR-6",
+        fix="Use one counter per stream and increment it for every event you emit, in emit order.",
+    ),
+    Rule(
+        "RS-9a",
+        "always",
+        STREAMS,
+        "Exactly one response.output_item.added per output_index.",
+        source=f"protocol-rules RS-9; {_SDK}",
+        error="Duplicate response output index {output_index}.",
+        fix="Give every new item the next free output_index; never add an item twice.",
+    ),
+    Rule(
+        "RS-9b",
+        "always",
+        (STREAM,),
+        "No delta or done event for an output_index before its output_item.added.",
+        source=f"protocol-rules RS-9; {_SDK}",
+        error="Received a content event for output index {output_index} before receiving its output item",
+        fix="Emit output_item.added before any event that addresses the item.",
+    ),
+    Rule(
+        "RS-9c",
+        "always",
+        STREAMS,
+        "output_item.done keeps the identity of the added item: its type, and for a "
+        "function_call its call_id and id.",
+        source=f"protocol-rules RS-9; {_SDK}",
+        error="Completed output item identity changed.",
+        fix="Close the item with the same type, id and call_id it was added with.",
+    ),
+    Rule(
+        "RS-9d",
+        "always",
+        STREAMS,
+        "response.completed comes only after every added item is done.",
+        source=f"protocol-rules RS-9; {_SDK}",
+        error="Cannot complete response with unfinished output items.",
+        fix="Emit output_item.done for every item before response.completed.",
+    ),
+    Rule(
+        "RS-9e",
+        "eventually",
+        STREAMS,
+        "The stream ends with a terminal event (response.completed, .failed or .incomplete).",
+        source=f"protocol-rules RS-9; {_SDK}",
+        error="Didn't receive a `response.completed` event.",
+        fix="Always close the stream with a terminal event, also on upstream errors (response.failed).",
+    ),
+    Rule(
+        "OR-1",
+        "always",
+        (OPEN_STREAM,),
+        "An output function_call item has all of type, id, call_id, name, arguments and status.",
+        source=f"protocol-rules OR-1; {_OR_SPEC} (FunctionCall)",
+        fix="Fill every non-nullable field of the item on output_item.added and .done.",
+    ),
+    Rule(
+        "OR-3",
+        "always",
+        (OPEN_STREAM,),
+        "The first event of an item is response.output_item.added; no event addresses an "
+        "output_index before it.",
+        source=f"protocol-rules OR-3; {_OR_SPEC}: 'The first event MUST always be "
+        "response.output_item.added'",
+        fix="Emit output_item.added before any event that addresses the item.",
+    ),
+    Rule(
+        "OR-4a",
+        "always",
+        (OPEN_STREAM,),
+        "Item status goes in_progress (on added) to completed or incomplete (on done).",
+        source=f"protocol-rules OR-4; {_OR_SPEC}",
+        fix="Add items with status in_progress and close them completed (or incomplete).",
+    ),
+    Rule(
+        "OR-4b",
+        "always",
+        (OPEN_STREAM,),
+        "An incomplete item is the last item emitted, and the response ends incomplete.",
+        source=f"protocol-rules OR-4; {_OR_SPEC}: the item 'MUST be the last item emitted, "
+        "and the containing response also MUST be in an incomplete state'",
+        fix="After an incomplete item, emit no more items and end with response.incomplete.",
+    ),
+    Rule(
+        "OR-5a",
+        "always",
+        (OPEN_STREAM,),
+        "The SSE event field matches the type in the event body.",
+        source=f"protocol-rules OR-5; {_OR_SPEC}: 'The event field MUST match the type in the event body'",
+        fix="Write event: <type> with the same string as the body's type.",
+    ),
+    Rule(
+        "OR-5b",
+        "eventually",
+        (OPEN_STREAM,),
+        "An SSE stream ends with the literal data: [DONE], and nothing follows it.",
+        source=f"protocol-rules OR-5; {_OR_SPEC}: 'The terminal event MUST be the literal string [DONE]'",
+        fix="Send data: [DONE] once, after the terminal response event.",
+    ),
+    Rule(
+        "OR-8",
+        "always",
+        STREAMS,
+        "Item events carry their required fields: output_index and item on output_item "
+        "events; item_id, output_index and delta (or arguments) on the argument events.",
+        source=f"protocol-rules OR-8; {_OR_SPEC} (events.tsp); openai-openapi",
+        fix="Send every required field; consumers route argument events by output_index and item_id.",
+    ),
+)

@@ -1,0 +1,109 @@
+"""The protocols toolwire checks: their stable names, rules and monitors."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from toolwire.errors import DefinitionError, UsageError
+from toolwire.properties import _openai_chat as chat
+from toolwire.properties import _openai_responses as responses
+from toolwire.properties._monitor import Monitor
+from toolwire.properties._openai_chat_rules import RULES as CHAT_RULES
+from toolwire.properties._openai_responses_rules import RULES as RESPONSES_RULES
+from toolwire.properties._roundtrip import RULES as ROUND_TRIP_RULES
+from toolwire.properties._rule import Rule
+
+__all__ = ["PROTOCOLS", "RULES", "Protocol", "get_protocol", "rules_for"]
+
+Shape = Literal["stream", "conversation"]
+
+
+@dataclass(frozen=True, slots=True)
+class Protocol:
+    """One wire protocol as ``toolwire check`` reads it.
+
+    ``container`` is the request-body key that holds a conversation's list
+    (``messages`` or ``input``); ``follows`` names the stream protocols whose
+    calls a request of this protocol replays (``check --after``).
+    """
+
+    name: str
+    summary: str
+    shape: Shape
+    monitor: Callable[[], Monitor]
+    container: str | None = None
+    follows: tuple[str, ...] = ()
+
+
+PROTOCOLS: Final[dict[str, Protocol]] = {
+    p.name: p
+    for p in (
+        Protocol(
+            "openai-chat",
+            "OpenAI Chat Completions request: the messages list (CC-1 to CC-5)",
+            "conversation",
+            chat.ConversationMonitor,
+            container="messages",
+            follows=("openai-chat-stream",),
+        ),
+        Protocol(
+            "openai-chat-stream",
+            "OpenAI Chat Completions stream: chat.completion.chunk deltas (CC-6)",
+            "stream",
+            chat.StreamMonitor,
+        ),
+        Protocol(
+            "openai-responses",
+            "OpenAI Responses request: the input items (RS-1 to RS-5)",
+            "conversation",
+            responses.InputMonitor,
+            container="input",
+            follows=("openai-responses-stream", "open-responses-stream"),
+        ),
+        Protocol(
+            "openai-responses-stream",
+            "OpenAI Responses stream events (RS-1, RS-7 to RS-9)",
+            "stream",
+            lambda: responses.StreamMonitor(responses.OPENAI_RESPONSES),
+        ),
+        Protocol(
+            "open-responses-stream",
+            "Open Responses stream events (RS rules with the OR-1 to OR-8 profile)",
+            "stream",
+            lambda: responses.StreamMonitor(responses.OPEN_RESPONSES),
+        ),
+    )
+}
+
+
+def _book(*groups: tuple[Rule, ...]) -> dict[str, Rule]:
+    book: dict[str, Rule] = {}
+    for rule in (rule for group in groups for rule in group):
+        if rule.id in book:
+            raise DefinitionError(f"rule {rule.id} is declared twice")
+        unknown = set(rule.protocols) - set(PROTOCOLS)
+        if unknown:
+            raise DefinitionError(f"{rule.id} names unknown protocols {sorted(unknown)}")
+        book[rule.id] = rule
+    return book
+
+
+#: Every rule toolwire checks, by id.
+RULES: Final = _book(CHAT_RULES, RESPONSES_RULES, ROUND_TRIP_RULES)
+
+
+def get_protocol(name: str) -> Protocol:
+    """The protocol called ``name``; a :class:`UsageError` lists the names there are."""
+    try:
+        return PROTOCOLS[name]
+    except KeyError:
+        raise UsageError(f"unknown protocol {name!r}; choose one of: {', '.join(PROTOCOLS)}") from None
+
+
+def rules_for(protocol: str | None = None) -> list[Rule]:
+    """The rules of ``protocol`` (every rule when ``None``), in catalogue order."""
+    if protocol is not None:
+        get_protocol(protocol)
+    return [rule for rule in RULES.values() if protocol is None or protocol in rule.protocols]
