@@ -157,12 +157,7 @@ def _run(
 
 
 def _feed_stream(monitor: Monitor, frames: Iterator[Frame]) -> int:
-    index = 0
-    line: int | None = None
-    feed = monitor.feed
-    for line, value, event in frames:
-        feed(value, index, line, event)
-        index += 1
+    index, line = monitor.consume(frames)
     monitor.finish(index, line)
     return index
 

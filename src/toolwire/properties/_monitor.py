@@ -92,6 +92,20 @@ class Monitor:
         """Check one event (or message) of the trace."""
         raise NotImplementedError
 
+    def consume(self, frames: Iterable[tuple[int | None, Any, str | None]]) -> tuple[int, int | None]:
+        """Feed every frame of a trace; returns the number of events and the last line.
+
+        Monitors with a hot path override this to run it on local variables;
+        the result must be the same as feeding frame by frame.
+        """
+        index = 0
+        line: int | None = None
+        feed = self.feed
+        for line, value, event in frames:
+            feed(value, index, line, event)
+            index += 1
+        return index, line
+
     def finish(self, index: int, line: int | None) -> None:
         """The trace has ended after ``index`` events: check the ``eventually`` rules."""
 

@@ -96,6 +96,9 @@ class StreamMonitor(Monitor):
                 self.notice(index, line, "a choice that is not an object; skipped")
                 continue
             number = choice.get("index", 0)
+            if not isinstance(number, int | str):
+                self.notice(index, line, f"a choice with index {number!r}; read as 0")
+                number = 0
             delta = choice.get("delta")
             fragments = delta.get("tool_calls") if isinstance(delta, dict) else None
             if isinstance(fragments, list):

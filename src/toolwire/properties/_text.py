@@ -5,10 +5,15 @@ from __future__ import annotations
 __all__ = ["clip"]
 
 
-def clip(text: str, limit: int = 60) -> str:
-    """``repr`` of ``text``, cut at ``limit`` characters with its full length noted.
+def clip(value: object, limit: int = 60) -> str:
+    """``repr`` of ``value``, cut at ``limit`` characters with the full length noted.
 
     >>> clip("x" * 70, 4)
     "'xxxx'... (70 chars)"
+    >>> clip(False)
+    'False'
     """
-    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text)} chars)"
+    if not isinstance(value, str):
+        text = repr(value)
+        return text if len(text) <= limit else text[:limit] + f"... ({len(text)} chars)"
+    return repr(value) if len(value) <= limit else repr(value[:limit]) + f"... ({len(value)} chars)"

@@ -1,0 +1,98 @@
+"""Monitors: never crash on any JSON, and the hot path agrees with event-by-event feeding."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from corpus import DATA, corpus
+from toolwire.models import read_frames
+from toolwire.properties import PROTOCOLS, Monitor
+
+STREAMS = [e for e in corpus() if PROTOCOLS[e["protocol"]].shape == "stream"]
+
+
+def frames_of(entry: dict[str, Any]) -> list[tuple[int | None, Any, str | None]]:
+    """A stream's events, or a request's messages / input items, as frames."""
+    with (DATA / entry["file"]).open("rb") as handle:
+        frames = list(read_frames(handle, lambda line, message: None))
+    container = PROTOCOLS[entry["protocol"]].container
+    if container is None:
+        return frames
+    return [(None, item, None) for item in frames[0][1][container]]
+
+
+def one_by_one(monitor: Monitor, frames: list[tuple[int | None, Any, str | None]]) -> None:
+    for index, (line, value, event) in enumerate(frames):
+        monitor.feed(value, index, line, event)
+    monitor.finish(len(frames), frames[-1][0] if frames else None)
+
+
+def consumed(monitor: Monitor, frames: list[tuple[int | None, Any, str | None]]) -> None:
+    index, line = monitor.consume(iter(frames))
+    monitor.finish(index, line)
+
+
+@pytest.mark.parametrize("entry", STREAMS, ids=[e["file"] for e in STREAMS])
+def test_consume_reports_what_feeding_event_by_event_reports(entry: dict[str, Any]) -> None:
+    frames = frames_of(entry)
+    slow, fast = PROTOCOLS[entry["protocol"]].monitor(), PROTOCOLS[entry["protocol"]].monitor()
+    one_by_one(slow, frames)
+    consumed(fast, frames)
+    assert fast.findings == slow.findings
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@st.composite
+def mutated_trace(draw: st.DrawFn) -> tuple[str, list[tuple[int | None, Any, str | None]]]:
+    """A corpus trace with events (or messages) dropped, duplicated, swapped, or fields replaced by junk."""
+    entry = draw(st.sampled_from(corpus()))
+    frames = frames_of(entry)
+    for _ in range(draw(st.integers(0, 4))):
+        if not frames:
+            break
+        k = draw(st.integers(0, len(frames) - 1))
+        action = draw(st.sampled_from(["drop", "dup", "swap", "junk-field", "junk-event"]))
+        line, value, event = frames[k]
+        if action == "drop":
+            del frames[k]
+        elif action == "dup":
+            frames.insert(k, frames[k])
+        elif action == "swap" and k + 1 < len(frames):
+            frames[k], frames[k + 1] = frames[k + 1], frames[k]
+        elif action == "junk-field" and isinstance(value, dict) and value:
+            value = json.loads(json.dumps(value))
+            value[draw(st.sampled_from(sorted(value)))] = draw(json_values)
+            frames[k] = (line, value, event)
+        elif action == "junk-event":
+            frames[k] = (line, draw(json_values), event)
+    return entry["protocol"], frames
+
+
+@given(mutated_trace())
+def test_monitors_never_raise_and_both_paths_agree_on_mutated_traces(
+    case: tuple[str, list[tuple[int | None, Any, str | None]]],
+) -> None:
+    protocol, frames = case
+    slow, fast = PROTOCOLS[protocol].monitor(), PROTOCOLS[protocol].monitor()
+    one_by_one(slow, frames)
+    consumed(fast, frames)
+    assert fast.findings == slow.findings
+
+
+@given(st.sampled_from(sorted(PROTOCOLS)), st.lists(json_values, max_size=6))
+def test_monitors_never_raise_on_arbitrary_json(protocol: str, values: list[Any]) -> None:
+    monitor = PROTOCOLS[protocol].monitor()
+    for index, value in enumerate(values):
+        monitor.feed(value, index, index + 1, None)
+    monitor.finish(len(values), None)
