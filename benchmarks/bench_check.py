@@ -33,8 +33,13 @@ def generate(path: Path, events: int) -> int:
     calls = max(1, (events - 3) // EVENTS_PER_CALL)
     seq = 0
     dumps = json.dumps
-    response = {"id": "resp_" + "".join(rng.choice(hexdigits) for _ in range(48)), "object": "response",
-                "status": "in_progress", "model": "gpt-4.1-2025-04-14", "output": []}  # fmt: skip
+    response = {
+        "id": "resp_" + "".join(rng.choice(hexdigits) for _ in range(48)),
+        "object": "response",
+        "status": "in_progress",
+        "model": "gpt-4.1-2025-04-14",
+        "output": [],
+    }
     with path.open("w") as out:
 
         def emit(event: dict[str, Any]) -> None:
@@ -48,20 +53,45 @@ def generate(path: Path, events: int) -> int:
         for index in range(calls):
             item_id = "fc_" + "".join(rng.choice(hexdigits) for _ in range(48))
             call_id = "call_" + "".join(rng.choice(alnum) for _ in range(24))
-            item = {"id": item_id, "type": "function_call", "status": "in_progress", "arguments": "",
-                    "call_id": call_id, "name": "get_weather"}  # fmt: skip
+            item = {
+                "id": item_id,
+                "type": "function_call",
+                "status": "in_progress",
+                "arguments": "",
+                "call_id": call_id,
+                "name": "get_weather",
+            }
             emit({"type": "response.output_item.added", "output_index": index, "item": item})
             pieces = [
                 rng.choice(['{"lo', "cation", '":"', "Par", "is, ", "Fr", "ance", '"}']) for _ in range(97)
             ]
             for piece in pieces:
-                emit({"type": "response.function_call_arguments.delta", "item_id": item_id,
-                      "output_index": index, "delta": piece, "obfuscation": "Qm9xZXM"})  # fmt: skip
+                emit(
+                    {
+                        "type": "response.function_call_arguments.delta",
+                        "item_id": item_id,
+                        "output_index": index,
+                        "delta": piece,
+                        "obfuscation": "Qm9xZXM",
+                    }
+                )
             arguments = "".join(pieces)
-            emit({"type": "response.function_call_arguments.done", "item_id": item_id,
-                  "output_index": index, "arguments": arguments, "name": "get_weather"})  # fmt: skip
-            emit({"type": "response.output_item.done", "output_index": index,
-                  "item": dict(item, status="completed", arguments=arguments)})  # fmt: skip
+            emit(
+                {
+                    "type": "response.function_call_arguments.done",
+                    "item_id": item_id,
+                    "output_index": index,
+                    "arguments": arguments,
+                    "name": "get_weather",
+                }
+            )
+            emit(
+                {
+                    "type": "response.output_item.done",
+                    "output_index": index,
+                    "item": dict(item, status="completed", arguments=arguments),
+                }
+            )
         emit({"type": "response.completed", "response": dict(response, status="completed")})
     return seq
 
@@ -78,8 +108,10 @@ def time_check(path: Path) -> float:
     start = time.perf_counter()
     result = subprocess.run(
         [sys.executable, "-m", "toolwire", "check", str(path), "-p", "openai-responses-stream"],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     elapsed = time.perf_counter() - start
     if result.returncode != 0:
         raise SystemExit(f"toolwire check did not pass the generated stream:\n{result.stdout}{result.stderr}")
@@ -93,11 +125,17 @@ def time_classes_and_tables(path: Path, count: int) -> tuple[float, float]:
 
     with path.open("rb") as handle:
         events = [json.loads(next(handle)) for _ in range(count)]
-    envelope_events = {"response.created": "response_created", "response.in_progress": "response_in_progress",
-                       "response.completed": "completed"}  # fmt: skip
-    item_events = {"response.output_item.added": "item_added", "response.function_call_arguments.delta": "delta",
-                   "response.function_call_arguments.done": "arguments_complete",
-                   "response.output_item.done": "item_done"}  # fmt: skip
+    envelope_events = {
+        "response.created": "response_created",
+        "response.in_progress": "response_in_progress",
+        "response.completed": "completed",
+    }
+    item_events = {
+        "response.output_item.added": "item_added",
+        "response.function_call_arguments.delta": "delta",
+        "response.function_call_arguments.done": "arguments_complete",
+        "response.output_item.done": "item_done",
+    }
     start = time.perf_counter()
     envelope = ResponseStream()
     items: dict[int, FunctionCallItem] = {}
@@ -140,13 +178,14 @@ def main() -> None:
         print(f"(a) json.loads loop, in process:        {a:.3f} s (median of {args.runs})")
         print(f"(b) toolwire check, start-up included:  {b:.3f} s (median of {args.runs})")
         ratio = b / a
-        print(
-            f"(c) b/a:                                {ratio:.3f} (target <= 0.6: {'met' if ratio <= 0.6 else 'MISSED'})"
-        )
+        verdict = "met" if ratio <= 0.6 else "MISSED"
+        print(f"(c) b/a:                                {ratio:.3f} (target <= 0.6: {verdict})")
         print(f"(d) events per second:                  {events / b:,.0f}")
         classes, tables = time_classes_and_tables(path, 20_000)
-        print(f"(e) 20,000 events via python-statemachine send: {classes:.3f} s; via the table "
-              f"monitor (all checks): {tables:.4f} s; speed-up {classes / tables:.0f}x")  # fmt: skip
+        print(
+            f"(e) 20,000 events via python-statemachine send: {classes:.3f} s; via the table "
+            f"monitor (all checks): {tables:.4f} s; speed-up {classes / tables:.0f}x"
+        )
 
 
 if __name__ == "__main__":
