@@ -171,7 +171,7 @@ class StreamMonitor(Monitor):
         self._envelope = _ENVELOPE.initial
         self._envelope_rows = {etype: _ENVELOPE.rows[event] for etype, event in _ENVELOPE_EVENTS.items()}
         self._item_row = _ENVELOPE.rows["item"]
-        self._items: dict[int, _Item] = {}
+        self._items: dict[int | None, _Item] = {}
         self._order: list[_Item] = []
         self._call_owner: dict[str, _Item] = {}
         self._sequence = -1
