@@ -141,7 +141,7 @@ def _run(
 ) -> Report:
     if spec.shape == "stream":
         monitor = spec.monitor()
-        monitor.input_format = fmt  # type: ignore[attr-defined]
+        monitor.input_format = fmt
         events = _feed_stream(monitor, frames)
         monitors = [monitor]
     else:
@@ -173,7 +173,7 @@ def _feed_conversations(
     for line, value, _ in frames:
         if isinstance(value, dict) and container in value:
             monitor = spec.monitor()
-            monitor.open_document(value)  # type: ignore[attr-defined]
+            monitor.open_document(value)
             items = value[container]
             if not isinstance(items, list):
                 problems.append(Problem(line, None, f"'{container}' is not a list; nothing checked"))

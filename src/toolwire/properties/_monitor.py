@@ -84,9 +84,14 @@ class Monitor:
     protocol: str = ""
 
     def __init__(self, rules: Mapping[str, Rule]) -> None:
+        #: How the trace was encoded (``sse``, ``jsonl``, ``json``), when it came from a file.
+        self.input_format: str | None = None
         self.findings: list[Finding] = []
         self.notices: list[Notice] = []
         self._rules = rules
+
+    def open_document(self, document: dict[str, Any]) -> None:
+        """A request body is about to be fed item by item; note its request-level fields."""
 
     def feed(self, value: Any, index: int, line: int | None, sse_event: str | None) -> None:
         """Check one event (or message) of the trace."""

@@ -75,7 +75,6 @@ class StreamMonitor(Monitor):
 
     def __init__(self) -> None:
         super().__init__(_BOOK)
-        self.input_format: str | None = None
         self._live: dict[tuple[Any, int], _StreamedCall] = {}
         self._all: list[_StreamedCall] = []
         self._finished: dict[Any, int] = {}
@@ -280,9 +279,6 @@ class ConversationMonitor(Monitor):
         self._answered: set[str] = set()
         self._opened_at: int | None = None
         self._turns: list[Turn] = []
-
-    def open_document(self, document: dict[str, Any]) -> None:
-        """Nothing at request level changes what CC-1 to CC-5 judge."""
 
     def feed(self, value: Any, index: int, line: int | None, sse_event: str | None) -> None:
         path = f"messages[{index}]"

@@ -165,7 +165,6 @@ class StreamMonitor(Monitor):
     def __init__(self, profile: StreamProfile = OPENAI_RESPONSES) -> None:
         super().__init__(_BOOK)
         self.protocol = profile.protocol
-        self.input_format: str | None = None
         self._profile = profile
         self._item_violations = {table.name: profile.item_violations(table) for table in (_FUNCTION, _OTHER)}
         self._envelope = _ENVELOPE.initial

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import string
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from toolwire.errors import DefinitionError
@@ -77,7 +77,6 @@ class Finding:
     ids: tuple[str, ...] = ()
     provider_error: str | None = None
     path: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict of this finding."""
