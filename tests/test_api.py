@@ -36,8 +36,8 @@ PUBLIC = {
         "StreamProfile", "Turn", "Violations", "check_round_trip", "get_protocol", "rules_for",
     ],
     toolwire.engines: [
-        "Problem", "Report", "check", "check_file", "render_json", "render_protocols",
-        "render_rules", "render_text",
+        "Lifecycle", "Problem", "Report", "check", "check_file", "lifecycle", "render_diagrams",
+        "render_json", "render_protocols", "render_rules", "render_text", "to_dot", "to_mermaid",
     ],
 }  # fmt: skip
 

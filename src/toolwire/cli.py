@@ -42,6 +42,16 @@ def _parser() -> argparse.ArgumentParser:
     rules.add_argument("--protocol", "-p", metavar="P", help=f"only this protocol's: {names}")
     rules.add_argument("--format", choices=("text", "json"), default="text")
 
+    diagram = verbs.add_parser("diagram", help="render lifecycle diagrams of the machines")
+    diagram.add_argument("machines", nargs="*", metavar="MACHINE", help="machine class names (default: all)")
+    diagram.add_argument(
+        "--format",
+        action="append",
+        choices=("svg", "png", "dot", "mermaid"),
+        help="repeat for several (default: svg, dot and mermaid)",
+    )
+    diagram.add_argument("--out", default="diagrams", help="folder to write into (default: diagrams)")
+
     protocols = verbs.add_parser("protocols", help="list the protocol names (stable)")
     protocols.add_argument("--format", choices=("text", "json"), default="text")
     return parser
@@ -68,6 +78,15 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.verb == "protocols":
         print(engines.render_protocols(list(PROTOCOLS.values()), args.format))
+        return 0
+    if args.verb == "diagram":
+        from pathlib import Path
+
+        from toolwire.machines import MACHINES
+
+        formats = args.format or ["svg", "dot", "mermaid"]
+        for path in engines.render_diagrams(args.machines or list(MACHINES), formats, Path(args.out)):
+            print(path)
         return 0
     if args.verb == "rules":
         print(engines.render_rules(rules_for(args.protocol), args.format))

@@ -1,15 +1,21 @@
 """Engines around the properties: the monitor behind ``check`` and the renderers."""
 
 from toolwire.engines._check import Problem, Report, check, check_file
+from toolwire.engines._diagram import Lifecycle, lifecycle, render_diagrams, to_dot, to_mermaid
 from toolwire.engines._report import render_json, render_protocols, render_rules, render_text
 
 __all__ = [
+    "Lifecycle",
     "Problem",
     "Report",
     "check",
     "check_file",
+    "lifecycle",
+    "render_diagrams",
     "render_json",
     "render_protocols",
     "render_rules",
     "render_text",
+    "to_dot",
+    "to_mermaid",
 ]

@@ -1,0 +1,50 @@
+"""Diagrams: diagrams/ is what the machines render to today, byte for byte."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from toolwire.engines import lifecycle, render_diagrams, to_dot, to_mermaid
+from toolwire.errors import UsageError
+from toolwire.machines import MACHINES
+
+DIAGRAMS = Path(__file__).parent.parent / "diagrams"
+STALE = "diagrams/ is out of date: run `toolwire diagram` and commit the result"
+
+
+@pytest.mark.parametrize("name", sorted(MACHINES))
+def test_committed_dot_and_mermaid_match_the_machines(name: str) -> None:
+    item = lifecycle(name)
+    assert (DIAGRAMS / f"{name}.dot").read_text() == to_dot(item), STALE
+    assert (DIAGRAMS / f"{name}.mmd").read_text() == to_mermaid(item), STALE
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")
+def test_committed_svgs_match_a_fresh_render(tmp_path: Path) -> None:
+    render_diagrams(sorted(MACHINES), ["svg"], tmp_path)
+    for name in MACHINES:
+        fresh, committed = (tmp_path / f"{name}.svg").read_text(), (DIAGRAMS / f"{name}.svg").read_text()
+        if fresh.splitlines()[:8] != committed.splitlines()[:8]:
+            pytest.skip("another Graphviz version renders differently; DOT sources are compared above")
+        assert fresh == committed, STALE
+
+
+def test_rendering_twice_gives_the_same_bytes() -> None:
+    item = lifecycle("ChatConversation")
+    assert to_dot(item) == to_dot(lifecycle("ChatConversation"))
+    assert "penwidth=2" in to_dot(item)  # idle and answered are accepting
+
+
+def test_without_dot_svg_gives_an_install_hint(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    with pytest.raises(UsageError, match="apt-get install graphviz"):
+        render_diagrams(["OutputItem"], ["svg"], tmp_path)
+    assert render_diagrams(["OutputItem"], ["dot", "mermaid"], tmp_path)
+
+
+def test_an_unknown_machine_lists_the_machines() -> None:
+    with pytest.raises(UsageError, match="ResponseStream"):
+        lifecycle("Responses")
