@@ -195,3 +195,12 @@ def test_binary_garbage_is_unusable_input_and_exits_2(tmp_path: Path) -> None:
     assert result.returncode in (1, 2)
     assert b"Traceback" not in result.stderr
     assert b"input error" in result.stdout
+
+
+def test_each_request_body_of_a_jsonl_log_is_its_own_conversation(tmp_path: Path) -> None:
+    good = {"messages": [{"role": "user", "content": "hi"}]}
+    orphan = {"messages": [{"role": "tool", "tool_call_id": "call_1", "content": "x"}]}
+    data = b"".join(json.dumps(body).encode() + b"\n" for body in (good, orphan, good))
+    report = toolwire.check_file(write(tmp_path, "requests.jsonl", data), "openai-chat")
+    assert [(f.rule, f.line, f.path) for f in report.findings] == [("CC-2", 2, "messages[0].role")]
+    assert report.events == 3

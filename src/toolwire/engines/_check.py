@@ -151,7 +151,7 @@ def _run(
                 check_round_trip(previous.calls(), monitor)
     findings = [f for monitor in monitors for f in monitor.findings]
     problems.extend(Problem(n.line, n.index, n.message, "warning") for m in monitors for n in m.notices)
-    findings.sort(key=lambda f: (f.index is None, f.index or 0))
+    findings.sort(key=lambda f: (f.line is None, f.line or 0, f.index is None, f.index or 0))
     problems.sort(key=lambda p: (p.line is None, p.line or 0))
     return Report(source, spec.name, events, tuple(findings), tuple(problems))
 

@@ -424,7 +424,7 @@ class ConversationMonitor(Monitor):
                 f"the request ends while calls {', '.join(pending)} "
                 f"(messages[{self._opened_at}]) are unanswered",
                 index=self._opened_at,
-                line=None,
+                line=line,
                 ids=pending,
                 path=f"messages[{self._opened_at}]",
                 tool_call_ids=", ".join(pending),
