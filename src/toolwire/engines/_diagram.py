@@ -7,8 +7,6 @@ to, and so writes the same bytes on every run.
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -100,6 +98,10 @@ def to_mermaid(item: Lifecycle) -> str:
 
 def render_diagrams(names: Iterable[str], formats: Iterable[DiagramFormat], out: Path) -> list[Path]:
     """Write each machine's diagram in each format into ``out``; returns the files written."""
+    # Only rendering needs these; `check` imports this package and should not pay for them.
+    import shutil
+    import subprocess
+
     formats = list(formats)
     if {"svg", "png"} & set(formats) and shutil.which("dot") is None:
         raise UsageError(_INSTALL_HINT)

@@ -8,6 +8,7 @@ from typing import Any
 
 from toolwire.errors import DefinitionError
 from toolwire.machines import ILLEGAL, Table
+from toolwire.models import Frame
 from toolwire.properties._rule import Finding, Rule, Severity
 from toolwire.properties._turn import Turn
 
@@ -97,7 +98,7 @@ class Monitor:
         """Check one event (or message) of the trace."""
         raise NotImplementedError
 
-    def consume(self, frames: Iterable[tuple[int | None, Any, str | None]]) -> tuple[int, int | None]:
+    def consume(self, frames: Iterable[Frame]) -> tuple[int, int | None]:
         """Feed every frame of a trace; returns the number of events and the last line.
 
         Monitors with a hot path override this to run it on local variables;
