@@ -21,6 +21,11 @@ PINNED = {
     "FunctionCallPairing": (4, 4),
     "ChatToolCallStream": (3, 3),
     "ChatConversation": (3, 6),
+    "MessageStream": (4, 5),
+    "ContentBlock": (3, 3),
+    "AnthropicConversation": (3, 7),
+    "ConverseStream": (4, 4),
+    "ConverseConversation": (2, 3),
 }
 
 

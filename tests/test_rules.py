@@ -74,6 +74,10 @@ def test_the_protocols_verb_lists_the_stable_names() -> None:
         "openai-responses",
         "openai-responses-stream",
         "open-responses-stream",
+        "anthropic-messages",
+        "anthropic-stream",
+        "bedrock-converse",
+        "bedrock-converse-stream",
     ]
     assert list(PROTOCOLS) == [line.split()[0] for line in result.stdout.splitlines()]
 

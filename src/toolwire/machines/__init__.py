@@ -4,7 +4,10 @@ Engines never ``send`` to these classes on hot paths; they run the tables that
 :func:`compile_machine` builds from them.
 """
 
+from toolwire.machines._anthropic import AnthropicConversation, MessageStream
 from toolwire.machines._base import CheckingMachine
+from toolwire.machines._bedrock import ConverseConversation, ConverseStream
+from toolwire.machines._blocks import ContentBlock
 from toolwire.machines._openai_chat import ChatConversation, ChatToolCallStream
 from toolwire.machines._openai_responses import (
     FunctionCallItem,
@@ -24,17 +27,27 @@ MACHINES: dict[str, type[CheckingMachine]] = {
         FunctionCallPairing,
         ChatToolCallStream,
         ChatConversation,
+        MessageStream,
+        ContentBlock,
+        AnthropicConversation,
+        ConverseStream,
+        ConverseConversation,
     )
 }
 
 __all__ = [
     "ILLEGAL",
     "MACHINES",
+    "AnthropicConversation",
     "ChatConversation",
     "ChatToolCallStream",
     "CheckingMachine",
+    "ContentBlock",
+    "ConverseConversation",
+    "ConverseStream",
     "FunctionCallItem",
     "FunctionCallPairing",
+    "MessageStream",
     "OutputItem",
     "ResponseStream",
     "Table",

@@ -1,6 +1,8 @@
 """The wire: shapes of the events and messages that carry tool calls, and how raw
 SSE / JSON Lines / JSON become them.  Imports nothing from its sibling layers."""
 
+from toolwire.models import _anthropic as anthropic
+from toolwire.models import _bedrock as bedrock
 from toolwire.models import _openai_chat as openai_chat
 from toolwire.models import _openai_responses as openai_responses
 from toolwire.models._wire import (
@@ -22,6 +24,8 @@ __all__ = [
     "Frame",
     "InputFormat",
     "ProblemSink",
+    "anthropic",
+    "bedrock",
     "decode_json",
     "detect_format",
     "openai_chat",

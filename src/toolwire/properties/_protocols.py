@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from toolwire.errors import DefinitionError, UsageError
+from toolwire.properties import _anthropic as anthropic
+from toolwire.properties import _bedrock as bedrock
 from toolwire.properties import _openai_chat as chat
 from toolwire.properties import _openai_responses as responses
 from toolwire.properties._monitor import Monitor
@@ -74,6 +76,34 @@ PROTOCOLS: Final[dict[str, Protocol]] = {
             "stream",
             lambda: responses.StreamMonitor(responses.OPEN_RESPONSES),
         ),
+        Protocol(
+            anthropic.MESSAGES,
+            "Anthropic Messages request: tool_use / tool_result blocks in messages (AN-1 to AN-7)",
+            "conversation",
+            anthropic.ConversationMonitor,
+            container="messages",
+            follows=(anthropic.STREAM,),
+        ),
+        Protocol(
+            anthropic.STREAM,
+            "Anthropic Messages stream: message and content-block events (AN-1, AN-2, AN-10)",
+            "stream",
+            anthropic.StreamMonitor,
+        ),
+        Protocol(
+            bedrock.CONVERSE,
+            "AWS Bedrock Converse request: toolUse / toolResult blocks in messages (BR-1 to BR-4)",
+            "conversation",
+            bedrock.ConversationMonitor,
+            container="messages",
+            follows=(bedrock.STREAM,),
+        ),
+        Protocol(
+            bedrock.STREAM,
+            "AWS Bedrock ConverseStream events (BR-1, BR-9)",
+            "stream",
+            bedrock.StreamMonitor,
+        ),
     )
 }
 
@@ -91,7 +121,7 @@ def _book(*groups: tuple[Rule, ...]) -> dict[str, Rule]:
 
 
 #: Every rule toolwire checks, by id.
-RULES: Final = _book(CHAT_RULES, RESPONSES_RULES, ROUND_TRIP_RULES)
+RULES: Final = _book(CHAT_RULES, RESPONSES_RULES, anthropic.RULES, bedrock.RULES, ROUND_TRIP_RULES)
 
 
 def get_protocol(name: str) -> Protocol:

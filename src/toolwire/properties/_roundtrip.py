@@ -19,7 +19,7 @@ from toolwire.properties._turn import Call, Turn
 
 __all__ = ["RULES", "check_round_trip"]
 
-_REQUESTS: Final = ("openai-chat", "openai-responses")
+_REQUESTS: Final = ("openai-chat", "openai-responses", "anthropic-messages", "bedrock-converse")
 
 RULES: Final = (
     Rule(

@@ -1,0 +1,68 @@
+"""Anthropic Messages: content blocks that carry tool calls, and stream events.
+
+Src: ``anthropic`` 2.12.0 ``types/tool_use_block.py``, ``tool_result_block_param.py``,
+``types/raw_message_stream_event.py`` and ``raw_content_block_*_event.py``,
+``input_json_delta.py``; https://platform.claude.com/docs/en/build-with-claude/streaming.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Final
+
+__all__ = [
+    "BLOCK_DELTA",
+    "BLOCK_START",
+    "BLOCK_STOP",
+    "ERROR",
+    "INPUT_JSON_DELTA",
+    "MESSAGE_DELTA",
+    "MESSAGE_START",
+    "MESSAGE_STOP",
+    "PING",
+    "ROLE_ASSISTANT",
+    "ROLE_USER",
+    "SERVER_TOOL_USE",
+    "SERVER_TOOL_USE_ID",
+    "STOP_TOOL_USE",
+    "TOOL_RESULT",
+    "TOOL_USE",
+    "TOOL_USE_ID",
+    "is_server_result",
+]
+
+MESSAGE_START: Final = "message_start"
+MESSAGE_DELTA: Final = "message_delta"
+MESSAGE_STOP: Final = "message_stop"
+BLOCK_START: Final = "content_block_start"
+BLOCK_DELTA: Final = "content_block_delta"
+BLOCK_STOP: Final = "content_block_stop"
+PING: Final = "ping"
+ERROR: Final = "error"
+INPUT_JSON_DELTA: Final = "input_json_delta"
+STOP_TOOL_USE: Final = "tool_use"
+
+ROLE_USER: Final = "user"
+ROLE_ASSISTANT: Final = "assistant"
+TOOL_USE: Final = "tool_use"
+SERVER_TOOL_USE: Final = "server_tool_use"
+TOOL_RESULT: Final = "tool_result"
+
+#: AN-1: the pattern the API enforces on ``tool_use.id``.
+TOOL_USE_ID: Final = re.compile(r"[a-zA-Z0-9_-]+")
+#: AN-1: server tools' ids.
+SERVER_TOOL_USE_ID: Final = re.compile(r"srvtoolu_[a-zA-Z0-9_]+")
+
+
+def is_server_result(block: Any) -> bool:
+    """A server tool's ``*_tool_result`` block (it sits in the assistant message).
+
+    >>> is_server_result({"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1"})
+    True
+    >>> is_server_result({"type": "tool_result", "tool_use_id": "toolu_1"})
+    False
+    """
+    if not isinstance(block, dict):
+        return False
+    kind = block.get("type")
+    return isinstance(kind, str) and kind != TOOL_RESULT and kind.endswith("_tool_result")

@@ -1,0 +1,143 @@
+"""The rules of Anthropic Messages, as protocol-rules.md states them (AN-1 to AN-7, AN-10)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from toolwire.properties._rule import Rule
+
+__all__ = ["MESSAGES", "RULES", "STREAM"]
+
+MESSAGES: Final = "anthropic-messages"
+STREAM: Final = "anthropic-stream"
+
+_TOOL_USE = "anthropic 2.12.0 types/tool_use_block.py, tool_result_block_param.py"
+_HANDLE = "https://platform.claude.com/docs/en/agents-and-tools/tool-use/handle-tool-calls"
+_STREAMING = "https://platform.claude.com/docs/en/build-with-claude/streaming"
+_EVENTS = "anthropic 2.12.0 types/raw_content_block_*_event.py, lib/streaming/_messages.py"
+
+RULES: Final = (
+    Rule(
+        "AN-1",
+        "always",
+        (MESSAGES, STREAM),
+        "tool_use.id matches ^[a-zA-Z0-9_-]+$ (server_tool_use.id: ^srvtoolu_[a-zA-Z0-9_]+$).",
+        source=f"protocol-rules AN-1; RooCodeInc/Roo-Code#10649, maximhq/bifrost#5097; {_TOOL_USE}",
+        error="messages.{m}.content.{k}.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'",
+        fix="Map foreign ids (Kimi's functions.Bash:0, ids with dots or colons) injectively onto "
+        "[a-zA-Z0-9_-]; keep the mapping to answer results.",
+    ),
+    Rule(
+        "AN-2",
+        "always",
+        (MESSAGES, STREAM),
+        "tool_use ids are unique across the whole request (and within one streamed message).",
+        source="protocol-rules AN-2; BerriAI/litellm#23510, anthropics/claude-code#28515",
+        error="messages.{m}.content.{k}: `tool_use` ids must be unique",
+        fix="Never replay a turn twice or copy a call; give each call its own id.",
+    ),
+    Rule(
+        "AN-3",
+        "eventually",
+        (MESSAGES,),
+        "Every assistant message with tool_use is immediately followed by a user message holding "
+        "a tool_result for each of its ids.",
+        source=f"protocol-rules AN-3; {_HANDLE}; anthropics/claude-code#5060",
+        error="messages.{m}: `tool_use` ids were found without `tool_result` blocks immediately "
+        "after: {tool_use_ids}. Each `tool_use` block must have a corresponding `tool_result` block in the "
+        "next message.",
+        fix="Answer every tool_use (an is_error result is an answer) in the very next user "
+        "message; never put another message between a call and its results.",
+    ),
+    Rule(
+        "AN-4",
+        "always",
+        (MESSAGES,),
+        "Every tool_result.tool_use_id names a tool_use of the immediately preceding assistant "
+        "message (a server tool's result, a server_tool_use before it).",
+        source="protocol-rules AN-4; router-for-me/CLIProxyAPI#497, anthropics/claude-code#64383",
+        error="messages.{m}.content.{k}: unexpected `tool_use_id` found in `tool_result` blocks: "
+        "{id}. Each `tool_result` block must have a corresponding `tool_use` block in the previous "
+        "message.",
+        fix="Answer with the id of the tool_use just before; drop results whose call was removed "
+        "from history, or keep that call.",
+    ),
+    Rule(
+        "AN-5",
+        "always",
+        (MESSAGES,),
+        "In a user message that carries results, every tool_result block comes before any other "
+        "block (the exact error text is unconfirmed).",
+        source=f"protocol-rules AN-5; {_HANDLE} ('tool_result blocks must come FIRST')",
+        fix="Put the tool_result blocks first in the content array and any text after them.",
+    ),
+    Rule(
+        "AN-6",
+        "always",
+        (MESSAGES,),
+        "The results of one assistant turn are in one user message; split over consecutive user "
+        "messages they are merged by the API, and parallel tool use degrades.",
+        source=f"protocol-rules AN-6; {_HANDLE} ('Sending separate user messages for each tool "
+        "result' reduces parallel tool use); not described as an error",
+        fix="Send every tool_result of a turn in one user message.",
+        severity="warning",
+    ),
+    Rule(
+        "AN-7",
+        "always",
+        (MESSAGES,),
+        "tool_use blocks appear only in assistant messages, tool_result blocks only in user messages.",
+        source=f"protocol-rules AN-7; {_HANDLE}",
+        fix="Put calls in the assistant message and results in the user message after it; a "
+        "converter from a 'tool' role maps it to a user message with tool_result blocks.",
+    ),
+    Rule(
+        "AN-10a",
+        "always",
+        (STREAM,),
+        "The stream is message_start, content-block events, message_delta, message_stop (ping and "
+        "error may interleave; an error ends it).",
+        source=f"protocol-rules AN-10; {_STREAMING}; {_EVENTS}",
+        error='Unexpected event order, got {type} before "message_start"',
+        fix="Emit message_start first and message_stop last, with every block between them and "
+        "message_delta after the last block.",
+    ),
+    Rule(
+        "AN-10b",
+        "always",
+        (STREAM,),
+        "content_block_start comes once per index, and the indexes run 0, 1, 2, ... (the index "
+        "of a block in the final content array).",
+        source=f"protocol-rules AN-10; {_STREAMING}; {_EVENTS} (a repeated start shifts every later block)",
+        fix="Start each block once, numbering blocks in order; a converter that re-emits a start "
+        "duplicates the block in the SDK's accumulated message.",
+    ),
+    Rule(
+        "AN-10c",
+        "always",
+        (STREAM,),
+        "A content_block_delta or content_block_stop comes only for a block that started and has "
+        "not stopped; every block stops before message_delta.",
+        source=f"protocol-rules AN-10; {_STREAMING}",
+        fix="Correlate deltas by the index of their block's start; stop every block once.",
+    ),
+    Rule(
+        "AN-10d",
+        "always",
+        (STREAM,),
+        "A tool_use block starts with input {} and streams input_json_delta fragments that, "
+        "concatenated, parse to a JSON object at its stop.",
+        source=f"protocol-rules AN-10 ('the final tool_use.input is always an object'); {_STREAMING}",
+        fix="Send the arguments as partial_json fragments of one JSON object, in order, on the "
+        "block's own index.",
+    ),
+    Rule(
+        "AN-10e",
+        "eventually",
+        (STREAM,),
+        'message_delta carries stop_reason "tool_use" when the message called client tools.',
+        source=f"protocol-rules AN-10; {_STREAMING}",
+        fix='Set stop_reason "tool_use" on a turn that ends in client tool calls; clients stop '
+        "waiting for results on any other reason.",
+    ),
+)

@@ -1,0 +1,100 @@
+"""The rules of AWS Bedrock Converse, as protocol-rules.md states them (BR-1 to BR-4, BR-9)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from toolwire.properties._rule import Rule
+
+__all__ = ["CONVERSE", "RULES", "STREAM"]
+
+CONVERSE: Final = "bedrock-converse"
+STREAM: Final = "bedrock-converse-stream"
+
+_MODEL = "botocore 1.44.5 data/bedrock-runtime/2023-09-30/service-2.json"
+
+RULES: Final = (
+    Rule(
+        "BR-1",
+        "always",
+        (CONVERSE, STREAM),
+        "toolUseId is 1..64 characters of [a-zA-Z0-9_.:-]; a tool name is 1..64 characters of [a-zA-Z0-9_-].",
+        source=f"protocol-rules BR-1; {_MODEL} (shapes ToolUseId, ToolName)",
+        fix="Map foreign ids injectively into 64 characters of [a-zA-Z0-9_.:-] and keep the map "
+        "to answer results; sanitize tool names.",
+    ),
+    Rule(
+        "BR-2",
+        "always",
+        (CONVERSE,),
+        "All results for an assistant turn are in the immediately next user message, and in that "
+        "one message only.",
+        source="protocol-rules BR-2; anomalyco/opencode#41780 (live, Amazon Nova Micro)",
+        error="Expected toolResult blocks at messages.{m}.content for the following Ids: {ids_text}",
+        fix="Answer every toolUse of a turn in the one user message that follows it; never split "
+        "parallel results over two messages.",
+    ),
+    Rule(
+        "BR-3",
+        "always",
+        (CONVERSE,),
+        "A user message holds no more toolResult blocks than the previous turn had toolUse blocks.",
+        source="protocol-rules BR-3; Just-Curieous/Curie#16",
+        error="The number of toolResult blocks at messages.{m}.content exceeds the number of "
+        "toolUse blocks of previous turn.",
+        fix="Send one toolResult per toolUse of the turn just before; drop results whose call was "
+        "trimmed from history.",
+    ),
+    Rule(
+        "BR-4",
+        "always",
+        (CONVERSE,),
+        "toolUse ids are unique within a message, and so are toolResult ids.",
+        source="protocol-rules BR-4; bvcyber/Cyber-AutoAgent-ng#72",
+        error="The toolUse blocks at messages.{m}.content contain duplicate Ids: {id}",
+        fix="Give every call its own id; a duplicate usually comes from an id derived from the tool name.",
+    ),
+    Rule(
+        "BR-9a",
+        "always",
+        (STREAM,),
+        "The stream is messageStart, content-block events, messageStop, then metadata.",
+        source=f"protocol-rules BR-9; {_MODEL} (ConverseStreamOutput)",
+        fix="Emit messageStart first, every block event before messageStop, and metadata last.",
+    ),
+    Rule(
+        "BR-9b",
+        "always",
+        (STREAM,),
+        "contentBlockStart comes at most once per contentBlockIndex, and block indexes only grow.",
+        source=f"protocol-rules BR-9; {_MODEL}",
+        fix="Start each tool block once, at a new index after the blocks before it.",
+    ),
+    Rule(
+        "BR-9c",
+        "always",
+        (STREAM,),
+        "A toolUse delta or a contentBlockStop comes only for an open block (a toolUse block opens "
+        "with contentBlockStart, the only event carrying its toolUseId); every block stops before "
+        "messageStop.",
+        source=f"protocol-rules BR-9 ('toolUseId appears only in the start event'); {_MODEL}",
+        fix="Send contentBlockStart with toolUseId and name before the input fragments, and "
+        "correlate fragments by contentBlockIndex.",
+    ),
+    Rule(
+        "BR-9d",
+        "always",
+        (STREAM,),
+        "The delta.toolUse.input fragments of a block, concatenated, parse to a JSON object at its stop.",
+        source=f"protocol-rules BR-9; {_MODEL} (ToolUseBlock.input is a Document)",
+        fix="Stream the arguments of one call as fragments of one JSON object, on its own index.",
+    ),
+    Rule(
+        "BR-9e",
+        "eventually",
+        (STREAM,),
+        'messageStop carries stopReason "tool_use" when the message has toolUse blocks.',
+        source=f"protocol-rules BR-9; {_MODEL} (StopReason)",
+        fix='End a turn that calls tools with stopReason "tool_use".',
+    ),
+)
