@@ -22,12 +22,13 @@ PUBLIC = {
     ],
     toolwire.models: [
         "DONE", "MAX_LINE_BYTES", "Frame", "InputFormat", "ProblemSink", "anthropic", "bedrock",
-        "decode_json",
+        "decode_json", "gemini", "mistral",
         "detect_format", "openai_chat", "openai_responses", "read_frames", "read_jsonl", "read_sse",
     ],
     toolwire.machines: [
         "ILLEGAL", "MACHINES", "AnthropicConversation", "ContentBlock", "ConverseConversation",
-        "ConverseStream", "MessageStream", "ChatConversation", "ChatToolCallStream", "CheckingMachine",
+        "ConverseStream", "GeminiContents", "MessageStream", "MistralConversation",
+        "ChatConversation", "ChatToolCallStream", "CheckingMachine",
         "FunctionCallItem", "FunctionCallPairing", "OutputItem", "ResponseStream", "Table",
         "compile_machine",
     ],

@@ -16,7 +16,9 @@ ENTRIES = corpus()
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e["file"] for e in ENTRIES])
 def test_trace_is_flagged_with_exactly_its_rules(entry: dict[str, Any]) -> None:
     after = DATA / entry["after"] if "after" in entry else None
-    report = toolwire.check_file(DATA / entry["file"], entry["protocol"], after=after)
+    report = toolwire.check_file(
+        DATA / entry["file"], entry["protocol"], after=after, profile=entry.get("profile")
+    )
     assert sorted({f.rule for f in report.findings}) == entry["expect"], report.findings
     assert not report.problems, report.problems
     assert report.exit_code == (1 if report.errors else 0)
@@ -35,7 +37,9 @@ def test_every_protocol_has_a_clean_trace() -> None:
 @pytest.mark.parametrize("entry", [e for e in ENTRIES if e["expect"]], ids=lambda e: e["file"])
 def test_each_finding_names_its_place_and_fix(entry: dict[str, Any]) -> None:
     after = DATA / entry["after"] if "after" in entry else None
-    report = toolwire.check_file(DATA / entry["file"], entry["protocol"], after=after)
+    report = toolwire.check_file(
+        DATA / entry["file"], entry["protocol"], after=after, profile=entry.get("profile")
+    )
     for finding in report.findings:
         assert finding.fix
         assert finding.index is not None or finding.path is not None or finding.rule == "RT-1"

@@ -26,6 +26,8 @@ PINNED = {
     "AnthropicConversation": (3, 7),
     "ConverseStream": (4, 4),
     "ConverseConversation": (2, 3),
+    "GeminiContents": (4, 8),
+    "MistralConversation": (6, 20),
 }
 
 

@@ -78,6 +78,9 @@ def test_the_protocols_verb_lists_the_stable_names() -> None:
         "anthropic-stream",
         "bedrock-converse",
         "bedrock-converse-stream",
+        "gemini-contents",
+        "gemini-stream",
+        "mistral-chat",
     ]
     assert list(PROTOCOLS) == [line.split()[0] for line in result.stdout.splitlines()]
 

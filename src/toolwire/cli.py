@@ -36,6 +36,9 @@ def _parser() -> argparse.ArgumentParser:
         default="auto",
         help="how FILE is encoded (default: detected from its first bytes)",
     )
+    check.add_argument(
+        "--profile", metavar="NAME", help="a variant of the protocol (e.g. mistral-chat: v11, v3, v13)"
+    )
     check.add_argument("--format", choices=("text", "json"), default="text")
 
     rules = verbs.add_parser("rules", help="list the rules toolwire checks")
@@ -94,7 +97,8 @@ def _run(args: argparse.Namespace) -> int:
     get_protocol(args.protocol)
     fmt = None if args.input_format == "auto" else args.input_format
     reports = [
-        engines.check_file(path, args.protocol, input_format=fmt, after=args.after) for path in args.files
+        engines.check_file(path, args.protocol, input_format=fmt, after=args.after, profile=args.profile)
+        for path in args.files
     ]
     render = engines.render_json if args.format == "json" else engines.render_text
     print(render(reports))

@@ -81,10 +81,12 @@ def check(
     protocol: str,
     *,
     after: Iterable[Any] | None = None,
+    profile: str | None = None,
 ) -> Report:
     """Check a trace given as Python values: stream events, messages, or a request body.
 
-    ``after`` is the stream the request followed, for the round-trip rules.
+    ``after`` is the stream the request followed, for the round-trip rules;
+    ``profile`` picks a variant of the protocol (``toolwire protocols`` lists them).
 
     >>> report = check([{"role": "tool", "tool_call_id": "call_1", "content": "Result"},
     ...                 {"role": "user", "content": "Hello"}], "openai-chat")
@@ -95,7 +97,7 @@ def check(
     values = [trace] if isinstance(trace, dict) else trace
     frames: Iterator[Frame] = ((None, value, None) for value in values)
     previous = None if after is None else _stream_before(spec, iter([(None, v, None) for v in after]))
-    return _run(spec, frames, "<python>", [], None, previous)
+    return _run(spec, frames, "<python>", [], None, previous, profile)
 
 
 def check_file(
@@ -104,6 +106,7 @@ def check_file(
     *,
     input_format: InputFormat | None = None,
     after: str | os.PathLike[str] | None = None,
+    profile: str | None = None,
 ) -> Report:
     """Check a recorded trace on disk (``-`` reads standard input).
 
@@ -111,6 +114,7 @@ def check_file(
     wrong inside the file is a :class:`Problem` of the report instead.
     """
     spec = get_protocol(protocol)
+    spec.make(profile)
     previous = None
     if after is not None:
         with _open(after) as stream:
@@ -119,7 +123,7 @@ def check_file(
     with _open(path) as stream:
         fmt = input_format or _peek_format(stream)
         frames = read_frames(stream, _sink(problems), fmt)
-        return _run(spec, frames, str(path), problems, fmt, previous)
+        return _run(spec, frames, str(path), problems, fmt, previous, profile)
 
 
 def _stream_before(spec: Protocol, frames: Iterator[Frame]) -> Monitor:
@@ -138,14 +142,15 @@ def _run(
     problems: list[Problem],
     fmt: InputFormat | None,
     previous: Monitor | None,
+    profile: str | None = None,
 ) -> Report:
     if spec.shape == "stream":
-        monitor = spec.monitor()
+        monitor = spec.make(profile)
         monitor.input_format = fmt
         events = _feed_stream(monitor, frames)
         monitors = [monitor]
     else:
-        monitors, events = _feed_conversations(spec, frames, problems)
+        monitors, events = _feed_conversations(spec, frames, problems, profile)
         if previous is not None:
             for monitor in monitors:
                 check_round_trip(previous.calls(), monitor)
@@ -163,7 +168,7 @@ def _feed_stream(monitor: Monitor, frames: Iterator[Frame]) -> int:
 
 
 def _feed_conversations(
-    spec: Protocol, frames: Iterator[Frame], problems: list[Problem]
+    spec: Protocol, frames: Iterator[Frame], problems: list[Problem], profile: str | None
 ) -> tuple[list[Monitor], int]:
     """Each request body is its own conversation; bare messages (JSON Lines) form one."""
     container = spec.container or ""
@@ -172,7 +177,7 @@ def _feed_conversations(
     count = 0
     for line, value, _ in frames:
         if isinstance(value, dict) and container in value:
-            monitor = spec.monitor()
+            monitor = spec.make(profile)
             monitor.open_document(value)
             items = value[container]
             if not isinstance(items, list):
@@ -185,7 +190,7 @@ def _feed_conversations(
             count += len(items)
             continue
         if loose is None:
-            loose = spec.monitor()
+            loose = spec.make(profile)
             monitors.append(loose)
         for item in value if isinstance(value, list) else [value]:
             loose.feed(item, count, line, None)

@@ -8,6 +8,8 @@ from toolwire.machines._anthropic import AnthropicConversation, MessageStream
 from toolwire.machines._base import CheckingMachine
 from toolwire.machines._bedrock import ConverseConversation, ConverseStream
 from toolwire.machines._blocks import ContentBlock
+from toolwire.machines._gemini import GeminiContents
+from toolwire.machines._mistral import MistralConversation
 from toolwire.machines._openai_chat import ChatConversation, ChatToolCallStream
 from toolwire.machines._openai_responses import (
     FunctionCallItem,
@@ -32,6 +34,8 @@ MACHINES: dict[str, type[CheckingMachine]] = {
         AnthropicConversation,
         ConverseStream,
         ConverseConversation,
+        GeminiContents,
+        MistralConversation,
     )
 }
 
@@ -47,7 +51,9 @@ __all__ = [
     "ConverseStream",
     "FunctionCallItem",
     "FunctionCallPairing",
+    "GeminiContents",
     "MessageStream",
+    "MistralConversation",
     "OutputItem",
     "ResponseStream",
     "Table",

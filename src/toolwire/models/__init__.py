@@ -3,6 +3,8 @@ SSE / JSON Lines / JSON become them.  Imports nothing from its sibling layers.""
 
 from toolwire.models import _anthropic as anthropic
 from toolwire.models import _bedrock as bedrock
+from toolwire.models import _gemini as gemini
+from toolwire.models import _mistral as mistral
 from toolwire.models import _openai_chat as openai_chat
 from toolwire.models import _openai_responses as openai_responses
 from toolwire.models._wire import (
@@ -28,6 +30,8 @@ __all__ = [
     "bedrock",
     "decode_json",
     "detect_format",
+    "gemini",
+    "mistral",
     "openai_chat",
     "openai_responses",
     "read_frames",

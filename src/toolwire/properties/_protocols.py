@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+import functools
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from toolwire.errors import DefinitionError, UsageError
 from toolwire.properties import _anthropic as anthropic
 from toolwire.properties import _bedrock as bedrock
+from toolwire.properties import _gemini as gemini
+from toolwire.properties import _mistral as mistral
 from toolwire.properties import _openai_chat as chat
 from toolwire.properties import _openai_responses as responses
 from toolwire.properties._monitor import Monitor
@@ -29,6 +32,8 @@ class Protocol:
     ``container`` is the request-body key that holds a conversation's list
     (``messages`` or ``input``); ``follows`` names the stream protocols whose
     calls a request of this protocol replays (``check --after``).
+    ``profiles`` are named variants (tokenizer or SDK versions); ``monitor``
+    is the default one, listed first.
     """
 
     name: str
@@ -37,6 +42,16 @@ class Protocol:
     monitor: Callable[[], Monitor]
     container: str | None = None
     follows: tuple[str, ...] = ()
+    profiles: Mapping[str, Callable[[], Monitor]] = field(default_factory=dict)
+
+    def make(self, profile: str | None = None) -> Monitor:
+        """A fresh monitor, of ``profile`` when given; a :class:`UsageError` lists the profiles."""
+        if profile is None:
+            return self.monitor()
+        if profile not in self.profiles:
+            choices = ", ".join(self.profiles) or "none"
+            raise UsageError(f"{self.name} has no profile {profile!r}; its profiles: {choices}")
+        return self.profiles[profile]()
 
 
 PROTOCOLS: Final[dict[str, Protocol]] = {
@@ -104,6 +119,33 @@ PROTOCOLS: Final[dict[str, Protocol]] = {
             "stream",
             bedrock.StreamMonitor,
         ),
+        Protocol(
+            gemini.CONTENTS,
+            "Google Gemini request contents, with Google ADK ids (GM-1 to GM-5, GM-7, ADK-1, ADK-2)",
+            "conversation",
+            gemini.ContentsMonitor,
+            container="contents",
+            follows=(gemini.STREAM,),
+        ),
+        Protocol(
+            gemini.STREAM,
+            "Google Gemini streamGenerateContent chunks (GM-7)",
+            "stream",
+            gemini.StreamMonitor,
+        ),
+        Protocol(
+            mistral.CHAT,
+            "Mistral chat request: Chat Completions shape, Mistral's id rules (MI-1 to MI-5); "
+            "profiles: tokenizer v11 (default, strictest), v3, v13",
+            "conversation",
+            mistral.ConversationMonitor,
+            container="messages",
+            follows=("openai-chat-stream",),
+            profiles={
+                name: functools.partial(mistral.ConversationMonitor, profile)
+                for name, profile in mistral.PROFILES.items()
+            },
+        ),
     )
 }
 
@@ -121,7 +163,9 @@ def _book(*groups: tuple[Rule, ...]) -> dict[str, Rule]:
 
 
 #: Every rule toolwire checks, by id.
-RULES: Final = _book(CHAT_RULES, RESPONSES_RULES, anthropic.RULES, bedrock.RULES, ROUND_TRIP_RULES)
+RULES: Final = _book(
+    CHAT_RULES, RESPONSES_RULES, anthropic.RULES, bedrock.RULES, gemini.RULES, ROUND_TRIP_RULES
+)
 
 
 def get_protocol(name: str) -> Protocol:

@@ -19,7 +19,13 @@ from toolwire.properties._turn import Call, Turn
 
 __all__ = ["RULES", "check_round_trip"]
 
-_REQUESTS: Final = ("openai-chat", "openai-responses", "anthropic-messages", "bedrock-converse")
+_REQUESTS: Final = (
+    "openai-chat",
+    "openai-responses",
+    "anthropic-messages",
+    "bedrock-converse",
+    "gemini-contents",
+)
 
 RULES: Final = (
     Rule(
@@ -55,7 +61,7 @@ def check_round_trip(stream: list[Turn], request: Monitor) -> None:
     if not streamed:
         return
     turns = request.calls()
-    ids = {call[0] for call in streamed}
+    ids = {call[0] for call in streamed if call[0] is not None}
     best = max(turns, key=lambda turn: sum(call[0] in ids for call in turn.calls), default=None)
     if best is None or not any(call[0] in ids for call in best.calls):
         names = [call[1] for call in streamed]
@@ -76,10 +82,12 @@ def check_round_trip(stream: list[Turn], request: Monitor) -> None:
 
 def _compare(streamed: list[Call], turn: Turn, request: Monitor) -> None:
     replayed = list(turn.calls)
-    by_id = {call[0]: k for k, call in enumerate(replayed)}
+    # Calls without ids (Gemini) pair by position among the calls left over.
+    by_id = {call[0]: k for k, call in enumerate(replayed) if call[0] is not None}
     pairs: list[tuple[Call, Call | None]] = []
     unmatched = [call for call in streamed if call[0] not in by_id]
-    spare = [k for k, call in enumerate(replayed) if call[0] not in {c[0] for c in streamed}]
+    streamed_ids = {c[0] for c in streamed if c[0] is not None}
+    spare = [k for k, call in enumerate(replayed) if call[0] is None or call[0] not in streamed_ids]
     for call in streamed:
         if call[0] in by_id:
             pairs.append((call, replayed[by_id[call[0]]]))

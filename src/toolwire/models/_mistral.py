@@ -1,0 +1,21 @@
+"""Mistral chat: the Chat Completions shape with Mistral's id rules, per tokenizer version.
+
+Src: ``mistral-common`` 1.13.1 ``protocol/instruct/validator.py``
+(``MistralRequestValidatorV3/V5/V11/V13``); ``mistralai`` 3.7.0
+``client/models/toolcall.py``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+__all__ = ["FUNCTION_NAME", "NULL_ID", "ROLES", "TOOL_CALL_ID"]
+
+#: MI-1 (tokenizer v3 to v11): every tool call id.
+TOOL_CALL_ID: Final = re.compile(r"[a-zA-Z0-9]{9}")
+#: MI-3: ``ToolCall.id`` defaults to this sentinel.
+NULL_ID: Final = "null"
+#: MI-5: function names.
+FUNCTION_NAME: Final = re.compile(r"[a-zA-Z0-9_-]{1,64}")
+ROLES: Final = ("system", "user", "assistant", "tool")

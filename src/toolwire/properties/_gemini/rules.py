@@ -1,0 +1,106 @@
+"""The rules of Google Gemini and Google ADK ids (GM-1 to GM-5, GM-7, ADK-1, ADK-2)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from toolwire.properties._rule import Rule
+
+__all__ = ["CONTENTS", "RULES", "STREAM"]
+
+CONTENTS: Final = "gemini-contents"
+STREAM: Final = "gemini-stream"
+
+_TYPES = "google-genai 3.4.0 types.py"
+_ADK = "google-adk 2.13.0 google/adk/flows/llm_flows/tools/_functions.py"
+
+RULES: Final = (
+    Rule(
+        "GM-1",
+        "always",
+        (CONTENTS,),
+        "A function response answers its call: the same id when the call has one, and always the same name.",
+        source=f"protocol-rules GM-1; {_TYPES} (FunctionCall.id, FunctionResponse.id: 'Populated by "
+        "the client to match the corresponding function call id')",
+        fix="Copy the call's id (when there is one) and name into its functionResponse; never "
+        "pair by name alone when one function is called twice.",
+    ),
+    Rule(
+        "GM-2",
+        "always",
+        (CONTENTS,),
+        "A turn holding function calls comes right after a user turn or a function-response turn.",
+        source="protocol-rules GM-2; google-gemini/gemini-cli#11814",
+        error="Please ensure that function call turn comes immediately after a user turn or after a "
+        "function response turn.",
+        fix="Keep the user turn (or the response turn) before every call turn; history must not "
+        "start with a function call.",
+    ),
+    Rule(
+        "GM-3",
+        "always",
+        (CONTENTS,),
+        "A function-response turn comes right after a function-call turn.",
+        source="protocol-rules GM-3; googleapis/go-genai#692, langchain-ai/langchain#27799",
+        error="Please ensure that function response turn comes immediately after a function call turn.",
+        fix="Put the responses in the content right after the model turn that called; drop "
+        "responses whose call was trimmed.",
+    ),
+    Rule(
+        "GM-4",
+        "always",
+        (CONTENTS,),
+        "The number of functionResponse parts equals the number of functionCall parts of the "
+        "call turn before.",
+        source="protocol-rules GM-4; google-gemini/gemini-cli#4217",
+        error="Please ensure that the number of function response parts is equal to the number of "
+        "function call parts of the function call turn.",
+        fix="Answer every call of a turn, in one content; an error goes in response.error.",
+    ),
+    Rule(
+        "GM-5",
+        "always",
+        (CONTENTS,),
+        "Responses without ids follow the order of their calls (unconfirmed: whether Gemini "
+        "requires it; pairing by position and name is then the only pairing).",
+        source="protocol-rules GM-5",
+        fix="Keep responses in call order, or carry the call ids.",
+        severity="warning",
+        unconfirmed=True,
+    ),
+    Rule(
+        "GM-7",
+        "always",
+        (CONTENTS, STREAM),
+        "A functionCall arrives whole (a name, args as an object; no argument deltas in the Gemini "
+        "API), and the parallel calls of one turn, even when streamed in several chunks, are "
+        "replayed in one model content.",
+        source="protocol-rules GM-7; googleapis/go-genai#692",
+        error="Please ensure that function call turn comes immediately after a user turn or after a "
+        "function response turn.",
+        fix="Merge every functionCall part of a streamed turn into one model content before replay.",
+    ),
+    Rule(
+        "ADK-1",
+        "always",
+        (CONTENTS,),
+        "An id with ADK's prefix adk- is ADK's fallback id: 'adk-' + str(uuid4()), 40 characters.",
+        source=f"protocol-rules ADK-1; {_ADK} (generate_client_function_call_id); "
+        "utils/_function_call_names.py (AF_FUNCTION_CALL_ID_PREFIX)",
+        fix="Do not mint ids with ADK's prefix; ADK treats adk- ids as its own and strips them "
+        "before calling Gemini.",
+        severity="warning",
+    ),
+    Rule(
+        "ADK-2",
+        "always",
+        (CONTENTS,),
+        "ADK's adk- fallback ids do not reach Gemini: ADK strips them (Interactions API off); "
+        "one in a Gemini request means the converter skipped that step.",
+        source=f"protocol-rules ADK-2; {_ADK} (remove_client_function_call_id); "
+        "context/_contents.py (strip_client_function_call_ids)",
+        fix="Strip adk- ids from function_call and function_response before sending to Gemini, "
+        "as ADK does; keep them for OpenAI, Anthropic and LiteLLM.",
+        severity="warning",
+    ),
+)

@@ -1,0 +1,71 @@
+"""The rules of Mistral chat requests (MI-1 to MI-5), as mistral-common validates them."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from toolwire.properties._rule import Rule
+
+__all__ = ["CHAT", "RULES"]
+
+CHAT: Final = "mistral-chat"
+
+_VALIDATOR = "mistral-common 1.13.1 src/mistral_common/protocol/instruct/validator.py"
+
+RULES: Final = (
+    Rule(
+        "MI-1",
+        "always",
+        (CHAT,),
+        "Tokenizer v3 to v11: every tool_calls[].id and tool_call_id matches ^[a-zA-Z0-9]{9}$.",
+        source=f"protocol-rules MI-1; {_VALIDATOR} (MistralRequestValidatorV3/V5/V11); "
+        "langchain-ai/langchain#24668, editor-code-assistant/eca#233",
+        error="Tool call id was {id} but must be a-z, A-Z, 0-9, with a length of 9.",
+        fix="Map ids from other providers injectively onto 9 alphanumeric characters and keep the "
+        "map to answer results; call_..., toolu_... and adk-<uuid> ids all fail here.",
+    ),
+    Rule(
+        "MI-2",
+        "always",
+        (CHAT,),
+        'Tokenizer v13 and later: a tool call id is a non-empty string other than "null".',
+        source=f"protocol-rules MI-2; {_VALIDATOR} (V13/V15)",
+        error="Tool call id must be a non-empty string other than 'null' for tokenizer version 13 or newer.",
+        fix="Send the id of the call; keep producing 9-character alphanumeric ids, since which "
+        "hosted models use v13 is unconfirmed.",
+    ),
+    Rule(
+        "MI-3",
+        "always",
+        (CHAT,),
+        'In serving, a tool call id is defined: not the "null" sentinel of mistralai\'s ToolCall.id '
+        "default, and present on every tool message.",
+        source="protocol-rules MI-3; mistralai 3.7.0 client/models/toolcall.py (id defaults to "
+        f'"null"); {_VALIDATOR}',
+        error="Tool call id has to be defined in serving mode.",
+        fix='Carry the real id; a "null" id comes from a parsed streaming continuation '
+        "(langchain-ai/langchainjs#11373) or a default.",
+    ),
+    Rule(
+        "MI-4",
+        "always",
+        (CHAT,),
+        "The tool messages after an assistant with tool_calls number len(tool_calls) before the "
+        "next assistant message; from v11 their ids are the calls' ids, each once.",
+        source=f"protocol-rules MI-4; {_VALIDATOR} (_validate_tool_calls_followed_by_tool_messages)",
+        error="Not the same number of function calls and responses",
+        fix="Answer every call exactly once, right after the assistant message; drop orphaned tool messages.",
+    ),
+    Rule(
+        "MI-5",
+        "always",
+        (CHAT,),
+        "Roles follow each other as Mistral allows (tool -> assistant, tool, user; assistant -> "
+        "assistant, user, tool; user -> assistant, system, user; system -> user, assistant, "
+        "system), and function names match ^[a-zA-Z0-9_-]{1,64}$.",
+        source=f"protocol-rules MI-5; {_VALIDATOR} (_validate_message_order)",
+        error="Unexpected role '{current}' after role '{previous}'",
+        fix="Keep tool messages right after their assistant message; never put a user or system "
+        "message between a call and its results.",
+    ),
+)
