@@ -21,13 +21,14 @@ PUBLIC = {
         "ToolwireError", "UsageError", "__version__", "check", "check_file", "rules_for",
     ],
     toolwire.models: [
-        "DONE", "MAX_LINE_BYTES", "Frame", "InputFormat", "ProblemSink", "anthropic", "bedrock",
-        "decode_json", "gemini", "mistral",
+        "DONE", "MAX_LINE_BYTES", "Frame", "InputFormat", "ProblemSink", "aisdk", "anthropic", "bedrock",
+        "decode_json", "gemini", "mcp", "mistral",
         "detect_format", "openai_chat", "openai_responses", "read_frames", "read_jsonl", "read_sse",
     ],
     toolwire.machines: [
         "ILLEGAL", "MACHINES", "AnthropicConversation", "ContentBlock", "ConverseConversation",
-        "ConverseStream", "GeminiContents", "MessageStream", "MistralConversation",
+        "ConverseStream", "GeminiContents", "JsonRpcRequest", "MessageStream", "MistralConversation",
+        "StreamToolCall", "UIToolPart",
         "ChatConversation", "ChatToolCallStream", "CheckingMachine",
         "FunctionCallItem", "FunctionCallPairing", "OutputItem", "ResponseStream", "Table",
         "compile_machine",
@@ -39,7 +40,8 @@ PUBLIC = {
         "StreamProfile", "Turn", "Violations", "check_round_trip", "get_protocol", "rules_for",
     ],
     toolwire.engines: [
-        "Lifecycle", "Problem", "Report", "check", "check_file", "lifecycle", "render_diagrams",
+        "IdVerdict", "Lifecycle", "Problem", "check_id", "id_shape", "render_ids",
+        "Report", "check", "check_file", "lifecycle", "render_diagrams",
         "render_json", "render_protocols", "render_rules", "render_text", "to_dot", "to_mermaid",
     ],
 }  # fmt: skip

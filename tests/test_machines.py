@@ -28,6 +28,9 @@ PINNED = {
     "ConverseConversation": (2, 3),
     "GeminiContents": (4, 8),
     "MistralConversation": (6, 20),
+    "StreamToolCall": (6, 11),
+    "UIToolPart": (8, 14),
+    "JsonRpcRequest": (4, 4),
 }
 
 

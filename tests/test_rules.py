@@ -81,8 +81,21 @@ def test_the_protocols_verb_lists_the_stable_names() -> None:
         "gemini-contents",
         "gemini-stream",
         "mistral-chat",
+        "aisdk-stream",
+        "aisdk-ui-stream",
+        "mcp",
     ]
     assert list(PROTOCOLS) == [line.split()[0] for line in result.stdout.splitlines()]
+
+
+def test_an_unknown_profile_is_a_usage_error_naming_the_profiles() -> None:
+    from corpus import DATA
+
+    result = cli(
+        "check", str(DATA / "mistral-chat" / "good-parallel.json"), "-p", "mistral-chat", "--profile", "v9"
+    )
+    assert result.returncode == 2
+    assert "v11, v3, v13" in result.stderr
 
 
 def test_check_prints_json_with_every_finding() -> None:

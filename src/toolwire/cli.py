@@ -55,6 +55,15 @@ def _parser() -> argparse.ArgumentParser:
     )
     diagram.add_argument("--out", default="diagrams", help="folder to write into (default: diagrams)")
 
+    ids = verbs.add_parser(
+        "ids", help="say whether a call id is valid in each protocol, and which rule it breaks"
+    )
+    ids.add_argument("id", metavar="ID")
+    ids.add_argument(
+        "--for", dest="protocols", metavar="P,...", help="only these protocols (comma-separated)"
+    )
+    ids.add_argument("--format", choices=("text", "json"), default="text")
+
     protocols = verbs.add_parser("protocols", help="list the protocol names (stable)")
     protocols.add_argument("--format", choices=("text", "json"), default="text")
     return parser
@@ -91,6 +100,11 @@ def _run(args: argparse.Namespace) -> int:
         for path in engines.render_diagrams(args.machines or list(MACHINES), formats, Path(args.out)):
             print(path)
         return 0
+    if args.verb == "ids":
+        chosen = [p.strip() for p in args.protocols.split(",") if p.strip()] if args.protocols else None
+        verdicts = engines.check_id(args.id, chosen)
+        print(engines.render_ids(args.id, verdicts, args.format))
+        return 0 if all(v.valid for v in verdicts) else 1
     if args.verb == "rules":
         print(engines.render_rules(rules_for(args.protocol), args.format))
         return 0

@@ -4,11 +4,13 @@ Engines never ``send`` to these classes on hot paths; they run the tables that
 :func:`compile_machine` builds from them.
 """
 
+from toolwire.machines._aisdk import StreamToolCall, UIToolPart
 from toolwire.machines._anthropic import AnthropicConversation, MessageStream
 from toolwire.machines._base import CheckingMachine
 from toolwire.machines._bedrock import ConverseConversation, ConverseStream
 from toolwire.machines._blocks import ContentBlock
 from toolwire.machines._gemini import GeminiContents
+from toolwire.machines._mcp import JsonRpcRequest
 from toolwire.machines._mistral import MistralConversation
 from toolwire.machines._openai_chat import ChatConversation, ChatToolCallStream
 from toolwire.machines._openai_responses import (
@@ -36,6 +38,9 @@ MACHINES: dict[str, type[CheckingMachine]] = {
         ConverseConversation,
         GeminiContents,
         MistralConversation,
+        StreamToolCall,
+        UIToolPart,
+        JsonRpcRequest,
     )
 }
 
@@ -52,10 +57,13 @@ __all__ = [
     "FunctionCallItem",
     "FunctionCallPairing",
     "GeminiContents",
+    "JsonRpcRequest",
     "MessageStream",
     "MistralConversation",
     "OutputItem",
     "ResponseStream",
+    "StreamToolCall",
     "Table",
+    "UIToolPart",
     "compile_machine",
 ]

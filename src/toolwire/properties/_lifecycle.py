@@ -112,8 +112,12 @@ class KeyedMonitor(Monitor):
         what: str,
         ids: Iterable[Any] = (),
         lifecycle: Lifecycle | None = None,
+        **values: Any,
     ) -> Item:
-        """Run ``event`` on the item at ``key`` (created on first sight); report an illegal step."""
+        """Run ``event`` on the item at ``key`` (created on first sight); report an illegal step.
+
+        ``values`` fill the provider's error text of the rule broken.
+        """
         item = self.items.get(key)
         if item is None:
             item = Item(key, lifecycle or self.lifecycle, index, line)
@@ -131,6 +135,7 @@ class KeyedMonitor(Monitor):
                 index=index,
                 line=line,
                 ids=(item.id, *ids),
+                **values,
             )
         item.state = target
         return item

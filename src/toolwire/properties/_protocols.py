@@ -5,12 +5,14 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from toolwire.errors import DefinitionError, UsageError
+from toolwire.properties import _aisdk as aisdk
 from toolwire.properties import _anthropic as anthropic
 from toolwire.properties import _bedrock as bedrock
 from toolwire.properties import _gemini as gemini
+from toolwire.properties import _mcp as mcp
 from toolwire.properties import _mistral as mistral
 from toolwire.properties import _openai_chat as chat
 from toolwire.properties import _openai_responses as responses
@@ -43,6 +45,8 @@ class Protocol:
     container: str | None = None
     follows: tuple[str, ...] = ()
     profiles: Mapping[str, Callable[[], Monitor]] = field(default_factory=dict)
+    #: A minimal valid trace in which ``id`` is a call's id and its answer's: ``toolwire ids`` checks it.
+    probe: Callable[[str], Any] | None = None
 
     def make(self, profile: str | None = None) -> Monitor:
         """A fresh monitor, of ``profile`` when given; a :class:`UsageError` lists the profiles."""
@@ -52,6 +56,88 @@ class Protocol:
             choices = ", ".join(self.profiles) or "none"
             raise UsageError(f"{self.name} has no profile {profile!r}; its profiles: {choices}")
         return self.profiles[profile]()
+
+
+def _chat_probe(call_id: str) -> dict[str, Any]:
+    call = {"id": call_id, "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}
+    return {
+        "messages": [
+            {"role": "user", "content": "Weather?"},
+            {"role": "assistant", "content": None, "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": call_id, "content": "15 degrees"},
+        ]
+    }
+
+
+def _responses_probe(call_id: str) -> dict[str, Any]:
+    return {
+        "input": [
+            {"role": "user", "content": "Weather?"},
+            {"type": "function_call", "call_id": call_id, "name": "get_weather", "arguments": "{}"},
+            {"type": "function_call_output", "call_id": call_id, "output": "15 degrees"},
+        ]
+    }
+
+
+def _anthropic_probe(call_id: str) -> dict[str, Any]:
+    return {
+        "messages": [
+            {"role": "user", "content": "Weather?"},
+            {
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": call_id, "name": "get_weather", "input": {}}],
+            },
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": call_id, "content": "15"}]},
+        ]
+    }
+
+
+def _bedrock_probe(call_id: str) -> dict[str, Any]:
+    return {
+        "messages": [
+            {"role": "user", "content": [{"text": "Weather?"}]},
+            {
+                "role": "assistant",
+                "content": [{"toolUse": {"toolUseId": call_id, "name": "get_weather", "input": {}}}],
+            },
+            {
+                "role": "user",
+                "content": [{"toolResult": {"toolUseId": call_id, "content": [{"text": "15"}]}}],
+            },
+        ]
+    }
+
+
+def _gemini_probe(call_id: str) -> dict[str, Any]:
+    return {
+        "contents": [
+            {"role": "user", "parts": [{"text": "Weather?"}]},
+            {
+                "role": "model",
+                "parts": [{"functionCall": {"id": call_id, "name": "get_weather", "args": {}}}],
+            },
+            {
+                "role": "user",
+                "parts": [{"functionResponse": {"id": call_id, "name": "get_weather", "response": {}}}],
+            },
+        ]
+    }
+
+
+def _aisdk_probe(call_id: str) -> list[dict[str, Any]]:
+    return [
+        {"type": "tool-input-start", "id": call_id, "toolName": "get_weather"},
+        {"type": "tool-input-end", "id": call_id},
+        {"type": "tool-call", "toolCallId": call_id, "toolName": "get_weather", "input": "{}"},
+    ]
+
+
+def _mcp_probe(call_id: str) -> list[dict[str, Any]]:
+    call = {"name": "get_weather", "arguments": {}}
+    return [
+        {"jsonrpc": "2.0", "id": call_id, "method": "tools/call", "params": call},
+        {"jsonrpc": "2.0", "id": call_id, "result": {"content": []}},
+    ]
 
 
 PROTOCOLS: Final[dict[str, Protocol]] = {
@@ -64,6 +150,7 @@ PROTOCOLS: Final[dict[str, Protocol]] = {
             chat.ConversationMonitor,
             container="messages",
             follows=("openai-chat-stream",),
+            probe=_chat_probe,
         ),
         Protocol(
             "openai-chat-stream",
@@ -78,6 +165,7 @@ PROTOCOLS: Final[dict[str, Protocol]] = {
             responses.InputMonitor,
             container="input",
             follows=("openai-responses-stream", "open-responses-stream"),
+            probe=_responses_probe,
         ),
         Protocol(
             "openai-responses-stream",
@@ -98,6 +186,7 @@ PROTOCOLS: Final[dict[str, Protocol]] = {
             anthropic.ConversationMonitor,
             container="messages",
             follows=(anthropic.STREAM,),
+            probe=_anthropic_probe,
         ),
         Protocol(
             anthropic.STREAM,
@@ -112,6 +201,7 @@ PROTOCOLS: Final[dict[str, Protocol]] = {
             bedrock.ConversationMonitor,
             container="messages",
             follows=(bedrock.STREAM,),
+            probe=_bedrock_probe,
         ),
         Protocol(
             bedrock.STREAM,
@@ -126,6 +216,7 @@ PROTOCOLS: Final[dict[str, Protocol]] = {
             gemini.ContentsMonitor,
             container="contents",
             follows=(gemini.STREAM,),
+            probe=_gemini_probe,
         ),
         Protocol(
             gemini.STREAM,
@@ -145,6 +236,28 @@ PROTOCOLS: Final[dict[str, Protocol]] = {
                 name: functools.partial(mistral.ConversationMonitor, profile)
                 for name, profile in mistral.PROFILES.items()
             },
+            probe=_chat_probe,
+        ),
+        Protocol(
+            aisdk.STREAM,
+            "Vercel AI SDK provider stream parts (VS-1 to VS-5); profiles: v4 (default), v3, v2",
+            "stream",
+            aisdk.StreamMonitor,
+            profiles={version: functools.partial(aisdk.StreamMonitor, version) for version in aisdk.PROFILES},
+            probe=_aisdk_probe,
+        ),
+        Protocol(
+            aisdk.UI_STREAM,
+            "Vercel AI SDK UI message stream chunks (VU-1 to VU-4)",
+            "stream",
+            aisdk.UIStreamMonitor,
+        ),
+        Protocol(
+            mcp.MCP,
+            "MCP session: JSON-RPC requests and responses, tools/call (MCP-1 to MCP-3)",
+            "stream",
+            mcp.SessionMonitor,
+            probe=_mcp_probe,
         ),
     )
 }
@@ -164,7 +277,15 @@ def _book(*groups: tuple[Rule, ...]) -> dict[str, Rule]:
 
 #: Every rule toolwire checks, by id.
 RULES: Final = _book(
-    CHAT_RULES, RESPONSES_RULES, anthropic.RULES, bedrock.RULES, gemini.RULES, ROUND_TRIP_RULES
+    CHAT_RULES,
+    RESPONSES_RULES,
+    anthropic.RULES,
+    gemini.RULES,
+    aisdk.RULES,
+    mistral.RULES,
+    bedrock.RULES,
+    mcp.RULES,
+    ROUND_TRIP_RULES,
 )
 
 
