@@ -28,3 +28,4 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) benchmarks/bench_check.py
+	$(PY) benchmarks/bench_anthropic.py

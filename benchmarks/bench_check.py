@@ -104,10 +104,10 @@ def time_json_loads(path: Path) -> float:
     return time.perf_counter() - start
 
 
-def time_check(path: Path) -> float:
+def time_check(path: Path, protocol: str = "openai-responses-stream") -> float:
     start = time.perf_counter()
     result = subprocess.run(
-        [sys.executable, "-m", "toolwire", "check", str(path), "-p", "openai-responses-stream"],
+        [sys.executable, "-m", "toolwire", "check", str(path), "-p", protocol],
         capture_output=True,
         text=True,
         check=False,

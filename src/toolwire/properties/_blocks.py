@@ -63,6 +63,7 @@ class BlockStreamMonitor(KeyedMonitor):
     def __init__(self, book: Mapping[str, Rule]) -> None:
         super().__init__(book)
         self._ids: dict[str, int] = {}
+        self._next = 0
         self._ended = False
         self._stop_reason_at: int | None = None
 
@@ -93,7 +94,9 @@ class BlockStreamMonitor(KeyedMonitor):
     ) -> Item:
         """A block opens at ``key``; ``bad_id`` says why ``call_id`` breaks the id rule, if it does."""
         known = key in self.items
-        expected = 1 + max((k for k in self.items if isinstance(k, int)), default=-1)
+        expected = self._next
+        if not known:
+            self._next = max(expected, key + 1)
         if not known and key != expected:
             self.report(
                 self.rules.order,

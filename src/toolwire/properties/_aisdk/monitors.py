@@ -74,6 +74,9 @@ class StreamMonitor(KeyedMonitor):
             self.notice(index, line, "part is not a JSON object; skipped")
             return
         kind = value.get("type")
+        if not isinstance(kind, str):
+            self.notice(index, line, f"part with type {clip(kind)}; skipped")
+            return
         if kind in wire.OTHER_PART_TYPES:
             return
         if kind not in self._parts:
@@ -170,11 +173,12 @@ class UIStreamMonitor(KeyedMonitor):
             self.notice(index, line, "chunk is not a JSON object; skipped")
             return
         kind = value.get("type")
-        event = wire.UI_TOOL_CHUNKS.get(kind) if isinstance(kind, str) else None
+        if not isinstance(kind, str):
+            self.notice(index, line, f"chunk with type {clip(kind)}; skipped")
+            return
+        event = wire.UI_TOOL_CHUNKS.get(kind)
         if event is None:
-            if kind not in wire.OTHER_UI_CHUNK_TYPES and not (
-                isinstance(kind, str) and kind.startswith("data-")
-            ):
+            if kind not in wire.OTHER_UI_CHUNK_TYPES and not kind.startswith("data-"):
                 self.notice(index, line, f"unknown chunk type {kind!r}; skipped")
             return
         if event == "reply":

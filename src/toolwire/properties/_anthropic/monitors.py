@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Final
 
 from toolwire.machines import AnthropicConversation, MessageStream, compile_machine
+from toolwire.models import Frame
 from toolwire.models import anthropic as wire
 from toolwire.properties._anthropic.rules import MESSAGES, RULES, STREAM
-from toolwire.properties._blocks import BlockRules, BlockStreamMonitor
+from toolwire.properties._blocks import MESSAGE, BlockRules, BlockStreamMonitor
 from toolwire.properties._lifecycle import Item, Lifecycle
 from toolwire.properties._monitor import Monitor, Violations
 from toolwire.properties._roundtrip import RULES as ROUND_TRIP_RULES
@@ -53,6 +55,10 @@ _CONVERSATION_VIOLATIONS: Final = Violations.declare(
 )
 
 
+_BLOCK_STREAMING: Final = BLOCK_RULES.lifecycle().table.state("streaming")
+_MESSAGE_STREAMING: Final = ENVELOPE.table.state("streaming")
+
+
 class StreamMonitor(BlockStreamMonitor):
     """Checks an Anthropic message stream: a ``ContentBlock`` per ``index`` in a :class:`MessageStream`.
 
@@ -70,6 +76,41 @@ class StreamMonitor(BlockStreamMonitor):
 
     def __init__(self) -> None:
         super().__init__(_BOOK)
+
+    def consume(self, frames: Iterable[Frame]) -> tuple[int, int | None]:
+        """The hot path: an input_json_delta for a streaming tool block is appended in place.
+
+        Both steps it takes are self-loops (the block stays ``streaming``, the
+        message stays ``streaming``), so skipping them changes nothing;
+        everything else goes through :meth:`feed`.
+        """
+        index = 0
+        line: int | None = None
+        feed, items = self.feed, self.items
+        streaming, open_message = _BLOCK_STREAMING, _MESSAGE_STREAMING
+        BLOCK_DELTA, INPUT_JSON_DELTA = wire.BLOCK_DELTA, wire.INPUT_JSON_DELTA
+        for line, value, event in frames:
+            if type(value) is dict and value.get("type") == BLOCK_DELTA:
+                delta = value.get("delta")
+                if type(delta) is dict and delta.get("type") == INPUT_JSON_DELTA:
+                    key = value.get("index")
+                    item = items.get(key) if type(key) is int else None
+                    message = items.get(MESSAGE)
+                    fragment = delta.get("partial_json")
+                    if (
+                        item is not None
+                        and item.state == streaming
+                        and type(fragment) is str
+                        and message is not None
+                        and message.state == open_message
+                        and item.data.get("tool")
+                    ):
+                        item.parts.append(fragment)
+                        index += 1
+                        continue
+            feed(value, index, line, event)
+            index += 1
+        return index, line
 
     def feed(self, value: Any, index: int, line: int | None, sse_event: str | None) -> None:
         if not isinstance(value, dict):
@@ -214,7 +255,7 @@ class ConversationMonitor(Monitor):
                     turn.calls.append((call_id, block.get("name"), block.get("input")))
                 elif kind == wire.SERVER_TOOL_USE and isinstance(call_id, str):
                     self._servers.add(call_id)
-            elif wire.is_server_result(block) and block.get("tool_use_id") not in self._servers:
+            elif wire.is_server_result(block) and str(block.get("tool_use_id")) not in self._servers:
                 self.report(
                     "AN-4",
                     f"{where} is a {kind} for {block.get('tool_use_id')!r} with no server_tool_use before it",

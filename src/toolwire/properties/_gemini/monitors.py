@@ -174,14 +174,15 @@ class ContentsMonitor(Monitor):
                 ids=[c.get("id") for c in calls],
                 path=path,
             )
-        by_id = {c.get("id"): c for c in calls if c.get("id")}
-        unpaired = [c for c in calls if not c.get("id")]
+        by_id = {c["id"]: c for c in calls if isinstance(c.get("id"), str) and c["id"]}
+        unpaired = [c for c in calls if not (isinstance(c.get("id"), str) and c["id"])]
         order_names = []
         for k, response in responses:
             where = f"{path}.parts[{k}].functionResponse"
             response_id, name = response.get("id"), response.get("name")
+            response_id = response_id if isinstance(response_id, str) else None
             call = by_id.pop(response_id, None) if response_id else None
-            if call is None and response_id and response_id not in {c.get("id") for c in calls}:
+            if call is None and response_id and response_id not in {str(c.get("id")) for c in calls}:
                 self.report(
                     "GM-1",
                     f"{where}.id {clip(response_id)} names no call of contents[{self._opened_at}]",
@@ -265,6 +266,7 @@ class StreamMonitor(Monitor):
             if not isinstance(candidate, dict):
                 continue
             key = candidate.get("index", number)
+            key = key if isinstance(key, int) else number
             content = candidate.get("content")
             parts = content.get("parts") if isinstance(content, dict) else None
             for k, call in enumerate(map(wire.function_call, parts if isinstance(parts, list) else [])):

@@ -121,7 +121,7 @@ class ConversationMonitor(Monitor):
                     line=line,
                     path=where,
                 )
-            if self.profile.pair_ids and call_id in self._pending:
+            if self.profile.pair_ids and str(call_id) in self._pending:
                 self.report(
                     "MI-4",
                     f"Duplicate tool call id {call_id} in assistant message ({where})",
@@ -152,6 +152,7 @@ class ConversationMonitor(Monitor):
             self.report("MI-2", f"{where} is {clip(call_id)}", index=index, line=line, path=where)
 
     def _pair(self, call_id: Any, index: int, line: int | None, path: str) -> None:
+        call_id = call_id if isinstance(call_id, str) else str(call_id)
         if call_id in self._answered:
             self.report(
                 "MI-4",
