@@ -14,14 +14,13 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_check import time_check, time_json_loads
+from bench_check import measure
 
 EVENTS_PER_CALL = 100  # content_block_start + 98 input_json_delta + content_block_stop
 
@@ -131,28 +130,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         path = Path(scratch) / "anthropic-stream.jsonl"
         events = generate(path, args.events)
-        print(
-            f"stream: {events:,} events, {events // EVENTS_PER_CALL:,} tool calls, "
-            f"{path.stat().st_size / 1e6:.0f} MB"
-        )
-        loads, checks = [], []
-        for _ in range(args.runs):
-            loads.append(time_json_loads(path))
-            checks.append(time_check(path, "anthropic-stream"))
-        a, b = statistics.median(loads), statistics.median(checks)
-        print(f"(a) json.loads loop, in process:        {a:.3f} s (median of {args.runs})")
-        print(f"(b) toolwire check, start-up included:  {b:.3f} s (median of {args.runs})")
-        ratio = b / a
-        print(
-            f"(c) b/a:                                {ratio:.3f} "
-            f"(target <= 0.6: {'met' if ratio <= 0.6 else 'MISSED'})"
-        )
-        print(f"(d) events per second:                  {events / b:,.0f}")
-        classes, tables = time_classes_and_tables(path, 20_000)
-        print(
-            f"(e) 20,000 events via python-statemachine send: {classes:.3f} s; via the table "
-            f"monitor (all checks): {tables:.4f} s; speed-up {classes / tables:.0f}x"
-        )
+        measure(path, "anthropic-stream", events, EVENTS_PER_CALL, args.runs, time_classes_and_tables)
 
 
 if __name__ == "__main__":

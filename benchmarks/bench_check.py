@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -157,6 +158,35 @@ def time_classes_and_tables(path: Path, count: int) -> tuple[float, float]:
     return classes, tables
 
 
+def measure(
+    path: Path,
+    protocol: str,
+    events: int,
+    events_per_call: int,
+    runs: int,
+    classes_and_tables: Callable[[Path, int], tuple[float, float]],
+) -> None:
+    """Print (a) to (e) for the stream at ``path``; shared by every stream benchmark."""
+    size = path.stat().st_size
+    print(f"stream: {events:,} events, {events // events_per_call:,} tool calls, {size / 1e6:.0f} MB")
+    loads, checks = [], []
+    for _ in range(runs):
+        loads.append(time_json_loads(path))
+        checks.append(time_check(path, protocol))
+    a, b = statistics.median(loads), statistics.median(checks)
+    print(f"(a) json.loads loop, in process:        {a:.3f} s (median of {runs})")
+    print(f"(b) toolwire check, start-up included:  {b:.3f} s (median of {runs})")
+    ratio = b / a
+    verdict = "met" if ratio <= 0.6 else "MISSED"
+    print(f"(c) b/a:                                {ratio:.3f} (target <= 0.6: {verdict})")
+    print(f"(d) events per second:                  {events / b:,.0f}")
+    classes, tables = classes_and_tables(path, 20_000)
+    print(
+        f"(e) 20,000 events via python-statemachine send: {classes:.3f} s; via the table "
+        f"monitor (all checks): {tables:.4f} s; speed-up {classes / tables:.0f}x"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=1_000_000)
@@ -168,24 +198,7 @@ def main() -> None:
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / "responses-stream.jsonl"
         events = generate(path, args.events)
-        size = path.stat().st_size
-        print(f"stream: {events:,} events, {events // EVENTS_PER_CALL:,} tool calls, {size / 1e6:.0f} MB")
-        loads, checks = [], []
-        for _ in range(args.runs):
-            loads.append(time_json_loads(path))
-            checks.append(time_check(path))
-        a, b = statistics.median(loads), statistics.median(checks)
-        print(f"(a) json.loads loop, in process:        {a:.3f} s (median of {args.runs})")
-        print(f"(b) toolwire check, start-up included:  {b:.3f} s (median of {args.runs})")
-        ratio = b / a
-        verdict = "met" if ratio <= 0.6 else "MISSED"
-        print(f"(c) b/a:                                {ratio:.3f} (target <= 0.6: {verdict})")
-        print(f"(d) events per second:                  {events / b:,.0f}")
-        classes, tables = time_classes_and_tables(path, 20_000)
-        print(
-            f"(e) 20,000 events via python-statemachine send: {classes:.3f} s; via the table "
-            f"monitor (all checks): {tables:.4f} s; speed-up {classes / tables:.0f}x"
-        )
+        measure(path, "openai-responses-stream", events, EVENTS_PER_CALL, args.runs, time_classes_and_tables)
 
 
 if __name__ == "__main__":

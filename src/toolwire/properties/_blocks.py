@@ -13,12 +13,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
-
 from toolwire.machines import ContentBlock
 from toolwire.properties._lifecycle import Item, KeyedMonitor, Lifecycle
 from toolwire.properties._rule import Rule
-from toolwire.properties._text import clip
+from toolwire.properties._text import clip, json_problem
 from toolwire.properties._turn import Turn
 
 __all__ = ["MESSAGE", "BlockRules", "BlockStreamMonitor"]
@@ -153,17 +151,12 @@ class BlockStreamMonitor(KeyedMonitor):
 
     def _check_input(self, item: Item, index: int, line: int | None) -> None:
         text = item.text()
-        try:
-            parsed = orjson.loads(text)
-        except orjson.JSONDecodeError as exc:
-            problem = f"do not parse ({exc})"
-        else:
-            if isinstance(parsed, dict):
-                return
-            problem = f"parse to a {type(parsed).__name__}, not an object"
+        problem = json_problem(text, want_object=True)
+        if problem is None:
+            return
         self.report(
             self.rules.input,
-            f"the input fragments of block {item.key} ({item.id}) {problem}: {clip(text)}",
+            f"the input fragments of block {item.key} ({item.id}) joined {problem}: {clip(text)}",
             index=index,
             line=line,
             ids=(item.id,),

@@ -55,10 +55,6 @@ class Lifecycle:
             raise DefinitionError(f"{table.name}: states {wrong} are accepting; drop their end rule")
         return cls(table, Violations.declare(table, violations), ends)
 
-    def rules(self) -> set[str]:
-        """Every rule id this lifecycle can report."""
-        return self.violations.rules() | set(self.at_end.values())
-
 
 class Item:
     """One keyed instance of a lifecycle: its state and what the wire said of it."""
@@ -139,10 +135,6 @@ class KeyedMonitor(Monitor):
             )
         item.state = target
         return item
-
-    def forget(self, key: Hashable) -> None:
-        """Let a later event open a fresh item at ``key`` (a key that may be reused)."""
-        self.items.pop(key, None)
 
     def finish_items(self, index: int, line: int | None) -> None:
         """Report every item the trace left in a state that has an end rule."""

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-__all__ = ["clip"]
+import orjson
+
+__all__ = ["clip", "json_problem"]
 
 
 def clip(value: object, limit: int = 60) -> str:
@@ -17,3 +19,20 @@ def clip(value: object, limit: int = 60) -> str:
         text = repr(value)
         return text if len(text) <= limit else text[:limit] + f"... ({len(text)} chars)"
     return repr(value) if len(value) <= limit else repr(value[:limit]) + f"... ({len(value)} chars)"
+
+
+def json_problem(text: str, *, want_object: bool = False) -> str | None:
+    """Why ``text`` is not JSON (or, with ``want_object``, not a JSON object); ``None`` when it is.
+
+    >>> json_problem('{"a": 1}', want_object=True) is None
+    True
+    >>> json_problem('"x"', want_object=True)
+    'parses to a str, not an object'
+    """
+    try:
+        parsed = orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        return f"does not parse ({exc})"
+    if want_object and not isinstance(parsed, dict):
+        return f"parses to a {type(parsed).__name__}, not an object"
+    return None

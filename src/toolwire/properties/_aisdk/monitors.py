@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-import orjson
-
 from toolwire.machines import StreamToolCall, UIToolPart
 from toolwire.models import DONE
 from toolwire.models import aisdk as wire
 from toolwire.properties._aisdk.rules import RULES, STREAM, UI_STREAM
 from toolwire.properties._lifecycle import Item, KeyedMonitor, Lifecycle
-from toolwire.properties._text import clip
+from toolwire.properties._text import clip, json_problem
 from toolwire.properties._turn import Turn
 
 __all__ = ["PROFILES", "StreamMonitor", "UIStreamMonitor"]
@@ -118,13 +116,8 @@ class StreamMonitor(KeyedMonitor):
     def _check_input(self, item: Item, value: dict[str, Any], index: int, line: int | None) -> None:
         item.data["input"] = text = value.get("input")
         item.data["provider"] = value.get("providerExecuted") is True
-        if isinstance(text, str):
-            try:
-                orjson.loads(text)
-            except orjson.JSONDecodeError:
-                pass
-            else:
-                return
+        if isinstance(text, str) and json_problem(text) is None:
+            return
         self.report(
             "VS-4",
             f"tool-call {item.key} has input {clip(text)}, which is not a JSON-encoded string",

@@ -55,8 +55,21 @@ _CONVERSATION_VIOLATIONS: Final = Violations.declare(
 )
 
 
-_BLOCK_STREAMING: Final = BLOCK_RULES.lifecycle().table.state("streaming")
+BLOCKS: Final = BLOCK_RULES.lifecycle()
+_BLOCK_STREAMING: Final = BLOCKS.table.state("streaming")
 _MESSAGE_STREAMING: Final = ENVELOPE.table.state("streaming")
+
+
+def id_problem(kind: Any, call_id: Any) -> str | None:
+    """Why ``call_id`` breaks AN-1 for a block of ``kind`` (tool_use or server_tool_use), or ``None``.
+
+    >>> id_problem("tool_use", "functions.Bash:0")
+    "'functions.Bash:0' does not match ^[a-zA-Z0-9_-]+$"
+    """
+    pattern = wire.TOOL_USE_ID if kind == wire.TOOL_USE else wire.SERVER_TOOL_USE_ID
+    if isinstance(call_id, str) and pattern.fullmatch(call_id):
+        return None
+    return f"{clip(call_id)} does not match ^{pattern.pattern}$"
 
 
 class StreamMonitor(BlockStreamMonitor):
@@ -71,7 +84,7 @@ class StreamMonitor(BlockStreamMonitor):
 
     protocol = STREAM
     rules = BLOCK_RULES
-    lifecycle = BLOCK_RULES.lifecycle()
+    lifecycle = BLOCKS
     envelope = ENVELOPE
 
     def __init__(self) -> None:
@@ -157,10 +170,8 @@ class StreamMonitor(BlockStreamMonitor):
         kind = block.get("type")
         tool = kind in (wire.TOOL_USE, wire.SERVER_TOOL_USE)
         call_id = block.get("id")
-        pattern = wire.TOOL_USE_ID if kind == wire.TOOL_USE else wire.SERVER_TOOL_USE_ID
-        bad = None
-        if tool and (not isinstance(call_id, str) or not pattern.fullmatch(call_id)):
-            bad = f"{kind} id {clip(call_id)} does not match ^{pattern.pattern}$"
+        problem = id_problem(kind, call_id) if tool else None
+        bad = None if problem is None else f"{kind} id {problem}"
         item = self.block_start(key, tool, call_id, block.get("name"), bad, index, line, wire.BLOCK_START)
         item.data["client"] = kind == wire.TOOL_USE
         if kind == wire.TOOL_USE and block.get("input", {}) != {}:
@@ -270,11 +281,11 @@ class ConversationMonitor(Monitor):
         return turn if turn.calls else None
 
     def _check_id(self, kind: str, call_id: Any, index: int, line: int | None, where: str, k: int) -> bool:
-        pattern = wire.TOOL_USE_ID if kind == wire.TOOL_USE else wire.SERVER_TOOL_USE_ID
-        if not isinstance(call_id, str) or not pattern.fullmatch(call_id):
+        problem = id_problem(kind, call_id)
+        if problem is not None:
             self.report(
                 "AN-1",
-                f"{where}.id is {clip(call_id)}, which does not match ^{pattern.pattern}$",
+                f"{where}.id is {problem}",
                 index=index,
                 line=line,
                 ids=(call_id,),

@@ -28,6 +28,7 @@ BLOCK_RULES: Final = BlockRules(
     duplicate=None,
     stop_tool_use=wire.STOP_TOOL_USE,
 )
+BLOCKS: Final = BLOCK_RULES.lifecycle()
 ENVELOPE: Final = Lifecycle.declare(
     ConverseStream,
     {
@@ -88,7 +89,7 @@ class StreamMonitor(BlockStreamMonitor):
 
     protocol = STREAM
     rules = BLOCK_RULES
-    lifecycle = BLOCK_RULES.lifecycle()
+    lifecycle = BLOCKS
     envelope = ENVELOPE
 
     def __init__(self) -> None:

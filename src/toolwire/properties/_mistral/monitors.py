@@ -29,7 +29,6 @@ _VIOLATIONS: Final = Violations.declare(
         ("*", "*"): "MI-4",
     },
 )
-_ROLE: Final = {"to_system": "system", "to_user": "user", "assistant": "assistant", "calls": "assistant"}
 
 
 @dataclass(frozen=True, slots=True)
