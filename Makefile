@@ -3,7 +3,6 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
-SEEDS := tests/data
 
 .PHONY: demo test bench
 
@@ -13,16 +12,25 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[dev]'
 	touch $(STAMP)
 
-# Exit 1 means "violations found", which is what the bad seed traces are for.
+# toolwire's main job on the bundled examples: fuzz each seed design's buggy variant (exit 1,
+# a minimal counterexample saved under counterexamples/) and its fixed variant (exit 0).
+TW := $(VENV)/bin/toolwire
+FUZZ := $(TW) fuzz --max-examples 300
 demo: $(STAMP)
-	$(VENV)/bin/toolwire check -p open-responses-stream $(SEEDS)/open-responses-stream/seed000-*.sse || [ $$? -eq 1 ]
-	$(VENV)/bin/toolwire check -p openai-chat $(SEEDS)/openai-chat/seed001-*.json || [ $$? -eq 1 ]
-	$(VENV)/bin/toolwire check -p openai-chat --after $(SEEDS)/openai-chat-stream/seed002-provider-stream.sse $(SEEDS)/openai-chat/seed002-*.json || [ $$? -eq 1 ]
-	$(VENV)/bin/toolwire check -p openai-chat $(SEEDS)/openai-chat/seed004-*.json || [ $$? -eq 1 ]
+	$(FUZZ) examples/seed000_aisdk_to_openresponses.py:buggy --from aisdk-stream --to open-responses-stream || [ $$? -eq 1 ]
+	$(FUZZ) examples/seed000_aisdk_to_openresponses.py:fixed --from aisdk-stream --to open-responses-stream
+	$(FUZZ) examples/seed001_genkit_history.py:buggy --from openai-chat-stream --to openai-chat || [ $$? -eq 1 ]
+	$(FUZZ) examples/seed001_genkit_history.py:fixed --from openai-chat-stream --to openai-chat
+	$(FUZZ) examples/seed002_pipeline_mode.py:buggy --from openai-chat-stream --to openai-chat || [ $$? -eq 1 ]
+	$(FUZZ) examples/seed002_pipeline_mode.py:fixed --from openai-chat-stream --to openai-chat --quirks two-per-chunk
+	$(FUZZ) examples/seed003_adk_to_aisdk.py:buggy --from gemini-contents --to aisdk-ui-stream || [ $$? -eq 1 ]
+	$(FUZZ) examples/seed003_adk_to_aisdk.py:fixed --from gemini-contents --to aisdk-ui-stream --quirks missing-ids
+	$(FUZZ) examples/seed004_sanitizer.py:solution_a --from openai-chat --to openai-chat --mutate || [ $$? -eq 1 ]
+	$(FUZZ) examples/seed004_sanitizer.py:fixed --from openai-chat --to openai-chat --mutate
 
 test: $(STAMP)
-	$(VENV)/bin/ruff check src tests benchmarks
-	$(VENV)/bin/ruff format --check src tests benchmarks
+	$(VENV)/bin/ruff check src tests benchmarks examples
+	$(VENV)/bin/ruff format --check src tests benchmarks examples
 	$(VENV)/bin/mypy
 	$(VENV)/bin/pytest
 

@@ -38,11 +38,15 @@ PUBLIC = {
         "ChatConversationMonitor", "ChatStreamMonitor", "Finding", "Kind", "Monitor", "Notice",
         "Protocol", "ResponsesInputMonitor", "ResponsesStreamMonitor", "Rule", "Severity",
         "StreamProfile", "Turn", "Violations", "check_round_trip", "get_protocol", "rules_for",
+        "BREAKS", "GENERATED", "MUTATORS", "QUIRKS", "Quirk", "mutate", "mutated", "quirks_for", "traces",
+        "RELATIONS", "Broken", "Ledger", "intact", "ledger", "relate",
     ],
     toolwire.engines: [
         "IdVerdict", "Lifecycle", "Problem", "check_id", "id_shape", "render_ids",
         "Report", "check", "check_file", "lifecycle", "render_diagrams",
         "render_json", "render_protocols", "render_rules", "render_text", "to_dot", "to_mermaid",
+        "Counterexample", "FuzzRun", "Outcome", "fuzz", "judge", "load_counterexample", "replay",
+        "render_fuzz", "render_replay", "load_target", "tool_result",
     ],
 }  # fmt: skip
 

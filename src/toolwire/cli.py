@@ -64,6 +64,32 @@ def _parser() -> argparse.ArgumentParser:
     )
     ids.add_argument("--format", choices=("text", "json"), default="text")
 
+    fuzz = verbs.add_parser(
+        "fuzz", help="drive a converter with generated traffic; shrink and save what breaks it"
+    )
+    fuzz.add_argument("target", metavar="TARGET", help="module:function, path/file.py:function, or a command")
+    fuzz.add_argument(
+        "--from", dest="source", required=True, metavar="P", help="the protocol the target reads"
+    )
+    fuzz.add_argument("--to", dest="destination", required=True, metavar="Q", help="the protocol it writes")
+    fuzz.add_argument("--max-examples", type=int, default=200, metavar="N")
+    fuzz.add_argument("--seed", type=int, default=0)
+    fuzz.add_argument("--quirks", metavar="PROFILE", help="provider quirk profile(s), comma-separated")
+    fuzz.add_argument("--timeout", type=float, default=5.0, metavar="S", help="per example (default 5 s)")
+    fuzz.add_argument(
+        "--mutate",
+        action="store_true",
+        help="feed damaged history (for sanitizers): intact pairs must survive",
+    )
+    fuzz.add_argument("--out", default="counterexamples", help="folder for counterexamples")
+    fuzz.add_argument("--format", choices=("text", "json", "junit"), default="text")
+
+    replay = verbs.add_parser("replay", help="re-run a saved counterexample through a target")
+    replay.add_argument("file", metavar="FILE")
+    replay.add_argument("target", metavar="TARGET")
+    replay.add_argument("--timeout", type=float, default=5.0, metavar="S")
+    replay.add_argument("--format", choices=("text", "json"), default="text")
+
     protocols = verbs.add_parser("protocols", help="list the protocol names (stable)")
     protocols.add_argument("--format", choices=("text", "json"), default="text")
     return parser
@@ -105,6 +131,33 @@ def _run(args: argparse.Namespace) -> int:
         verdicts = engines.check_id(args.id, chosen)
         print(engines.render_ids(args.id, verdicts, args.format))
         return 0 if all(v.valid for v in verdicts) else 1
+    if args.verb == "fuzz":
+        from toolwire.engines._fuzz import fuzz
+        from toolwire.engines._fuzz_report import render_fuzz
+
+        if args.max_examples < 1 or args.timeout <= 0:
+            raise UsageError("--max-examples must be at least 1 and --timeout above 0")
+        run = fuzz(
+            args.target,
+            args.source,
+            args.destination,
+            max_examples=args.max_examples,
+            seed_value=args.seed,
+            quirks=args.quirks,
+            timeout=args.timeout,
+            damaged=args.mutate,
+            save_to=args.out,
+            progress=sys.stderr,
+        )
+        print(render_fuzz(run, args.format))
+        return 130 if run.interrupted and not run.counterexamples else run.exit_code
+    if args.verb == "replay":
+        from toolwire.engines._fuzz import replay
+        from toolwire.engines._fuzz_report import render_replay
+
+        saved, outcome = replay(args.file, args.target, timeout=args.timeout)
+        print(render_replay(saved, outcome, args.format))
+        return 0 if outcome.verdict is None else 1
     if args.verb == "rules":
         print(engines.render_rules(rules_for(args.protocol), args.format))
         return 0

@@ -1,26 +1,68 @@
-"""Engines around the properties: the monitor behind ``check`` and the renderers."""
+"""Engines around the properties: the monitor behind ``check``, the fuzzer, and the renderers.
 
+The fuzzer imports Hypothesis, so it loads on first use: ``toolwire check`` never pays for it.
+"""
+
+from typing import TYPE_CHECKING
+
+from toolwire._lazy import lazy
 from toolwire.engines._check import Problem, Report, check, check_file
 from toolwire.engines._diagram import Lifecycle, lifecycle, render_diagrams, to_dot, to_mermaid
 from toolwire.engines._ids import IdVerdict, check_id, id_shape, render_ids
 from toolwire.engines._report import render_json, render_protocols, render_rules, render_text
 
 __all__ = [
+    "Counterexample",
+    "FuzzRun",
     "IdVerdict",
     "Lifecycle",
+    "Outcome",
     "Problem",
     "Report",
     "check",
     "check_file",
     "check_id",
+    "fuzz",
     "id_shape",
+    "judge",
     "lifecycle",
+    "load_counterexample",
+    "load_target",
     "render_diagrams",
+    "render_fuzz",
     "render_ids",
     "render_json",
     "render_protocols",
+    "render_replay",
     "render_rules",
     "render_text",
+    "replay",
     "to_dot",
     "to_mermaid",
+    "tool_result",
 ]
+
+if TYPE_CHECKING:
+    from toolwire.engines._fuzz import (
+        Counterexample,
+        FuzzRun,
+        Outcome,
+        fuzz,
+        judge,
+        load_counterexample,
+        replay,
+    )
+    from toolwire.engines._fuzz_report import render_fuzz, render_replay
+    from toolwire.engines._targets import load_target, tool_result
+
+_LAZY = {
+    **dict.fromkeys(
+        ("Counterexample", "FuzzRun", "Outcome", "fuzz", "judge", "load_counterexample", "replay"),
+        "toolwire.engines._fuzz",
+    ),
+    **dict.fromkeys(("render_fuzz", "render_replay"), "toolwire.engines._fuzz_report"),
+    **dict.fromkeys(("load_target", "tool_result"), "toolwire.engines._targets"),
+}
+
+
+__getattr__ = lazy(__name__, _LAZY, globals())

@@ -10,11 +10,9 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-import orjson
-
 from toolwire.properties._monitor import Monitor
 from toolwire.properties._rule import Rule
-from toolwire.properties._text import clip
+from toolwire.properties._text import clip, parsed
 from toolwire.properties._turn import Call, Turn
 
 __all__ = ["RULES", "check_round_trip"]
@@ -148,13 +146,4 @@ def _compare(streamed: list[Call], turn: Turn, request: Monitor) -> None:
 
 
 def _json_equal(left: Any, right: Any) -> bool:
-    return bool(_parse(left) == _parse(right))
-
-
-def _parse(value: Any) -> Any:
-    if isinstance(value, str):
-        try:
-            return orjson.loads(value)
-        except orjson.JSONDecodeError:
-            return value
-    return value
+    return bool(parsed(left) == parsed(right))

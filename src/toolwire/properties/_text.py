@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import orjson
 
-__all__ = ["clip", "json_problem"]
+__all__ = ["clip", "json_problem", "parsed"]
 
 
 def clip(value: object, limit: int = 60) -> str:
@@ -36,3 +36,17 @@ def json_problem(text: str, *, want_object: bool = False) -> str | None:
     if want_object and not isinstance(parsed, dict):
         return f"parses to a {type(parsed).__name__}, not an object"
     return None
+
+
+def parsed(value: object) -> object:
+    """``value`` parsed when it is JSON text, else ``value`` itself: for comparing arguments.
+
+    >>> parsed('{"a": 1}'), parsed("not json"), parsed(3)
+    ({'a': 1}, 'not json', 3)
+    """
+    if isinstance(value, str):
+        try:
+            return orjson.loads(value)
+        except orjson.JSONDecodeError:
+            return value
+    return value

@@ -1,0 +1,283 @@
+"""toolwire fuzz: the five seed designs caught with their exact minimal counterexamples, fixes survive."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from toolwire.cli import main
+from toolwire.engines._fuzz import fuzz, judge, load_counterexample, replay
+from toolwire.engines._targets import load_target
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+CALL = "call_IivGPLZMz3JdzNpqvFLjxdvd"
+
+
+def target(seed: str, variant: str) -> str:
+    return f"{next(EXAMPLES.glob(seed + '_*.py'))}:{variant}"
+
+
+def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-E1SkHbn88HxjSI6bWHtP3fS2qHx6k",
+        "object": "chat.completion.chunk",
+        "created": 1764000000,
+        "model": "gpt-4o-2024-08-06",
+        "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}],
+    }
+
+
+ONE_STREAMED_CALL = [
+    chunk({"role": "assistant", "content": None}),
+    chunk(
+        {
+            "tool_calls": [
+                {
+                    "index": 0,
+                    "id": CALL,
+                    "type": "function",
+                    "function": {"name": "get_weather", "arguments": "{}"},
+                }
+            ]
+        }
+    ),
+    chunk({}, "tool_calls"),
+]
+
+
+def broken(seed: str, variant: str, source: str, destination: str, **options: Any) -> dict[str, Any]:
+    run = fuzz(target(seed, variant), source, destination, save_to=None, **options)
+    return {c.property: c for c in run.counterexamples}
+
+
+def test_seed000_minimal_counterexample_is_a_tool_input_start_then_a_tool_call() -> None:
+    found = broken("seed000", "buggy", "aisdk-stream", "open-responses-stream")
+    assert list(found) == ["one-to-one"]
+    assert found["one-to-one"].input == [
+        {"type": "tool-input-start", "id": CALL, "toolName": "get_weather"},
+        {"type": "tool-call", "toolCallId": CALL, "toolName": "get_weather", "input": "{}"},
+    ]
+    added = [e for e in found["one-to-one"].output or [] if e["type"] == "response.output_item.added"]
+    assert [e["item"]["call_id"] for e in added] == [CALL, CALL]
+    assert added[0]["item"]["id"] != added[1]["item"]["id"]
+
+
+def test_seed001_name_as_id_is_an_identity_break_on_one_streamed_call() -> None:
+    found = broken("seed001", "buggy", "openai-chat-stream", "openai-chat")
+    assert found["identity"].input == ONE_STREAMED_CALL
+    assert found["identity"].message == f"input call {CALL} is replayed with id 'get_weather'"
+    tool = [m for m in found["identity"].output or [] if m["role"] == "tool"]
+    assert tool == [
+        {"role": "tool", "tool_call_id": "get_weather returned {}", "content": "get_weather returned {}"}
+    ]
+
+
+def test_seed002_synthesized_id_is_an_identity_break_on_one_streamed_call() -> None:
+    found = broken("seed002", "buggy", "openai-chat-stream", "openai-chat")
+    assert list(found) == ["identity"]
+    assert found["identity"].input == ONE_STREAMED_CALL
+    assert f"input call {CALL} is replayed with id 'hist_tool_" in found["identity"].message
+
+
+def test_seed003_name_keyed_map_breaks_correlation_on_two_calls_of_one_tool() -> None:
+    first, second = "adk-99670cad-a3a4-4e01-86ca-846499670cad", "adk-3f304e59-4d63-4776-86cd-38853f304e59"
+    found = broken("seed003", "buggy", "gemini-contents", "aisdk-ui-stream")
+    assert list(found) == ["correlation"]
+    call = {"name": "get_weather", "args": {}}
+    answer = {"name": "get_weather", "response": {"output": ""}}
+    assert found["correlation"].input == [
+        {"role": "user", "parts": [{"text": "Hello"}]},
+        {
+            "role": "model",
+            "parts": [{"functionCall": call | {"id": first}}, {"functionCall": call | {"id": second}}],
+        },
+        {
+            "role": "user",
+            "parts": [
+                {"functionResponse": answer | {"id": first}},
+                {"functionResponse": answer | {"id": second}},
+            ],
+        },
+    ]
+    outputs = [
+        e["toolCallId"] for e in found["correlation"].output or [] if e["type"] == "tool-output-available"
+    ]
+    assert outputs == ["call_1", "call_1"]
+
+
+@pytest.mark.parametrize("solution", ["solution_a", "solution_b", "solution_c"])
+def test_seed004_solutions_keep_an_unanswered_call(solution: str) -> None:
+    found = broken("seed004", solution, "openai-chat", "openai-chat", damaged=True)
+    assert list(found) == ["validity"]
+    assert found["validity"].input == [
+        {"role": "user", "content": "Hello"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": CALL, "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}
+            ],
+        },
+    ]
+    assert "CC-4" in found["validity"].message
+
+
+TEST_CASE_4 = [
+    {
+        "role": "assistant",
+        "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}],
+    },
+    {"role": "user", "content": "Interrupt"},
+    {"role": "tool", "tool_call_id": "call_1", "content": "Result"},
+]
+
+
+@pytest.mark.parametrize("solution", ["solution_a", "solution_b", "solution_c"])
+def test_seed004_solutions_fail_the_reports_test_case_4(solution: str) -> None:
+    outcome = judge(
+        load_target(target("seed004", solution)), TEST_CASE_4, "openai-chat", "openai-chat", lossy=True
+    )
+    assert outcome.verdict == "validity"
+    assert {f.rule for b in outcome.broken for f in b.findings} == {"CC-2", "CC-4"}
+
+
+def test_seed004_fixed_sanitizer_keeps_every_intact_pair_and_drops_the_rest() -> None:
+    sanitize = load_target(target("seed004", "fixed"))
+    assert sanitize.run(TEST_CASE_4, 5.0) == [{"role": "user", "content": "Interrupt"}]
+    chain = [
+        {"role": "user", "content": "Hi"},
+        TEST_CASE_4[0]
+        | {"tool_calls": [*TEST_CASE_4[0]["tool_calls"], {"id": "call_2", "type": "function"}]},
+        {"role": "tool", "tool_call_id": "call_1", "content": "Result"},
+        {"role": "user", "content": "Hello"},
+    ]
+    kept = sanitize.run(chain, 5.0)
+    assert [c["id"] for c in kept[1]["tool_calls"]] == ["call_1"]
+    assert kept[2:] == chain[2:]
+
+
+FIXED = [
+    ("seed000", "fixed", "aisdk-stream", "open-responses-stream", False),
+    ("seed001", "fixed", "openai-chat-stream", "openai-chat", False),
+    ("seed002", "fixed", "openai-chat-stream", "openai-chat", False),
+    ("seed003", "fixed", "gemini-contents", "aisdk-ui-stream", False),
+    ("seed004", "fixed", "openai-chat", "openai-chat", True),
+]
+
+
+@pytest.mark.parametrize(("seed", "variant", "source", "destination", "damaged"), FIXED)
+def test_fixed_variants_survive_a_thousand_examples(
+    seed: str, variant: str, source: str, destination: str, damaged: bool
+) -> None:
+    run = fuzz(target(seed, variant), source, destination, max_examples=1000, damaged=damaged, save_to=None)
+    assert run.counterexamples == []
+    assert run.examples >= 1000
+
+
+def test_fixed_seed003_also_pairs_calls_without_ids() -> None:
+    run = fuzz(
+        target("seed003", "fixed"), "gemini-contents", "aisdk-ui-stream", quirks="missing-ids", save_to=None
+    )
+    assert run.counterexamples == []
+
+
+def test_the_same_seed_gives_the_same_counterexample() -> None:
+    runs = [
+        fuzz(target("seed003", "buggy"), "gemini-contents", "aisdk-ui-stream", seed_value=7, save_to=None)
+        for _ in "ab"
+    ]
+    assert [c.to_json() for c in runs[0].counterexamples] == [c.to_json() for c in runs[1].counterexamples]
+
+
+def identity(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return list(events)
+
+
+def raises(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    raise ValueError("no")
+
+
+def hangs(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    while True:
+        pass
+
+
+def garbage(events: list[dict[str, Any]]) -> list[Any]:
+    return ["not an object"]
+
+
+async def asynchronous(events: list[dict[str, Any]]) -> Any:
+    for event in events:
+        yield event
+
+
+@pytest.mark.parametrize(
+    ("function", "expected"),
+    [(identity, None), (asynchronous, None), (raises, "raises"), (hangs, "hangs"), (garbage, "garbage")],
+)
+def test_a_misbehaving_target_is_a_finding_not_a_crash(function: Any, expected: str | None) -> None:
+    run = fuzz(function, "anthropic-stream", "anthropic-stream", max_examples=20, timeout=0.2, save_to=None)
+    assert [c.property for c in run.counterexamples] == ([expected] if expected else [])
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("cat", None),
+        (f"{sys.executable} -c 'import sys; sys.exit(3)'", "crashes"),
+        (f"{sys.executable} -c 'print(\"oops\")'", "garbage"),
+        (f"{sys.executable} -c 'import time; time.sleep(5)'", "hangs"),
+    ],
+)
+def test_command_targets_read_and_write_json_lines(command: str, expected: str | None) -> None:
+    run = fuzz(command, "mcp", "mcp", max_examples=5, timeout=0.5, save_to=None)
+    assert [c.property for c in run.counterexamples] == ([expected] if expected else [])
+
+
+def test_cli_saves_replays_and_reports_in_every_format(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "found"
+    args = [
+        target("seed000", "buggy"),
+        "--from",
+        "aisdk-stream",
+        "--to",
+        "open-responses-stream",
+        "--out",
+        str(out),
+    ]
+    assert main(["fuzz", *args]) == 1
+    text = capsys.readouterr().out
+    assert "FAIL one-to-one" in text and "tool-input-start" in text
+    [saved] = out.glob("*.json")
+    assert load_counterexample(saved).property == "one-to-one"
+    assert not list(out.glob(".*.tmp"))
+    assert main(["replay", str(saved), target("seed000", "buggy")]) == 1
+    assert main(["replay", str(saved), target("seed000", "fixed")]) == 0
+    capsys.readouterr()
+    assert main(["fuzz", *args, "--format", "json"]) == 1
+    assert json.loads(capsys.readouterr().out)["counterexamples"][0]["property"] == "one-to-one"
+    assert main(["fuzz", *args, "--format", "junit"]) == 1
+    assert 'failures="1"' in capsys.readouterr().out
+    saved_case, outcome = replay(saved, target("seed000", "fixed"))
+    assert outcome.verdict is None and saved_case.source == "aisdk-stream"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["fuzz", "no_such_module:f", "--from", "mcp", "--to", "mcp"],
+        ["fuzz", "cat", "--from", "carrier-pigeon", "--to", "mcp"],
+        ["fuzz", "cat", "--from", "mcp", "--to", "mcp", "--quirks", "null-ids"],
+        ["replay", "no-such-file.json", "cat"],
+    ],
+)
+def test_usage_mistakes_exit_2_with_one_line(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("toolwire: ") and err.count("\n") == 1
