@@ -37,3 +37,4 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(PY) benchmarks/bench_check.py
 	$(PY) benchmarks/bench_anthropic.py
+	$(PY) benchmarks/bench_fuzz.py
