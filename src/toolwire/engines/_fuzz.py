@@ -121,6 +121,7 @@ class FuzzRun:
     max_examples: int
     seed: int
     quirks: str | None
+    damaged: bool = False
     examples: int = 0
     seconds: float = 0.0
     counterexamples: list[Counterexample] = field(default_factory=list)
@@ -262,7 +263,7 @@ def fuzz(
         get_protocol(name)
     loaded = target if isinstance(target, Target) else load_target(target)
     strategy = _inputs(source, quirks, damaged)
-    run = FuzzRun(loaded.name, source, destination, max_examples, seed_value, quirks)
+    run = FuzzRun(loaded.name, source, destination, max_examples, seed_value, quirks, damaged)
     best: dict[str, Counterexample] = {}
     folder = Path(save_to) if save_to is not None else None
     ticker = _Progress(progress)

@@ -30,6 +30,8 @@ def _counterexample_text(found: Counterexample, saved: str | None) -> list[str]:
 
 def _header(run: FuzzRun) -> str:
     bounds = f"seed {run.seed}, max-examples {run.max_examples}, quirks {run.quirks or 'none'}"
+    if run.damaged:
+        bounds += ", damaged input (--mutate)"
     return f"toolwire fuzz {run.target}: {run.source} -> {run.destination} ({bounds})"
 
 
@@ -44,6 +46,7 @@ def render_fuzz(run: FuzzRun, fmt: str = "text") -> str:
                 "seed": run.seed,
                 "max_examples": run.max_examples,
                 "quirks": run.quirks,
+                "mutate": run.damaged,
                 "examples": run.examples,
                 "seconds": round(run.seconds, 3),
                 "interrupted": run.interrupted,
