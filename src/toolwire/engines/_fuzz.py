@@ -14,7 +14,7 @@ import os
 import re
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, TextIO
@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import Flaky
 
 from toolwire import __version__
-from toolwire.engines._targets import Target, TargetFailure, load_target
+from toolwire.engines._targets import Target, TargetFailure, load_target, tool_result
 from toolwire.errors import UsageError
 from toolwire.properties import MUTATORS, get_protocol, mutate, traces
 from toolwire.properties._relations import RELATIONS, Broken, intact, ledger, relate
@@ -161,8 +161,6 @@ def judge(
         return Outcome(None, failure=failure)
     before = ledger(trace, source)
     if round_trip:
-        from toolwire.engines._targets import tool_result
-
         before.results = [(c[0], c[1], tool_result(c[1], c[2])) for c in before.calls]
     keep = None
     if lossy:
@@ -269,9 +267,10 @@ def fuzz(
     ticker = _Progress(progress)
     started = time.monotonic()
 
-    def keep(found: Counterexample) -> None:
+    def keep(found: Counterexample, final: bool = False) -> None:
+        """Save ``found`` if it is Hypothesis's final minimal case or smaller than the one saved."""
         current = best.get(found.property)
-        if current is None or found.key() < current.key():
+        if final or current is None or found.key() < current.key():
             best[found.property] = found
             if folder is not None:
                 run.saved[found.property] = save(found, folder)
@@ -332,6 +331,10 @@ def fuzz(
         ticker.close()
         run.seconds = time.monotonic() - started
     return run
+
+
+def _ordered(found: Iterable[Counterexample]) -> list[Counterexample]:
+    return sorted(found, key=lambda c: PROPERTIES.index(c.property))
 
 
 def _leaves(exc: BaseException) -> list[BaseException]:

@@ -159,27 +159,15 @@ def results(trace: list[Any], protocol: str) -> list[Result]:
 
 def ledger(trace: list[Any], protocol: str) -> Ledger:
     """Check ``trace`` and read its calls and results."""
-    from toolwire.properties._monitor import Monitor
-
-    spec = get_protocol(protocol)
-    monitors: list[Monitor] = []
-    if spec.shape == "stream":
-        monitor = spec.make()
-        monitor.finish(*monitor.consume((None, value, None) for value in trace))
-        monitors.append(monitor)
-    else:
-        monitor = spec.make()
-        for position, value in enumerate(trace):
-            monitor.feed(value, position, None, None)
-        monitor.finish(len(trace), None)
-        monitors.append(monitor)
+    monitor = get_protocol(protocol).make()
+    monitor.finish(*monitor.consume((None, value, None) for value in trace))
     if protocol == "aisdk-ui-stream":
         calls = _ui_calls(trace)
     elif protocol == "mcp":
         calls = _mcp_calls(trace)
     else:
-        calls = [call for m in monitors for turn in m.calls() for call in turn.calls]
-    findings = [f for m in monitors for f in m.findings if f.severity == "error"]
+        calls = [call for turn in monitor.calls() for call in turn.calls]
+    findings = [f for f in monitor.findings if f.severity == "error"]
     return Ledger(calls, results(trace, protocol), findings)
 
 
