@@ -40,6 +40,7 @@ PUBLIC = {
         "StreamProfile", "Turn", "Violations", "check_round_trip", "get_protocol", "rules_for",
         "BREAKS", "GENERATED", "MUTATORS", "QUIRKS", "Quirk", "mutate", "mutated", "quirks_for", "traces",
         "RELATIONS", "Broken", "Ledger", "intact", "ledger", "relate",
+        "EXPLORED", "Bounds", "Space", "space_for",
     ],
     toolwire.engines: [
         "IdVerdict", "Lifecycle", "Problem", "check_id", "id_shape", "render_ids",
@@ -47,6 +48,8 @@ PUBLIC = {
         "render_json", "render_protocols", "render_rules", "render_text", "to_dot", "to_mermaid",
         "Counterexample", "FuzzRun", "Outcome", "fuzz", "judge", "load_counterexample", "replay",
         "render_fuzz", "render_replay", "load_target", "tool_result",
+        "Analysis", "Exploration", "StateSpace", "analyse", "analyse_machine", "coverage_suite", "explore",
+        "paths", "render_analysis", "render_exploration", "render_space", "state_space",
     ],
 }  # fmt: skip
 

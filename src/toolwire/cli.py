@@ -6,8 +6,10 @@ Exit codes: 0 clean, 1 violations found, 2 unusable input or usage.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 
 from toolwire.errors import UsageError
 
@@ -90,6 +92,62 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("--timeout", type=float, default=5.0, metavar="S")
     replay.add_argument("--format", choices=("text", "json"), default="text")
 
+    explore = verbs.add_parser(
+        "explore",
+        help="run a converter on every valid trace within bounds: a proof within bounds or the shortest "
+        "counterexample",
+    )
+    explore.add_argument(
+        "target",
+        nargs="?",
+        metavar="TARGET",
+        help="as for fuzz; without it, explore the protocol's space only",
+    )
+    explore.add_argument(
+        "--from", dest="source", required=True, metavar="P", help="the protocol the target reads"
+    )
+    explore.add_argument("--to", dest="destination", metavar="Q", help="the protocol it writes (with TARGET)")
+    explore.add_argument(
+        "--calls", type=int, default=2, metavar="N", help="calls per stream or turn (default 2)"
+    )
+    explore.add_argument(
+        "--deltas", type=int, default=2, metavar="N", help="argument fragments per call (default 2)"
+    )
+    explore.add_argument(
+        "--turns", type=int, default=1, metavar="N", help="user turns of a conversation (default 1)"
+    )
+    explore.add_argument("--names", type=int, default=1, metavar="N", help="distinct tool names (default 1)")
+    explore.add_argument(
+        "--interleave",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="calls may be open at once (default: as the protocol's providers do)",
+    )
+    explore.add_argument("--quirks", metavar="PROFILE", help="provider quirk profile(s), comma-separated")
+    explore.add_argument(
+        "--no-symmetry", action="store_true", help="explore every renaming of ids, not one per renaming"
+    )
+    explore.add_argument(
+        "--mutate", action="store_true", help="also feed each trace damaged by every mutator (for sanitizers)"
+    )
+    explore.add_argument("--max-traces", type=int, metavar="N", help="stop after N traces (the run says so)")
+    explore.add_argument(
+        "--time-limit", type=float, metavar="S", help="stop after S seconds (the run says so)"
+    )
+    explore.add_argument("--timeout", type=float, default=5.0, metavar="S", help="per input (default 5 s)")
+    explore.add_argument("--out", default="counterexamples", help="folder for the counterexample")
+    explore.add_argument(
+        "--suite", metavar="DIR", help="write a transition-coverage suite of traces (JSON Lines)"
+    )
+    explore.add_argument("--format", choices=("text", "json"), default="text")
+
+    analyse = verbs.add_parser(
+        "analyse",
+        help="prove facts about the machines: reachability, dead ends, dead events, a coverage suite",
+    )
+    analyse.add_argument("machines", nargs="*", metavar="MACHINE", help="machine class names (default: all)")
+    analyse.add_argument("--format", choices=("text", "json"), default="text")
+
     protocols = verbs.add_parser("protocols", help="list the protocol names (stable)")
     protocols.add_argument("--format", choices=("text", "json"), default="text")
     return parser
@@ -158,6 +216,15 @@ def _run(args: argparse.Namespace) -> int:
         saved, outcome = replay(args.file, args.target, timeout=args.timeout)
         print(render_replay(saved, outcome, args.format))
         return 0 if outcome.verdict is None else 1
+    if args.verb == "explore":
+        return _explore(args)
+    if args.verb == "analyse":
+        from toolwire.engines._analysis import analyse_machine
+        from toolwire.engines._explore_report import render_analysis
+        from toolwire.machines import MACHINES
+
+        print(render_analysis([analyse_machine(name) for name in args.machines or MACHINES], args.format))
+        return 0
     if args.verb == "rules":
         print(engines.render_rules(rules_for(args.protocol), args.format))
         return 0
@@ -170,3 +237,58 @@ def _run(args: argparse.Namespace) -> int:
     render = engines.render_json if args.format == "json" else engines.render_text
     print(render(reports))
     return max(report.exit_code for report in reports)
+
+
+def _explore(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from toolwire.engines._explore import coverage_suite, explore, state_space
+    from toolwire.engines._explore_report import render_exploration, render_space
+    from toolwire.properties import Bounds, space_for
+
+    if args.timeout <= 0 or (args.max_traces is not None and args.max_traces < 1):
+        raise UsageError("--timeout must be above 0 and --max-traces at least 1")
+    quirks = frozenset(q for q in (args.quirks or "").split(",") if q)
+    bounds = Bounds(
+        calls=args.calls,
+        deltas=args.deltas,
+        turns=args.turns,
+        names=args.names,
+        interleave=args.interleave,
+        quirks=quirks,
+        symmetry=not args.no_symmetry,
+    )
+    space = space_for(args.source, bounds)
+    if args.suite:
+        folder = Path(args.suite)
+        folder.mkdir(parents=True, exist_ok=True)
+        for number, trace in enumerate(coverage_suite(space)):
+            path = folder / f"{args.source}-{number:03d}.jsonl"
+            path.write_text("".join(json.dumps(event, ensure_ascii=False) + "\n" for event in trace))
+            print(path, file=sys.stderr)
+    if args.target is None:
+        if args.destination:
+            raise UsageError("--to needs a TARGET to convert into it")
+        searched = state_space(space, time_limit=args.time_limit)
+        unreduced = None
+        if bounds.symmetry:
+            unreduced = state_space(
+                space_for(args.source, replace(bounds, symmetry=False)), time_limit=args.time_limit
+            )
+        print(render_space(searched, unreduced, args.format))
+        return 2 if searched.cut else 0
+    if not args.destination:
+        raise UsageError("explore TARGET needs --to Q, the protocol the target writes")
+    run = explore(
+        args.target,
+        args.source,
+        args.destination,
+        bounds,
+        max_traces=args.max_traces,
+        time_limit=args.time_limit,
+        timeout=args.timeout,
+        damage=args.mutate,
+        save_to=args.out,
+    )
+    print(render_exploration(run, args.format))
+    return run.exit_code

@@ -1,6 +1,7 @@
-"""Engines around the properties: the monitor behind ``check``, the fuzzer, and the renderers.
+"""Engines around the properties: the monitor behind ``check``, the fuzzer, the explorer, the renderers.
 
-The fuzzer imports Hypothesis, so it loads on first use: ``toolwire check`` never pays for it.
+The fuzzer and the explorer import Hypothesis and networkx, so they load on
+first use: ``toolwire check`` never pays for them.
 """
 
 from typing import TYPE_CHECKING
@@ -12,37 +13,52 @@ from toolwire.engines._ids import IdVerdict, check_id, id_shape, render_ids
 from toolwire.engines._report import render_json, render_protocols, render_rules, render_text
 
 __all__ = [
+    "Analysis",
     "Counterexample",
+    "Exploration",
     "FuzzRun",
     "IdVerdict",
     "Lifecycle",
     "Outcome",
     "Problem",
     "Report",
+    "StateSpace",
+    "analyse",
+    "analyse_machine",
     "check",
     "check_file",
     "check_id",
+    "coverage_suite",
+    "explore",
     "fuzz",
     "id_shape",
     "judge",
     "lifecycle",
     "load_counterexample",
     "load_target",
+    "paths",
+    "render_analysis",
     "render_diagrams",
+    "render_exploration",
     "render_fuzz",
     "render_ids",
     "render_json",
     "render_protocols",
     "render_replay",
     "render_rules",
+    "render_space",
     "render_text",
     "replay",
+    "state_space",
     "to_dot",
     "to_mermaid",
     "tool_result",
 ]
 
 if TYPE_CHECKING:
+    from toolwire.engines._analysis import Analysis, analyse, analyse_machine
+    from toolwire.engines._explore import Exploration, StateSpace, coverage_suite, explore, paths, state_space
+    from toolwire.engines._explore_report import render_analysis, render_exploration, render_space
     from toolwire.engines._fuzz import (
         Counterexample,
         FuzzRun,
@@ -61,6 +77,14 @@ _LAZY = {
         "toolwire.engines._fuzz",
     ),
     **dict.fromkeys(("render_fuzz", "render_replay"), "toolwire.engines._fuzz_report"),
+    **dict.fromkeys(("Analysis", "analyse", "analyse_machine"), "toolwire.engines._analysis"),
+    **dict.fromkeys(
+        ("Exploration", "StateSpace", "coverage_suite", "explore", "paths", "state_space"),
+        "toolwire.engines._explore",
+    ),
+    **dict.fromkeys(
+        ("render_analysis", "render_exploration", "render_space"), "toolwire.engines._explore_report"
+    ),
     **dict.fromkeys(("load_target", "tool_result"), "toolwire.engines._targets"),
 }
 

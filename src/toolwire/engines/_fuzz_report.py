@@ -8,15 +8,16 @@ from xml.sax.saxutils import escape, quoteattr
 
 from toolwire.engines._fuzz import PROPERTIES, Counterexample, FuzzRun, Outcome
 
-__all__ = ["render_fuzz", "render_replay"]
+__all__ = ["counterexample_text", "render_fuzz", "render_replay"]
 
 
 def _line(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def _counterexample_text(found: Counterexample, saved: str | None) -> list[str]:
-    lines = [f"FAIL {found.property}: {found.message}", f"  input ({len(found.input)} events, minimal):"]
+def counterexample_text(found: Counterexample, saved: str | None, how: str = "minimal") -> list[str]:
+    """A counterexample as report lines: the input, the output events that show it, where it is saved."""
+    lines = [f"FAIL {found.property}: {found.message}", f"  input ({len(found.input)} events, {how}):"]
     lines.extend(f"    {_line(event)}" for event in found.input)
     if found.output is not None:
         shown = [n for n in found.showing if n < len(found.output)] or list(range(min(3, len(found.output))))
@@ -65,7 +66,7 @@ def render_fuzz(run: FuzzRun, fmt: str = "text") -> str:
     lines = [_header(run)]
     for found in run.counterexamples:
         saved = run.saved.get(found.property)
-        lines.extend(_counterexample_text(found, str(saved) if saved else None))
+        lines.extend(counterexample_text(found, str(saved) if saved else None))
     status = "interrupted after" if run.interrupted else "ran"
     summary = f"{status} {run.examples} examples in {run.seconds:.1f} s: "
     if run.counterexamples:
@@ -90,7 +91,7 @@ def _junit(run: FuzzRun) -> str:
         name = quoteattr(prop)
         if prop in broken:
             found = broken[prop]
-            body = escape("\n".join(_counterexample_text(found, str(run.saved.get(prop) or "") or None)))
+            body = escape("\n".join(counterexample_text(found, str(run.saved.get(prop) or "") or None)))
             cases.append(
                 f'  <testcase classname="toolwire.fuzz" name={name}>'
                 f"<failure message={quoteattr(found.message)}>{body}</failure></testcase>"

@@ -1,6 +1,6 @@
 """Named rules, the monitors that check them, relations between traces, strategies and mutators.
 
-The strategies and mutators import Hypothesis, so they load on first use:
+The strategies, mutators and state spaces import Hypothesis, so they load on first use:
 ``toolwire check`` never pays for them.
 """
 
@@ -25,6 +25,7 @@ from toolwire.properties._turn import Call, Turn
 
 __all__ = [
     "BREAKS",
+    "EXPLORED",
     "GENERATED",
     "MUTATORS",
     "OPENAI_RESPONSES",
@@ -33,6 +34,7 @@ __all__ = [
     "QUIRKS",
     "RELATIONS",
     "RULES",
+    "Bounds",
     "Broken",
     "Call",
     "ChatConversationMonitor",
@@ -48,6 +50,7 @@ __all__ = [
     "ResponsesStreamMonitor",
     "Rule",
     "Severity",
+    "Space",
     "StreamProfile",
     "Turn",
     "Violations",
@@ -60,15 +63,18 @@ __all__ = [
     "quirks_for",
     "relate",
     "rules_for",
+    "space_for",
     "traces",
 ]
 
 if TYPE_CHECKING:
     from toolwire.properties._mutators import BREAKS, MUTATORS, mutate, mutated
+    from toolwire.properties._spaces import EXPLORED, Bounds, Space, space_for
     from toolwire.properties._strategies import GENERATED, QUIRKS, Quirk, quirks_for, traces
 
 _LAZY = {
     **dict.fromkeys(("BREAKS", "MUTATORS", "mutate", "mutated"), "toolwire.properties._mutators"),
+    **dict.fromkeys(("EXPLORED", "Bounds", "Space", "space_for"), "toolwire.properties._spaces"),
     **dict.fromkeys(
         ("GENERATED", "QUIRKS", "Quirk", "quirks_for", "traces"), "toolwire.properties._strategies"
     ),

@@ -11,11 +11,11 @@ import hashlib
 import itertools
 import json
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from hypothesis import strategies as st
 
-__all__ = ["Call", "Plan", "Turn", "plans", "timeline", "token"]
+__all__ = ["Call", "Plan", "Tokened", "Turn", "plans", "timeline", "token"]
 
 #: Tool names; few, so that one tool is often called several times at once.
 NAMES: Final = ("get_weather", "search", "read_file")
@@ -24,6 +24,13 @@ _TEXT: Final = st.text(alphabet=st.sampled_from('aZ 0"\\/\n\té中😀'), max_si
 _VALUES: Final = st.one_of(_TEXT, st.integers(-3, 1000), st.booleans(), st.none())
 _KEYS: Final = st.sampled_from(("q", "location", "path", "n"))
 _ALNUM: Final = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+class Tokened(Protocol):
+    """Anything that carries a call's id seed (a generated :class:`Call`, an explored slot)."""
+
+    @property
+    def token(self) -> str: ...
 
 
 @dataclass(frozen=True, slots=True)

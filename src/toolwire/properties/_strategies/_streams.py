@@ -8,7 +8,7 @@ from typing import Any, Final
 
 from hypothesis import strategies as st
 
-from toolwire.properties._strategies._plan import Call, Plan, timeline
+from toolwire.properties._strategies._plan import Call, Plan, Tokened, timeline
 
 __all__ = ["STREAMS"]
 
@@ -21,7 +21,7 @@ def _uuid(token: str) -> str:
     return f"{hexa[:8]}-{hexa[8:12]}-4{hexa[13:16]}-8{hexa[17:20]}-{hexa[20:32]}"
 
 
-def chat_id(call: Call) -> str:
+def chat_id(call: Tokened) -> str:
     """``call_`` and 24 characters, as OpenAI's Chat Completions ids look."""
     return f"call_{call.token}"
 
@@ -252,7 +252,7 @@ def bedrock_stream(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wire:
     return events
 
 
-def gemini_id(call: Call) -> str:
+def gemini_id(call: Tokened) -> str:
     """Google ADK's client-side id: ``adk-`` and a UUID4."""
     return f"adk-{_uuid(call.token)}"
 

@@ -1,0 +1,362 @@
+"""Bounded exhaustive exploration: every valid trace within bounds, through a converter.
+
+Two walks over a protocol's :class:`~toolwire.properties.Space`:
+
+- :func:`state_space`, a set-and-deque breadth-first search over its states,
+  counts distinct states, moves, depth, the table transitions covered, and
+  the exact number of valid traces (paths to an accepting state, counted on
+  the state graph, which is acyclic within bounds);
+- :func:`paths`, a breadth-first walk over trace prefixes, yields every
+  valid trace shortest first, so the first one a target fails on is a
+  shortest counterexample.
+
+:func:`explore` runs a target on every trace and judges it with the fuzzer's
+relations (:func:`~toolwire.engines.judge`); a run cut short by a limit says
+so and never claims that the relations hold.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections import deque
+from collections.abc import Callable, Hashable, Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from toolwire.engines._analysis import analyse, suite
+from toolwire.engines._fuzz import Counterexample, Outcome, judge, save
+from toolwire.engines._targets import Target, load_target
+from toolwire.errors import DefinitionError
+from toolwire.properties import MUTATORS, Bounds, Space, get_protocol, mutate, space_for
+from toolwire.properties._spaces import Fired, Move
+
+__all__ = ["Exploration", "StateSpace", "Tally", "coverage_suite", "explore", "paths", "state_space"]
+
+Wire = list[dict[str, Any]]
+Verdict = Literal["holds", "broken", "cut short"]
+
+
+@dataclass(slots=True)
+class StateSpace:
+    """What a breadth-first search of a space found."""
+
+    protocol: str
+    bounds: dict[str, Any]
+    states: int = 0
+    moves: int = 0
+    #: The longest valid trace, in events (while the search is cut short: breadth-first levels).
+    depth: int = 0
+    traces: int = 0
+    fired: set[Fired] = field(default_factory=set)
+    #: Every table transition reachable in the machines, and those no move fired.
+    reachable: int = 0
+    uncovered: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    #: Why the search stopped early (then ``states`` and ``traces`` are lower bounds).
+    cut: str | None = None
+    graph: dict[Hashable, list[tuple[Move, Hashable, tuple[Fired, ...]]]] | None = None
+
+    @property
+    def covered(self) -> int:
+        """Reachable table transitions fired by some move."""
+        return self.reachable - len(self.uncovered)
+
+    def to_json(self) -> dict[str, Any]:
+        """The counts, as ``--format json`` prints them."""
+        return {
+            "states": self.states,
+            "moves": self.moves,
+            "depth": self.depth,
+            "traces": self.traces,
+            "transitions": {
+                "covered": self.covered,
+                "reachable": self.reachable,
+                "uncovered": self.uncovered,
+            },
+            "seconds": round(self.seconds, 3),
+            "cut": self.cut,
+        }
+
+
+def state_space(
+    space: Space, *, max_states: int | None = None, time_limit: float | None = None, keep: bool = False
+) -> StateSpace:
+    """Search ``space`` breadth first with a set and a deque; count its traces on the state graph.
+
+    ``keep`` keeps the graph (``StateSpace.graph``) for :func:`coverage_suite`.
+    """
+    started = time.monotonic()
+    deadline = started + time_limit if time_limit is not None else None
+    result = StateSpace(space.protocol, space.bounds.describe(space))
+    start = space.start()
+    graph: dict[Hashable, list[tuple[Move, Hashable, tuple[Fired, ...]]]] = {}
+    seen = {start}
+    frontier = deque([start])
+    fired: set[Fired] = set()
+    steps = space.steps
+    depth = 0
+    moves = 0
+    while frontier:
+        if (max_states is not None and len(seen) > max_states) or (
+            deadline is not None and time.monotonic() > deadline
+        ):
+            result.cut = (
+                f"stopped after {len(seen)} states (limit {max_states})"
+                if max_states is not None and len(seen) > max_states
+                else f"stopped after {time_limit} s"
+            )
+            break
+        level: deque[Hashable] = deque()
+        for state in frontier:
+            out = list(steps(state))
+            graph[state] = out
+            moves += len(out)
+            for _, target, transitions in out:
+                fired.update(transitions)
+                if target not in seen:
+                    seen.add(target)
+                    level.append(target)
+        if level:
+            depth += 1
+        frontier = level
+    result.states = len(seen)
+    result.moves = moves
+    result.depth = depth
+    result.fired = fired
+    if result.cut is None:
+        result.traces, result.depth = _count(space, start, graph)
+    result.reachable, result.uncovered = _coverage(space, fired)
+    result.seconds = time.monotonic() - started
+    result.graph = graph if keep else None
+    return result
+
+
+def _count(space: Space, start: Hashable, graph: dict[Hashable, list[Any]]) -> tuple[int, int]:
+    """Paths from ``start`` to accepting states, and the longest, in reverse topological order."""
+    indegree: dict[Hashable, int] = dict.fromkeys(graph, 0)
+    for out in graph.values():
+        for _, target, _ in out:
+            indegree[target] = indegree.get(target, 0) + 1
+    order = [start]
+    position = 0
+    while position < len(order):
+        for _, target, _ in graph.get(order[position], ()):
+            indegree[target] -= 1
+            if indegree[target] == 0:
+                order.append(target)
+        position += 1
+    if len(order) != len(indegree):
+        raise DefinitionError(f"the {space.protocol} space has a cycle within bounds; bound every loop")
+    ways: dict[Hashable, int] = {}
+    longest: dict[Hashable, int] = {}
+    for state in reversed(order):
+        out = graph.get(state, [])
+        ways[state] = int(space.accepting(state)) + sum(ways[t] for _, t, _ in out)
+        longest[state] = max((longest[t] + 1 for _, t, _ in out if ways[t]), default=0)
+    return ways[start], longest[start]
+
+
+def _coverage(space: Space, fired: set[Fired]) -> tuple[int, list[str]]:
+    reachable = 0
+    uncovered = []
+    for number, table in enumerate(space.tables):
+        for source, event, target in analyse(table).transitions:
+            reachable += 1
+            if (number, table.state(source), event) not in fired:
+                uncovered.append(f"{table.name}: {source} --{event}--> {target}")
+    return reachable, uncovered
+
+
+@dataclass(slots=True)
+class Tally:
+    """How many trace prefixes a :func:`paths` walk has expanded so far."""
+
+    expanded: int = 0
+
+
+def paths(space: Space, tally: Tally | None = None) -> Iterator[tuple[Move, ...]]:
+    """Every complete path of ``space``, shortest first (breadth first over prefixes)."""
+    Node = tuple[Move, Any] | None
+    frontier: deque[tuple[Hashable, Node]] = deque([(space.start(), None)])
+    steps = space.steps
+    accepting = space.accepting
+    tally = tally if tally is not None else Tally()
+    while frontier:
+        state, node = frontier.popleft()
+        tally.expanded += 1
+        if accepting(state):
+            path: list[Move] = []
+            back = node
+            while back is not None:
+                path.append(back[0])
+                back = back[1]
+            yield tuple(reversed(path))
+        for move, target, _ in steps(state):
+            frontier.append((target, (move, node)))
+
+
+def damaged(trace: Wire, protocol: str) -> Iterator[Wire]:
+    """``trace`` broken by every mutator and every ordered pair of mutators, each once."""
+    seen: set[str] = set()
+    order = ["truncate", *sorted(set(MUTATORS) - {"truncate"})]
+    for first in order:
+        once = mutate(trace, protocol, first)
+        if once is None:
+            continue
+        for broken in (once, *(mutate(once, protocol, second) for second in order)):
+            if broken is None:
+                continue
+            key = json.dumps(broken, sort_keys=True)
+            if key not in seen:
+                seen.add(key)
+                yield broken
+
+
+@dataclass(slots=True)
+class Exploration:
+    """What an ``explore`` run did, and its verdict."""
+
+    target: str
+    source: str
+    destination: str
+    bounds: dict[str, Any]
+    space: StateSpace
+    #: The same bounds without symmetry reduction (None when not measured).
+    unreduced: StateSpace | None = None
+    traces: int = 0
+    inputs: int = 0
+    prefixes: int = 0
+    seconds: float = 0.0
+    cut: str | None = None
+    counterexample: Counterexample | None = None
+    saved: Path | None = None
+    damaged: bool = False
+
+    @property
+    def verdict(self) -> Verdict:
+        """``broken`` with a counterexample, ``cut short`` when a limit stopped the run, else ``holds``."""
+        if self.counterexample is not None:
+            return "broken"
+        return "cut short" if self.cut is not None else "holds"
+
+    @property
+    def exit_code(self) -> int:
+        """0 holds, 1 broken, 2 cut short (the run cannot vouch for the bounds)."""
+        return {"holds": 0, "broken": 1, "cut short": 2}[self.verdict]
+
+
+def explore(
+    target: str | Callable[..., Any],
+    source: str,
+    destination: str,
+    bounds: Bounds,
+    *,
+    max_traces: int | None = None,
+    time_limit: float | None = None,
+    timeout: float = 5.0,
+    damage: bool = False,
+    compare: bool = True,
+    save_to: str | os.PathLike[str] | None = "counterexamples",
+) -> Exploration:
+    """Run ``target`` on every valid ``source`` trace within ``bounds``; judge each by the relations.
+
+    Stops at the first failing input, which is a shortest one (inputs come
+    breadth first).  ``damage`` also feeds each trace broken by every
+    mutator and pair of mutators (for sanitizers).  ``compare`` measures the
+    state space without symmetry reduction too.
+    """
+    get_protocol(destination)
+    space = space_for(source, bounds)
+    loaded = target if isinstance(target, Target) else load_target(target)
+    started = time.monotonic()
+    deadline = started + time_limit if time_limit is not None else None
+    searched = state_space(space, time_limit=time_limit)
+    run = Exploration(loaded.name, source, destination, searched.bounds, searched, damaged=damage)
+    if compare and bounds.symmetry:
+        remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
+        run.unreduced = state_space(space_for(source, replace(bounds, symmetry=False)), time_limit=remaining)
+    if searched.cut is not None:
+        run.cut = f"the state space was {searched.cut}"
+    else:
+        _run_all(run, space, loaded, max_traces, deadline, timeout)
+    run.seconds = time.monotonic() - started
+    if run.counterexample is not None and save_to is not None:
+        run.saved = save(run.counterexample, Path(save_to))
+    return run
+
+
+def _run_all(
+    run: Exploration,
+    space: Space,
+    target: Target,
+    max_traces: int | None,
+    deadline: float | None,
+    timeout: float,
+) -> None:
+    quirks = ",".join(sorted(space.bounds.quirks)) or None
+    tally = Tally()
+    try:
+        _judge_paths(run, space, target, max_traces, deadline, timeout, quirks, tally)
+    finally:
+        run.prefixes = tally.expanded
+
+
+def _judge_paths(
+    run: Exploration,
+    space: Space,
+    target: Target,
+    max_traces: int | None,
+    deadline: float | None,
+    timeout: float,
+    quirks: str | None,
+    tally: Tally,
+) -> None:
+    for path in paths(space, tally):
+        if max_traces is not None and run.traces >= max_traces:
+            run.cut = f"stopped after {run.traces} of {run.space.traces} traces (--max-traces)"
+            return
+        if deadline is not None and time.monotonic() > deadline:
+            run.cut = f"stopped after {run.traces} of {run.space.traces} traces (--time-limit)"
+            return
+        run.traces += 1
+        trace = space.render(path)
+        for given in (trace, *damaged(trace, run.source)) if run.damaged else (trace,):
+            run.inputs += 1
+            outcome = judge(target, given, run.source, run.destination, timeout=timeout, lossy=run.damaged)
+            if outcome.verdict is not None:
+                run.counterexample = _counterexample(run, target, given, outcome, quirks)
+                return
+
+
+def _counterexample(
+    run: Exploration, target: Target, given: Wire, outcome: Outcome, quirks: str | None
+) -> Counterexample:
+    prop = outcome.verdict or ""
+    bounds = ", ".join(f"{k} {str(v).lower() if isinstance(v, bool) else v}" for k, v in run.bounds.items())
+    return Counterexample(
+        target.name,
+        run.source,
+        run.destination,
+        prop,
+        f"{outcome.message} (explore, shortest within {bounds}; trace {run.traces})",
+        given,
+        outcome.output,
+        tuple(outcome.showing()),
+        quirks,
+        run.damaged,
+        0,
+    )
+
+
+def coverage_suite(space: Space) -> list[Wire]:
+    """Few valid traces of ``space`` that together fire every table transition its moves can fire.
+
+    Each trace is a complete path, rendered; ``toolwire check`` accepts them.
+    """
+    searched = state_space(space, keep=True)
+    graph = searched.graph or {}
+    found = suite(space.start(), lambda state: graph.get(state, ()), space.accepting, set(searched.fired))
+    return [space.render(path) for path in found]

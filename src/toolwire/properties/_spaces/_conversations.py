@@ -1,0 +1,225 @@
+"""Conversation spaces: a request's message list, as the protocol's conversation machine reads it.
+
+State: ``(machine state, user turns, last message kind, pending call
+slots, used slots)``.  A turn is a user message, then either an assistant
+text, or an assistant message of 1..``calls`` calls and their results.
+Calls take slots from a pool of ``calls * turns``; with ``symmetry`` on, the
+lowest free slots in order.  Tool names are in the moves, not the state.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Hashable, Iterator, Sequence
+from typing import Any
+
+from toolwire.machines import ILLEGAL, ChatConversation, GeminiContents, Table, compile_machine
+from toolwire.properties._spaces._lanes import arguments
+from toolwire.properties._spaces._space import NAMES, Bounds, Move, Space, Step, Wire
+from toolwire.properties._strategies._plan import token
+from toolwire.properties._strategies._streams import chat_id, gemini_id
+
+__all__ = ["ChatSpace", "ConversationSpace", "GeminiSpace"]
+
+_USERS = ("Hello", "And now?", "Thanks; once more?")
+
+
+class _Call:
+    """One call of a rendered conversation."""
+
+    __slots__ = ("arguments", "name", "number", "token")
+
+    def __init__(self, number: int, name: int) -> None:
+        self.number = number
+        self.token = token(number)
+        self.name = NAMES[name]
+        self.arguments = arguments(number)
+
+    @property
+    def result(self) -> str:
+        return f"{self.name} result {self.number}"
+
+
+class ConversationSpace(Space):
+    """A conversation protocol's space; subclasses name the machine's events and spell messages.
+
+    ``user``, ``text`` and ``calls`` are the machine events of a user
+    message, an assistant text and an assistant message with calls.
+    Results are one message per call (:meth:`answers`, ``answer`` /
+    ``last_answer``) or one message for all (``results``).
+    """
+
+    streamed = False
+    table: Table
+    user: str
+    text: str
+    call: str
+
+    def __init__(self, bounds: Bounds) -> None:
+        super().__init__(bounds)
+        self.tables = (self.table,)
+        self._pool = bounds.calls * bounds.turns
+
+    def start(self) -> Hashable:
+        return (self.table.initial, 0, "", (), 0)
+
+    def accepting(self, state: Any) -> bool:
+        table_state, turns, _, pending, _ = state
+        return turns > 0 and not pending and table_state in self.table.accepting
+
+    def steps(self, state: Any) -> Iterator[Step]:
+        table_state, turns, last, pending, used = state
+        rows = self.table.rows
+        if last != "user" and not pending and turns < self.bounds.turns:
+            yield from self._fire(
+                state, ("user",), self.user, (table_state, turns + 1, "user", pending, used)
+            )
+        if last == "user":
+            yield from self._fire(state, ("text",), self.text, (table_state, turns, "text", pending, used))
+            if rows[self.call][table_state] != ILLEGAL:
+                yield from self._calls(state)
+        if pending:
+            yield from self.results(state)
+
+    def _fire(self, state: Any, move: Move, event: str, then: tuple[Any, ...]) -> Iterator[Step]:
+        target = self.table.rows[event][state[0]]
+        if target != ILLEGAL:
+            yield move, (target, *then[1:]), ((0, state[0], event),)
+
+    def _calls(self, state: Any) -> Iterator[Step]:
+        table_state, turns, _, _, used = state
+        free = [n for n in range(self._pool) if not used >> n & 1]
+        target = self.table.rows[self.call][table_state]
+        fired = ((0, table_state, self.call),)
+        for count in range(1, min(self.bounds.calls, len(free)) + 1):
+            picks = [tuple(free[:count])] if self.bounds.symmetry else itertools.permutations(free, count)
+            for slots in picks:
+                mask = used
+                for n in slots:
+                    mask |= 1 << n
+                then = (target, turns, "calls", slots, mask)
+                for names in itertools.product(range(self.bounds.names), repeat=count):
+                    yield ("calls", slots, names), then, fired
+
+    def results(self, state: Any) -> Iterator[Step]:
+        """The moves that answer pending calls."""
+        raise NotImplementedError
+
+    def render(self, path: Sequence[Move]) -> Wire:
+        calls: dict[int, _Call] = {}
+        out: Wire = []
+        turn = 0
+        for move in path:
+            kind = move[0]
+            if kind == "user":
+                out.append(self.user_message(_USERS[turn % len(_USERS)]))
+                turn += 1
+            elif kind == "text":
+                out.append(self.text_message("Done."))
+            elif kind == "calls":
+                made = [_Call(n, name) for n, name in zip(move[1], move[2], strict=True)]
+                calls.update((c.number, c) for c in made)
+                out.append(self.call_message(made))
+            else:
+                out.append(self.result_message([calls[n] for n in move[1:]]))
+        return out
+
+    def user_message(self, text: str) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def text_message(self, text: str) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def call_message(self, calls: list[_Call]) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def result_message(self, calls: list[_Call]) -> dict[str, Any]:
+        raise NotImplementedError
+
+
+class ChatSpace(ConversationSpace):
+    """Chat Completions ``messages``: tool messages answer pending calls one at a time, in any order."""
+
+    protocol = "openai-chat"
+    table = compile_machine(ChatConversation)
+    user = "other"
+    text = "other"
+    call = "calls"
+
+    def results(self, state: Any) -> Iterator[Step]:
+        table_state, turns, _, pending, used = state
+        event = "answer" if len(pending) > 1 else "last_answer"
+        target = self.table.rows[event][table_state]
+        if target == ILLEGAL:
+            return
+        for n in pending:
+            rest = tuple(p for p in pending if p != n)
+            yield ("result", n), (target, turns, "result", rest, used), ((0, table_state, event),)
+
+    def user_message(self, text: str) -> dict[str, Any]:
+        return {"role": "user", "content": text}
+
+    def text_message(self, text: str) -> dict[str, Any]:
+        return {"role": "assistant", "content": text}
+
+    def call_message(self, calls: list[_Call]) -> dict[str, Any]:
+        return {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": chat_id(c), "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+                for c in calls
+            ],
+        }
+
+    def result_message(self, calls: list[_Call]) -> dict[str, Any]:
+        (call,) = calls
+        return {"role": "tool", "tool_call_id": chat_id(call), "content": call.result}
+
+
+class GeminiSpace(ConversationSpace):
+    """Gemini ``contents``: one user content answers every call of the model content before it.
+
+    Responses come in any order when calls carry ids, in call order under
+    ``missing-ids`` (with no ids, order is all that pairs them).
+    """
+
+    protocol = "gemini-contents"
+    table = compile_machine(GeminiContents)
+    user = "user_turn"
+    text = "model_turn"
+    call = "call_turn"
+    quirks = frozenset({"missing-ids"})
+
+    def results(self, state: Any) -> Iterator[Step]:
+        table_state, turns, _, pending, used = state
+        target = self.table.rows["response_turn"][table_state]
+        if target == ILLEGAL:
+            return
+        orders = [pending] if "missing-ids" in self.bounds.quirks else itertools.permutations(pending)
+        for order in orders:
+            then = (target, turns, "result", (), used)
+            yield ("result", *order), then, ((0, table_state, "response_turn"),)
+
+    def user_message(self, text: str) -> dict[str, Any]:
+        return {"role": "user", "parts": [{"text": text}]}
+
+    def text_message(self, text: str) -> dict[str, Any]:
+        return {"role": "model", "parts": [{"text": text}]}
+
+    def _ided(self, body: dict[str, Any], call: _Call) -> dict[str, Any]:
+        return body if "missing-ids" in self.bounds.quirks else body | {"id": gemini_id(call)}
+
+    def call_message(self, calls: list[_Call]) -> dict[str, Any]:
+        parts = [
+            {"functionCall": self._ided({"name": c.name, "args": json.loads(c.arguments)}, c)} for c in calls
+        ]
+        return {"role": "model", "parts": parts}
+
+    def result_message(self, calls: list[_Call]) -> dict[str, Any]:
+        parts = [
+            {"functionResponse": self._ided({"name": c.name, "response": {"output": c.result}}, c)}
+            for c in calls
+        ]
+        return {"role": "user", "parts": parts}

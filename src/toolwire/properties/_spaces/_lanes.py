@@ -1,0 +1,185 @@
+"""Stream spaces: one lane (an item machine) per call, an optional envelope, and a close.
+
+State: ``(phase, envelope state, slots)``; a slot is ``(lane state,
+fragments so far, tool name number)``, the name ``-1`` until the call opens.
+Phases run through the envelope's opening events, then the body, where calls
+open and step, then the close (one wire event: the envelope's closing event,
+and a broadcast event to every open lane, such as Chat Completions'
+``finish_reason``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Hashable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolwire.machines import ILLEGAL, Table
+from toolwire.properties._spaces._space import NAMES, Bounds, Fired, Move, Space, Step
+from toolwire.properties._strategies._plan import token
+
+__all__ = ["LaneSpace", "Lanes", "Slot", "arguments", "pieces"]
+
+
+def arguments(slot: int) -> str:
+    """Call ``slot``'s arguments: JSON with an escape, multi-byte and astral text, distinct per call."""
+    return json.dumps({"q": f'Zürich "{slot}" 😀 中', "n": slot}, ensure_ascii=False, separators=(",", ":"))
+
+
+def pieces(text: str, count: int) -> tuple[str, ...]:
+    """``text`` in ``count`` fragments cut at evenly spaced code points (none for ``count`` 0)."""
+    if count == 0:
+        return ()
+    cuts = [len(text) * n // count for n in range(count + 1)]
+    return tuple(text[a:b] for a, b in itertools.pairwise(cuts))
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """One call of a rendered path: its id seed, name, arguments and their fragments."""
+
+    number: int
+    position: int
+    token: str
+    name: str
+    arguments: str
+    pieces: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Lanes:
+    """How a stream protocol's machines combine.
+
+    ``events``: the lane events explored; ``fragments``: those that carry an
+    argument fragment (at most ``deltas`` per call); ``minimum``: events that
+    need at least that many fragments before them; ``carrier``: the envelope
+    event every lane event also is; ``closing`` / ``broadcast``: what the
+    close fires on the envelope and on every open lane.
+    """
+
+    lane: Table
+    events: tuple[str, ...]
+    fragments: frozenset[str]
+    minimum: dict[str, int] = field(default_factory=dict)
+    envelope: Table | None = None
+    opening: tuple[str, ...] = ()
+    closing: str | None = None
+    carrier: str | None = None
+    broadcast: str | None = None
+
+
+class LaneSpace(Space):
+    """A stream protocol's space; subclasses set ``lanes`` and render moves."""
+
+    lanes: Lanes
+
+    def __init__(self, bounds: Bounds) -> None:
+        super().__init__(bounds)
+        spec = self.lanes
+        self.tables = (spec.envelope, spec.lane) if spec.envelope is not None else (spec.lane,)
+        self._lane_no = len(self.tables) - 1
+        self._body = len(spec.opening)
+        self._closed = self._body + 1
+        lane = spec.lane
+        self._rows = [(e, lane.rows[e], e in spec.fragments, spec.minimum.get(e, 0)) for e in spec.events]
+        self._openers = [r for r in self._rows if r[1][lane.initial] != ILLEGAL]
+        self._done = lane.accepting
+        self._carrier = spec.envelope.rows[spec.carrier] if spec.envelope and spec.carrier else None
+
+    def start(self) -> Hashable:
+        env = self.lanes.envelope.initial if self.lanes.envelope is not None else 0
+        empty = (self.lanes.lane.initial, 0, -1)
+        return (0, env, (empty,) * self.bounds.calls)
+
+    def accepting(self, state: Any) -> bool:
+        return bool(state[0] == self._closed)
+
+    def steps(self, state: Any) -> Iterator[Step]:
+        phase, env, slots = state
+        spec = self.lanes
+        if phase < self._body:
+            assert spec.envelope is not None
+            event = spec.opening[phase]
+            target = spec.envelope.rows[event][env]
+            if target != ILLEGAL:
+                yield ("env", event), (phase + 1, target, slots), ((0, env, event),)
+            return
+        if phase != self._body:
+            return
+        yield from self._lane_steps(env, slots)
+        close = self._close(env, slots)
+        if close is not None:
+            yield close
+
+    def _lane_steps(self, env: int, slots: tuple[tuple[int, int, int], ...]) -> Iterator[Step]:
+        bounds = self.bounds
+        lane_no = self._lane_no
+        carrier = self._carrier
+        if carrier is not None:
+            env_target = carrier[env]
+            if env_target == ILLEGAL:
+                return
+            env_fired: tuple[Fired, ...] = ((0, env, self.lanes.carrier or ""),)
+        else:
+            env_target, env_fired = env, ()
+        done = self._done
+        busy = any(name >= 0 and state not in done for state, _, name in slots)
+        free = next((k for k, slot in enumerate(slots) if slot[2] < 0), -1)
+        for k, (state, count, name) in enumerate(slots):
+            if name < 0:
+                if (bounds.symmetry and k != free) or (busy and not self.interleave):
+                    continue
+                rows = self._openers
+            else:
+                rows = self._rows
+            for event, row, fragment, minimum in rows:
+                target = row[state]
+                if target == ILLEGAL or count < minimum:
+                    continue
+                grown = count + 1 if fragment else count
+                if grown > bounds.deltas:
+                    continue
+                fired = (*env_fired, (lane_no, state, event))
+                moved = (*slots[:k], (target, grown, 0), *slots[k + 1 :])
+                # The name is in the move, not the state: no later move depends on it.
+                for chosen in range(bounds.names) if name < 0 else (0,):
+                    yield ("lane", k, event, chosen), (self._body, env_target, moved), fired
+
+    def _close(self, env: int, slots: tuple[tuple[int, int, int], ...]) -> Step | None:
+        spec = self.lanes
+        fired: list[Fired] = []
+        if spec.closing is not None and spec.envelope is not None:
+            target = spec.envelope.rows[spec.closing][env]
+            if target == ILLEGAL:
+                return None
+            fired.append((0, env, spec.closing))
+            env = target
+        closed = []
+        for state, count, name in slots:
+            if name >= 0 and state not in self._done:
+                if spec.broadcast is None or spec.lane.rows[spec.broadcast][state] == ILLEGAL:
+                    return None
+                fired.append((self._lane_no, state, spec.broadcast))
+                state = spec.lane.rows[spec.broadcast][state]
+            closed.append((state, count, name))
+        return ("close",), (self._closed, env, tuple(closed)), tuple(fired)
+
+    def calls(self, path: Sequence[Move]) -> dict[int, Slot]:
+        """The calls of ``path`` by slot, in the order they open."""
+        names: dict[int, int] = {}
+        counts: dict[int, int] = {}
+        fragments = self.lanes.fragments
+        for move in path:
+            if move[0] == "lane":
+                _, number, event, name = move
+                names.setdefault(number, name)
+                counts[number] = counts.get(number, 0) + (event in fragments)
+        out = {}
+        for position, number in enumerate(names):
+            text = arguments(number)
+            out[number] = Slot(
+                number, position, token(number), NAMES[names[number]], text, pieces(text, counts[number])
+            )
+        return out
