@@ -200,7 +200,7 @@ def paths(space: Space, tally: Tally | None = None) -> Iterator[tuple[Move, ...]
 
 def damaged(trace: Wire, protocol: str) -> Iterator[Wire]:
     """``trace`` broken by every mutator and every ordered pair of mutators, each once."""
-    seen: set[str] = set()
+    seen = {json.dumps(trace, sort_keys=True)}
     order = ["truncate", *sorted(set(MUTATORS) - {"truncate"})]
     for first in order:
         once = mutate(trace, protocol, first)
