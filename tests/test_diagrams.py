@@ -48,3 +48,31 @@ def test_without_dot_svg_gives_an_install_hint(monkeypatch: pytest.MonkeyPatch, 
 def test_an_unknown_machine_lists_the_machines() -> None:
     with pytest.raises(UsageError, match="ResponseStream"):
         lifecycle("Responses")
+
+
+def test_states_name_the_rules_their_illegal_events_break() -> None:
+    dot, mermaid = to_dot(lifecycle("FunctionCallItem")), to_mermaid(lifecycle("FunctionCallItem"))
+    assert '"absent" [label=<absent<BR/><FONT POINT-SIZE="9" COLOR="#a00000">other events: OR-3, RS-9b' in dot
+    assert "    added: added, other events: RS-7d, RS-9a" in mermaid
+    assert dict(lifecycle("ChatConversation").guards)["awaiting"] == ("CC-3", "CC-4", "CC-5c")
+
+
+def test_counterexample_picture_highlights_the_bad_events(tmp_path: Path) -> None:
+    from toolwire.cli import main
+    from toolwire.engines._diagram import counterexample_dot, counterexample_mermaid
+    from toolwire.engines._fuzz import load_counterexample
+
+    saved = DIAGRAMS / "counterexample-seed000.json"
+    found = load_counterexample(saved)
+    mermaid = counterexample_mermaid(found)
+    assert (DIAGRAMS / "counterexample-seed000.mmd").read_text() == mermaid, STALE
+    assert (DIAGRAMS / "counterexample-seed000.dot").read_text() == counterexample_dot(found), STALE
+    # The two output_item.added events of one call are the ones boxed in red.
+    boxed = [
+        line for n, line in enumerate(mermaid.splitlines()) if mermaid.splitlines()[n - 1].endswith("214)")
+    ]
+    assert [line.split(": ")[1].split(" ")[0] for line in boxed][:2] == ["2", "3"]
+    assert all("output_item" in line for line in boxed)
+    assert main(["diagram", "--counterexample", str(saved), "--format", "dot", "--out", str(tmp_path)]) == 0
+    assert (tmp_path / "counterexample-seed000.dot").read_text() == counterexample_dot(found)
+    assert main(["diagram", "OutputItem", "--counterexample", str(saved), "--out", str(tmp_path)]) == 2

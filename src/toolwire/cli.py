@@ -56,6 +56,11 @@ def _parser() -> argparse.ArgumentParser:
         help="repeat for several (default: svg, dot and mermaid)",
     )
     diagram.add_argument("--out", default="diagrams", help="folder to write into (default: diagrams)")
+    diagram.add_argument(
+        "--counterexample",
+        metavar="FILE",
+        help="draw a saved counterexample instead: input and output events, the bad ones highlighted",
+    )
 
     ids = verbs.add_parser(
         "ids", help="say whether a call id is valid in each protocol, and which rule it breaks"
@@ -181,7 +186,18 @@ def _run(args: argparse.Namespace) -> int:
         from toolwire.machines import MACHINES
 
         formats = args.format or ["svg", "dot", "mermaid"]
-        for path in engines.render_diagrams(args.machines or list(MACHINES), formats, Path(args.out)):
+        if args.counterexample:
+            from toolwire.engines._diagram import render_counterexample
+            from toolwire.engines._fuzz import load_counterexample
+
+            if args.machines:
+                raise UsageError("give machines or --counterexample, not both")
+            found = load_counterexample(args.counterexample)
+            stem = Path(args.counterexample).stem
+            written = render_counterexample(found, formats, Path(args.out), stem)
+        else:
+            written = engines.render_diagrams(args.machines or list(MACHINES), formats, Path(args.out))
+        for path in written:
             print(path)
         return 0
     if args.verb == "ids":

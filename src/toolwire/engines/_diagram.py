@@ -10,12 +10,27 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
 from toolwire.errors import UsageError
 from toolwire.machines import MACHINES, compile_machine
+from toolwire.properties._monitor import guards
 
-__all__ = ["DiagramFormat", "Lifecycle", "lifecycle", "render_diagrams", "to_dot", "to_mermaid"]
+if TYPE_CHECKING:
+    from toolwire.engines._fuzz import Counterexample
+
+__all__ = [
+    "DiagramFormat",
+    "Lifecycle",
+    "counterexample_dot",
+    "counterexample_mermaid",
+    "lifecycle",
+    "render_counterexample",
+    "render_diagrams",
+    "summary",
+    "to_dot",
+    "to_mermaid",
+]
 
 DiagramFormat = Literal["dot", "mermaid", "svg", "png"]
 _INSTALL_HINT: Final = (
@@ -36,6 +51,13 @@ class Lifecycle:
     accepting: tuple[str, ...]
     #: ``(source, target, events)``, events merged per edge, in table order.
     edges: tuple[tuple[str, str, tuple[str, ...]], ...]
+    #: ``(state, rule ids)``: the rules any event with no transition from that state breaks.
+    guards: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def guarded(self, state: str) -> str:
+        """``other events: RS-7d, RS-9a`` for ``state``, or empty."""
+        rules = dict(self.guards).get(state, ())
+        return f"other events: {', '.join(rules)}" if rules else ""
 
 
 def lifecycle(name: str) -> Lifecycle:
@@ -48,6 +70,7 @@ def lifecycle(name: str) -> Lifecycle:
     edges: dict[tuple[str, str], list[str]] = {}
     for source, event, target in table.transitions():
         edges.setdefault((source, target), []).append(event)
+    declared = guards(name)
     doc = (machine.__doc__ or "").strip().splitlines()
     return Lifecycle(
         name=name,
@@ -57,6 +80,7 @@ def lifecycle(name: str) -> Lifecycle:
         finals=tuple(table.states[i] for i in sorted(table.finals)),
         accepting=tuple(table.states[i] for i in sorted(table.accepting - table.finals)),
         edges=tuple((s, t, tuple(events)) for (s, t), events in edges.items()),
+        guards=tuple((state, tuple(declared[state])) for state in table.states if state in declared),
     )
 
 
@@ -67,11 +91,15 @@ def to_dot(item: Lifecycle) -> str:
         "  rankdir=LR;",
         '  node [shape=box, style=rounded, fontname="Helvetica"];',
         '  edge [fontname="Helvetica", fontsize=10];',
-        f'  labelloc=t; label="{item.name}: {_escape(item.summary)}";',
+        f'  labelloc=t; label="{item.name}: {_escape(item.summary)}\\n'
+        'under a state: the rules an event with no transition from it breaks";',
         '  "__start" [shape=point, width=0.15, label=""];',
     ]
     for state in item.states:
         attrs = []
+        rules = item.guarded(state)
+        if rules:
+            attrs.append(f'label=<{state}<BR/><FONT POINT-SIZE="9" COLOR="#a00000">{rules}</FONT>>')
         if state in item.finals:
             attrs.append("peripheries=2")
         if state in item.accepting:
@@ -87,6 +115,7 @@ def to_dot(item: Lifecycle) -> str:
 def to_mermaid(item: Lifecycle) -> str:
     """Mermaid ``stateDiagram-v2`` text, for Markdown."""
     out = ["stateDiagram-v2", f"    %% {item.name}: {item.summary}", f"    [*] --> {item.initial}"]
+    out.extend(f"    {state}: {state}, {item.guarded(state)}" for state in item.states if item.guarded(state))
     for source, target, events in item.edges:
         out.append(f"    {source} --> {target}: {', '.join(events)}")
     for state in item.finals:
@@ -98,33 +127,151 @@ def to_mermaid(item: Lifecycle) -> str:
 
 def render_diagrams(names: Iterable[str], formats: Iterable[DiagramFormat], out: Path) -> list[Path]:
     """Write each machine's diagram in each format into ``out``; returns the files written."""
-    # Only rendering needs these; `check` imports this package and should not pay for them.
-    import shutil
-    import subprocess
-
     formats = list(formats)
-    if {"svg", "png"} & set(formats) and shutil.which("dot") is None:
-        raise UsageError(_INSTALL_HINT)
-    out.mkdir(parents=True, exist_ok=True)
+    _need_dot(formats)
     written = []
     for name in names:
         item = lifecycle(name)
-        dot = to_dot(item)
-        for fmt in formats:
-            path = out / f"{name}.{'mmd' if fmt == 'mermaid' else fmt}"
-            if fmt == "dot":
-                path.write_text(dot)
-            elif fmt == "mermaid":
-                path.write_text(to_mermaid(item))
-            else:
-                result = subprocess.run(
-                    ["dot", f"-T{fmt}", "-o", str(path)], input=dot.encode(), capture_output=True, check=False
-                )
-                if result.returncode != 0:
-                    raise UsageError(f"dot failed on {name}: {result.stderr.decode(errors='replace')}")
-            written.append(path)
+        written.extend(_write({"dot": to_dot(item), "mermaid": to_mermaid(item)}, formats, out, name))
+    return written
+
+
+def _need_dot(formats: Iterable[DiagramFormat]) -> None:
+    import shutil
+
+    if {"svg", "png"} & set(formats) and shutil.which("dot") is None:
+        raise UsageError(_INSTALL_HINT)
+
+
+def _write(sources: dict[str, str], formats: Iterable[DiagramFormat], out: Path, stem: str) -> list[Path]:
+    """Write one picture's DOT / Mermaid sources, and SVG / PNG rendered from the DOT by Graphviz."""
+    # Only rendering needs subprocess; `check` imports this package and should not pay for it.
+    import subprocess
+
+    formats = list(formats)
+    _need_dot(formats)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for fmt in formats:
+        path = out / f"{stem}.{'mmd' if fmt == 'mermaid' else fmt}"
+        if fmt in sources:
+            path.write_text(sources[fmt], encoding="utf-8")
+        else:
+            result = subprocess.run(
+                ["dot", f"-T{fmt}", "-o", str(path)],
+                input=sources["dot"].encode(),
+                capture_output=True,
+                check=False,
+            )
+            if result.returncode != 0:
+                raise UsageError(f"dot failed on {stem}: {result.stderr.decode(errors='replace')}")
+        written.append(path)
     return written
 
 
 def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+#: Keys whose string values are call ids worth showing on a counterexample picture.
+_ID_KEYS: Final = frozenset(
+    {"id", "call_id", "tool_call_id", "toolCallId", "toolUseId", "tool_use_id", "item_id"}
+)
+_ENVELOPE_IDS: Final = ("chatcmpl-", "resp_", "msg_", "txt-")
+
+
+def _ids(value: object, found: list[str]) -> list[str]:
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            if key in _ID_KEYS and isinstance(inner, str) and not inner.startswith(_ENVELOPE_IDS):
+                short = inner if len(inner) <= 14 else inner[:13] + "…"
+                if short not in found:
+                    found.append(short)
+            else:
+                _ids(inner, found)
+    elif isinstance(value, list):
+        for inner in value:
+            _ids(inner, found)
+    return found
+
+
+def summary(event: object) -> str:
+    """One line for a wire event: its type (or role, method, chunk delta) and the call ids it carries."""
+    if not isinstance(event, dict):
+        return type(event).__name__
+    head = event.get("type") or event.get("role") or event.get("method")
+    if head is None and isinstance(event.get("choices"), list) and event["choices"]:
+        choice = event["choices"][0] if isinstance(event["choices"][0], dict) else {}
+        delta = choice.get("delta")
+        keys = [str(key) for key in delta] if isinstance(delta, dict) else []
+        finish = f" finish={choice['finish_reason']}" if choice.get("finish_reason") else ""
+        head = "chunk " + ",".join(keys) + finish
+    if head is None:
+        head = next(iter(event), "{}")
+    return " ".join([str(head), *_ids(event, [])])
+
+
+def counterexample_dot(found: Counterexample) -> str:
+    """The counterexample as two columns, input events and output events, the bad ones in red."""
+    title = _escape(f"{found.target}: {found.source} -> {found.destination}") + f"\\nFAIL {found.property}"
+    out = [
+        'digraph "counterexample" {',
+        "  rankdir=TB; nodesep=0.6;",
+        '  node [shape=box, style="rounded,filled", fillcolor=white, fontname="Helvetica", fontsize=10];',
+        "  edge [style=invis];",
+        f'  labelloc=t; label="{title}";',
+        f'  subgraph cluster_in {{ label="input ({found.source})"; fontname="Helvetica";',
+    ]
+    for n, event in enumerate(found.input):
+        out.append(f'    "in{n}" [label="{n}: {_escape(summary(event))}"];')
+    out.append("  }")
+    output = found.output or []
+    out.append(f'  subgraph cluster_out {{ label="output ({found.destination})"; fontname="Helvetica";')
+    bad = set(found.showing)
+    for n, event in enumerate(output):
+        mark = ', fillcolor="#ffd6d6", color="#c00000", penwidth=2' if n in bad else ""
+        out.append(f'    "out{n}" [label="{n}: {_escape(summary(event))}"{mark}];')
+    out.append("  }")
+    for prefix, events in (("in", found.input), ("out", output)):
+        for n in range(1, len(events)):
+            out.append(f'  "{prefix}{n - 1}" -> "{prefix}{n}";')
+    if found.input and output:
+        out.append(
+            '  "in0" -> "out0" [style=dashed, constraint=false, label="target", fontname="Helvetica"];'
+        )
+    out.append(f'  "why" [shape=note, fillcolor="#fff4d6", label="{_escape(found.message)}"];')
+    if output:
+        out.append(f'  "out{len(output) - 1}" -> "why";')
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
+def counterexample_mermaid(found: Counterexample) -> str:
+    """The counterexample as a Mermaid sequence diagram, the bad output events in a red box."""
+
+    def text(value: str) -> str:
+        return value.replace(";", ",").replace("#", "").replace("\n", " ")
+
+    out = [
+        "sequenceDiagram",
+        f"    %% {text(found.target)}: FAIL {found.property}",
+        f"    participant I as input ({found.source})",
+        "    participant T as target",
+        f"    participant O as output ({found.destination})",
+    ]
+    out.extend(f"    I->>T: {n}: {text(summary(e))}" for n, e in enumerate(found.input))
+    bad = set(found.showing)
+    for n, event in enumerate(found.output or []):
+        line = f"    T->>O: {n}: {text(summary(event))}"
+        out.extend(["    rect rgb(255, 214, 214)", line, "    end"] if n in bad else [line])
+    out.append(f"    Note over T,O: FAIL {found.property}: {text(found.message)}")
+    return "\n".join(out) + "\n"
+
+
+def render_counterexample(
+    found: Counterexample, formats: Iterable[DiagramFormat], out: Path, stem: str
+) -> list[Path]:
+    """Write ``found``'s picture in each format into ``out`` as ``stem.<ext>``."""
+    return _write(
+        {"dot": counterexample_dot(found), "mermaid": counterexample_mermaid(found)}, formats, out, stem
+    )

@@ -12,7 +12,7 @@ from toolwire.models import Frame
 from toolwire.properties._rule import Finding, Rule, Severity
 from toolwire.properties._turn import Turn
 
-__all__ = ["Monitor", "Notice", "Violations"]
+__all__ = ["Monitor", "Notice", "Violations", "guards"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,11 +67,26 @@ class Violations:
                     uncovered.append(f"{state} --{event}-->")
         if uncovered:
             raise DefinitionError(f"{table.name}: no rule for illegal steps {uncovered}")
+        guarded = _GUARDS.setdefault(table.name, {})
+        for (number, _), (rule, _) in by_pair.items():
+            guarded.setdefault(table.states[number], set()).add(rule)
         return cls(table, by_pair)
 
     def rules(self) -> set[str]:
         """Every rule id this table can report."""
         return {rule for rule, _ in self.by_pair.values()}
+
+
+#: By machine name, then state: the rules an illegal event there breaks, in any protocol declared.
+_GUARDS: dict[str, dict[str, set[str]]] = {}
+
+
+def guards(machine: str) -> dict[str, list[str]]:
+    """For each state of ``machine``, the rule ids an illegal event there breaks, sorted.
+
+    Covers the protocols loaded so far (``toolwire.properties`` loads them all).
+    """
+    return {state: sorted(rules) for state, rules in _GUARDS.get(machine, {}).items()}
 
 
 class Monitor:

@@ -55,6 +55,9 @@ _PAIRING_VIOLATIONS: Final = Violations.declare(
 )
 
 
+_ITEM_VIOLATIONS: dict[tuple[str, str], Violations] = {}
+
+
 @dataclass(frozen=True, slots=True)
 class StreamProfile:
     """What differs between the OpenAI Responses stream and the Open Responses stream."""
@@ -68,7 +71,13 @@ class StreamProfile:
     check_sse: bool
 
     def item_violations(self, table: Table) -> Violations:
-        """The rule each illegal step of an item machine breaks, in this profile."""
+        """The rule each illegal step of an item machine breaks, in this profile (declared once)."""
+        key = (self.protocol, table.name)
+        if key not in _ITEM_VIOLATIONS:
+            _ITEM_VIOLATIONS[key] = self._declare_items(table)
+        return _ITEM_VIOLATIONS[key]
+
+    def _declare_items(self, table: Table) -> Violations:
         return Violations.declare(
             table,
             {
@@ -98,6 +107,10 @@ OPEN_RESPONSES: Final = StreamProfile(
     check_status=True,
     check_sse=True,
 )
+# Declared now, not at a monitor's first use, so that diagrams can name the rules.
+for _profile in (OPENAI_RESPONSES, OPEN_RESPONSES):
+    for _table in (_FUNCTION, _OTHER):
+        _profile.item_violations(_table)
 
 
 class _Item:
