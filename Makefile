@@ -38,3 +38,4 @@ bench: $(STAMP)
 	$(PY) benchmarks/bench_check.py
 	$(PY) benchmarks/bench_anthropic.py
 	$(PY) benchmarks/bench_fuzz.py
+	$(PY) benchmarks/bench_explore.py

@@ -84,79 +84,86 @@ class StateSpace:
 def state_space(
     space: Space, *, max_states: int | None = None, time_limit: float | None = None, keep: bool = False
 ) -> StateSpace:
-    """Search ``space`` breadth first with a set and a deque; count its traces on the state graph.
+    """Search ``space`` breadth first with a set and a queue; count its traces on the state graph.
 
-    ``keep`` keeps the graph (``StateSpace.graph``) for :func:`coverage_suite`.
+    States get numbers in the order they are found, so the graph is kept as
+    lists of numbers and no state tuple is hashed twice.  ``keep`` keeps the
+    moves too (``StateSpace.graph``) for :func:`coverage_suite`.
     """
     started = time.monotonic()
     deadline = started + time_limit if time_limit is not None else None
     result = StateSpace(space.protocol, space.bounds.describe(space))
     start = space.start()
-    graph: dict[Hashable, list[tuple[Move, Hashable, tuple[Fired, ...]]]] = {}
-    seen = {start}
-    frontier = deque([start])
-    fired: set[Fired] = set()
+    number: dict[Hashable, int] = {start: 0}
+    found: list[Hashable] = [start]
+    level = [0]
+    successors: list[list[int]] = []
+    kept: dict[Hashable, list[tuple[Move, Hashable, tuple[Fired, ...]]]] = {}
+    fired_sets: set[tuple[Fired, ...]] = set()
     steps = space.steps
-    depth = 0
     moves = 0
-    while frontier:
-        if (max_states is not None and len(seen) > max_states) or (
-            deadline is not None and time.monotonic() > deadline
+    position = 0
+    while position < len(found):
+        if position & 1023 == 0 and (
+            (max_states is not None and len(found) > max_states)
+            or (deadline is not None and time.monotonic() > deadline)
         ):
             result.cut = (
-                f"stopped after {len(seen)} states (limit {max_states})"
-                if max_states is not None and len(seen) > max_states
+                f"stopped after {len(found)} states (limit {max_states})"
+                if max_states is not None and len(found) > max_states
                 else f"stopped after {time_limit} s"
             )
             break
-        level: deque[Hashable] = deque()
-        for state in frontier:
-            out = list(steps(state))
-            graph[state] = out
-            moves += len(out)
-            for _, target, transitions in out:
-                fired.update(transitions)
-                if target not in seen:
-                    seen.add(target)
-                    level.append(target)
-        if level:
-            depth += 1
-        frontier = level
-    result.states = len(seen)
+        state = found[position]
+        out: list[int] = []
+        depth = level[position] + 1
+        for move, target, transitions in steps(state):
+            n = number.get(target)
+            if n is None:
+                n = number[target] = len(found)
+                found.append(target)
+                level.append(depth)
+            out.append(n)
+            fired_sets.add(transitions)
+            if keep:
+                kept.setdefault(state, []).append((move, target, transitions))
+        moves += len(out)
+        successors.append(out)
+        position += 1
+    result.states = len(found)
     result.moves = moves
-    result.depth = depth
-    result.fired = fired
+    result.depth = max(level)
+    result.fired = {f for transitions in fired_sets for f in transitions}
     if result.cut is None:
-        result.traces, result.depth = _count(space, start, graph)
-    result.reachable, result.uncovered = _coverage(space, fired)
+        accepting = [space.accepting(state) for state in found]
+        result.traces, result.depth = _count(space, successors, accepting)
+    result.reachable, result.uncovered = _coverage(space, result.fired)
     result.seconds = time.monotonic() - started
-    result.graph = graph if keep else None
+    result.graph = kept if keep else None
     return result
 
 
-def _count(space: Space, start: Hashable, graph: dict[Hashable, list[Any]]) -> tuple[int, int]:
-    """Paths from ``start`` to accepting states, and the longest, in reverse topological order."""
-    indegree: dict[Hashable, int] = dict.fromkeys(graph, 0)
-    for out in graph.values():
-        for _, target, _ in out:
-            indegree[target] = indegree.get(target, 0) + 1
-    order = [start]
-    position = 0
-    while position < len(order):
-        for _, target, _ in graph.get(order[position], ()):
+def _count(space: Space, successors: list[list[int]], accepting: list[bool]) -> tuple[int, int]:
+    """Paths from state 0 to accepting states, and the longest, in reverse topological order."""
+    indegree = [0] * len(successors)
+    for out in successors:
+        for target in out:
+            indegree[target] += 1
+    order = [0]
+    for state in order:
+        for target in successors[state]:
             indegree[target] -= 1
             if indegree[target] == 0:
                 order.append(target)
-        position += 1
-    if len(order) != len(indegree):
+    if len(order) != len(successors):
         raise DefinitionError(f"the {space.protocol} space has a cycle within bounds; bound every loop")
-    ways: dict[Hashable, int] = {}
-    longest: dict[Hashable, int] = {}
+    ways = [0] * len(successors)
+    longest = [0] * len(successors)
     for state in reversed(order):
-        out = graph.get(state, [])
-        ways[state] = int(space.accepting(state)) + sum(ways[t] for _, t, _ in out)
-        longest[state] = max((longest[t] + 1 for _, t, _ in out if ways[t]), default=0)
-    return ways[start], longest[start]
+        out = successors[state]
+        ways[state] = accepting[state] + sum([ways[t] for t in out])
+        longest[state] = max([longest[t] + 1 for t in out if ways[t]], default=0)
+    return ways[0], longest[0]
 
 
 def _coverage(space: Space, fired: set[Fired]) -> tuple[int, list[str]]:

@@ -83,8 +83,15 @@ class LaneSpace(Space):
         self._body = len(spec.opening)
         self._closed = self._body + 1
         lane = spec.lane
-        self._rows = [(e, lane.rows[e], e in spec.fragments, spec.minimum.get(e, 0)) for e in spec.events]
-        self._openers = [r for r in self._rows if r[1][lane.initial] != ILLEGAL]
+        # Per lane state, its legal moves: (event, target, carries a fragment, fragments needed, fired).
+        self._from = [
+            [
+                (e, lane.rows[e][s], e in spec.fragments, spec.minimum.get(e, 0), (self._lane_no, s, e))
+                for e in spec.events
+                if lane.rows[e][s] != ILLEGAL
+            ]
+            for s in range(len(lane.states))
+        ]
         self._done = lane.accepting
         self._carrier = spec.envelope.rows[spec.carrier] if spec.envelope and spec.carrier else None
 
@@ -115,7 +122,6 @@ class LaneSpace(Space):
 
     def _lane_steps(self, env: int, slots: tuple[tuple[int, int, int], ...]) -> Iterator[Step]:
         bounds = self.bounds
-        lane_no = self._lane_no
         carrier = self._carrier
         if carrier is not None:
             env_target = carrier[env]
@@ -127,25 +133,24 @@ class LaneSpace(Space):
         done = self._done
         busy = any(name >= 0 and state not in done for state, _, name in slots)
         free = next((k for k, slot in enumerate(slots) if slot[2] < 0), -1)
+        names = range(bounds.names)
+        limit = bounds.deltas
+        body = self._body
         for k, (state, count, name) in enumerate(slots):
-            if name < 0:
-                if (bounds.symmetry and k != free) or (busy and not self.interleave):
+            if name < 0 and ((bounds.symmetry and k != free) or (busy and not self.interleave)):
+                continue
+            for event, target, fragment, minimum, lane_fired in self._from[state]:
+                if count < minimum or (fragment and count >= limit):
                     continue
-                rows = self._openers
-            else:
-                rows = self._rows
-            for event, row, fragment, minimum in rows:
-                target = row[state]
-                if target == ILLEGAL or count < minimum:
-                    continue
-                grown = count + 1 if fragment else count
-                if grown > bounds.deltas:
-                    continue
-                fired = (*env_fired, (lane_no, state, event))
-                moved = (*slots[:k], (target, grown, 0), *slots[k + 1 :])
-                # The name is in the move, not the state: no later move depends on it.
-                for chosen in range(bounds.names) if name < 0 else (0,):
-                    yield ("lane", k, event, chosen), (self._body, env_target, moved), fired
+                moved = (*slots[:k], (target, count + fragment, 0), *slots[k + 1 :])
+                then = (body, env_target, moved)
+                fired = (*env_fired, lane_fired)
+                if name >= 0:
+                    yield ("lane", k, event, 0), then, fired
+                else:
+                    # The name is in the move, not the state: no later move depends on it.
+                    for chosen in names:
+                        yield ("lane", k, event, chosen), then, fired
 
     def _close(self, env: int, slots: tuple[tuple[int, int, int], ...]) -> Step | None:
         spec = self.lanes
