@@ -13,9 +13,11 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # toolwire's main job on the bundled examples: fuzz each seed design's buggy variant (exit 1,
-# a minimal counterexample saved under counterexamples/) and its fixed variant (exit 0).
+# a minimal counterexample saved under counterexamples/) and its fixed variant (exit 0); then
+# prove the fixed variants within 3 calls x 3 deltas (exit 0) and break buggy ones (exit 1).
 TW := $(VENV)/bin/toolwire
 FUZZ := $(TW) fuzz --max-examples 300
+EXPLORE := $(TW) explore --calls 3 --deltas 3
 demo: $(STAMP)
 	$(FUZZ) examples/seed000_aisdk_to_openresponses.py:buggy --from aisdk-stream --to open-responses-stream || [ $$? -eq 1 ]
 	$(FUZZ) examples/seed000_aisdk_to_openresponses.py:fixed --from aisdk-stream --to open-responses-stream
@@ -27,6 +29,13 @@ demo: $(STAMP)
 	$(FUZZ) examples/seed003_adk_to_aisdk.py:fixed --from gemini-contents --to aisdk-ui-stream --quirks missing-ids
 	$(FUZZ) examples/seed004_sanitizer.py:solution_a --from openai-chat --to openai-chat --mutate || [ $$? -eq 1 ]
 	$(FUZZ) examples/seed004_sanitizer.py:fixed --from openai-chat --to openai-chat --mutate
+	$(EXPLORE) examples/seed000_aisdk_to_openresponses.py:buggy --from aisdk-stream --to open-responses-stream || [ $$? -eq 1 ]
+	$(EXPLORE) examples/seed000_aisdk_to_openresponses.py:fixed --from aisdk-stream --to open-responses-stream
+	$(EXPLORE) examples/seed001_genkit_history.py:fixed --from openai-chat-stream --to openai-chat
+	$(EXPLORE) examples/seed002_pipeline_mode.py:fixed --from openai-chat-stream --to openai-chat --quirks two-per-chunk
+	$(EXPLORE) examples/seed003_adk_to_aisdk.py:buggy --from gemini-contents --to aisdk-ui-stream --turns 2 || [ $$? -eq 1 ]
+	$(EXPLORE) examples/seed003_adk_to_aisdk.py:fixed --from gemini-contents --to aisdk-ui-stream --turns 2
+	$(EXPLORE) examples/seed004_sanitizer.py:fixed --from openai-chat --to openai-chat --turns 2 --mutate
 
 test: $(STAMP)
 	$(VENV)/bin/ruff check src tests benchmarks examples
