@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -83,15 +83,25 @@ class LaneSpace(Space):
         self._body = len(spec.opening)
         self._closed = self._body + 1
         lane = spec.lane
-        # Per lane state, its legal moves: (event, target, carries a fragment, fragments needed, fired).
+        # Per lane state, its legal moves: (target, carries a fragment, fragments needed, lane
+        # transition, the move's label per slot and tool name), built once so the hot loop allocates
+        # only the new state.
+        calls, names = range(bounds.calls), range(bounds.names)
         self._from = [
             [
-                (e, lane.rows[e][s], e in spec.fragments, spec.minimum.get(e, 0), (self._lane_no, s, e))
+                (
+                    lane.rows[e][s],
+                    e in spec.fragments,
+                    spec.minimum.get(e, 0),
+                    (self._lane_no, s, e),
+                    [tuple(("lane", k, e, c) for c in names) for k in calls],
+                )
                 for e in spec.events
                 if lane.rows[e][s] != ILLEGAL
             ]
             for s in range(len(lane.states))
         ]
+
         self._done = lane.accepting
         self._carrier = spec.envelope.rows[spec.carrier] if spec.envelope and spec.carrier else None
 
@@ -103,54 +113,55 @@ class LaneSpace(Space):
     def accepting(self, state: Any) -> bool:
         return bool(state[0] == self._closed)
 
-    def steps(self, state: Any) -> Iterator[Step]:
+    def steps(self, state: Any) -> list[Step]:
         phase, env, slots = state
         spec = self.lanes
         if phase < self._body:
             assert spec.envelope is not None
             event = spec.opening[phase]
             target = spec.envelope.rows[event][env]
-            if target != ILLEGAL:
-                yield ("env", event), (phase + 1, target, slots), ((0, env, event),)
-            return
+            if target == ILLEGAL:
+                return []
+            return [(("env", event), (phase + 1, target, slots), ((0, env, event),))]
         if phase != self._body:
-            return
-        yield from self._lane_steps(env, slots)
+            return []
+        out = self._lane_steps(env, slots)
         close = self._close(env, slots)
         if close is not None:
-            yield close
+            out.append(close)
+        return out
 
-    def _lane_steps(self, env: int, slots: tuple[tuple[int, int, int], ...]) -> Iterator[Step]:
+    def _lane_steps(self, env: int, slots: tuple[tuple[int, int, int], ...]) -> list[Step]:
+        out: list[Step] = []
         bounds = self.bounds
         carrier = self._carrier
         if carrier is not None:
             env_target = carrier[env]
             if env_target == ILLEGAL:
-                return
+                return out
             env_fired: tuple[Fired, ...] = ((0, env, self.lanes.carrier or ""),)
         else:
             env_target, env_fired = env, ()
         done = self._done
-        busy = any(name >= 0 and state not in done for state, _, name in slots)
+        busy = not self.interleave and any(name >= 0 and state not in done for state, _, name in slots)
         free = next((k for k, slot in enumerate(slots) if slot[2] < 0), -1)
-        names = range(bounds.names)
         limit = bounds.deltas
         body = self._body
         for k, (state, count, name) in enumerate(slots):
             if name < 0 and ((bounds.symmetry and k != free) or (busy and not self.interleave)):
                 continue
-            for event, target, fragment, minimum, lane_fired in self._from[state]:
+            for target, fragment, minimum, lane_fired, labels in self._from[state]:
                 if count < minimum or (fragment and count >= limit):
                     continue
                 moved = (*slots[:k], (target, count + fragment, 0), *slots[k + 1 :])
                 then = (body, env_target, moved)
                 fired = (*env_fired, lane_fired)
                 if name >= 0:
-                    yield ("lane", k, event, 0), then, fired
+                    out.append((labels[k][0], then, fired))
                 else:
                     # The name is in the move, not the state: no later move depends on it.
-                    for chosen in names:
-                        yield ("lane", k, event, chosen), then, fired
+                    out.extend((label, then, fired) for label in labels[k])
+        return out
 
     def _close(self, env: int, slots: tuple[tuple[int, int, int], ...]) -> Step | None:
         spec = self.lanes

@@ -15,7 +15,7 @@ only by a renaming of ids, exactly that one is explored.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -114,7 +114,7 @@ class Space(ABC):
         """The state before the first event."""
 
     @abstractmethod
-    def steps(self, state: Any) -> Iterator[Step]:
+    def steps(self, state: Any) -> Iterable[Step]:
         """Every move out of ``state``, in a stable order."""
 
     @abstractmethod
