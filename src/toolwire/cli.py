@@ -9,7 +9,6 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from dataclasses import replace
 
 from toolwire.errors import UsageError
 
@@ -258,7 +257,7 @@ def _run(args: argparse.Namespace) -> int:
 def _explore(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from toolwire.engines._explore import coverage_suite, explore, state_space
+    from toolwire.engines._explore import coverage_suite, explore, state_spaces
     from toolwire.engines._explore_report import render_exploration, render_space
     from toolwire.properties import Bounds, space_for
 
@@ -285,12 +284,7 @@ def _explore(args: argparse.Namespace) -> int:
     if args.target is None:
         if args.destination:
             raise UsageError("--to needs a TARGET to convert into it")
-        searched = state_space(space, time_limit=args.time_limit)
-        unreduced = None
-        if bounds.symmetry:
-            unreduced = state_space(
-                space_for(args.source, replace(bounds, symmetry=False)), time_limit=args.time_limit
-            )
+        searched, unreduced = state_spaces(space, time_limit=args.time_limit)
         print(render_space(searched, unreduced, args.format))
         return 2 if searched.cut else 0
     if not args.destination:

@@ -27,13 +27,22 @@ from pathlib import Path
 from typing import Any, Literal
 
 from toolwire.engines._analysis import analyse, suite
-from toolwire.engines._fuzz import Counterexample, Outcome, judge, save
+from toolwire.engines._fuzz import DAMAGE, Counterexample, Outcome, judge, save
 from toolwire.engines._targets import Target, load_target
 from toolwire.errors import DefinitionError
-from toolwire.properties import MUTATORS, Bounds, Space, get_protocol, mutate, space_for
+from toolwire.properties import Bounds, Space, get_protocol, mutate, space_for
 from toolwire.properties._spaces import Fired, Move
 
-__all__ = ["Exploration", "StateSpace", "Tally", "coverage_suite", "explore", "paths", "state_space"]
+__all__ = [
+    "Exploration",
+    "StateSpace",
+    "Tally",
+    "coverage_suite",
+    "explore",
+    "paths",
+    "state_space",
+    "state_spaces",
+]
 
 Wire = list[dict[str, Any]]
 Verdict = Literal["holds", "broken", "cut short"]
@@ -143,6 +152,19 @@ def state_space(
     return result
 
 
+def state_spaces(
+    space: Space, *, time_limit: float | None = None, compare: bool = True
+) -> tuple[StateSpace, StateSpace | None]:
+    """``space`` searched, and (when ``compare`` and ``space`` reduces symmetry) the same bounds without."""
+    started = time.monotonic()
+    searched = state_space(space, time_limit=time_limit)
+    if not (compare and space.bounds.symmetry):
+        return searched, None
+    remaining = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - started))
+    unreduced = space_for(space.protocol, replace(space.bounds, symmetry=False))
+    return searched, state_space(unreduced, time_limit=remaining)
+
+
 def _count(space: Space, successors: list[list[int]], accepting: list[bool]) -> tuple[int, int]:
     """Paths from state 0 to accepting states, and the longest, in reverse topological order."""
     indegree = [0] * len(successors)
@@ -208,12 +230,11 @@ def paths(space: Space, tally: Tally | None = None) -> Iterator[tuple[Move, ...]
 def damaged(trace: Wire, protocol: str) -> Iterator[Wire]:
     """``trace`` broken by every mutator and every ordered pair of mutators, each once."""
     seen = {json.dumps(trace, sort_keys=True)}
-    order = ["truncate", *sorted(set(MUTATORS) - {"truncate"})]
-    for first in order:
+    for first in DAMAGE:
         once = mutate(trace, protocol, first)
         if once is None:
             continue
-        for broken in (once, *(mutate(once, protocol, second) for second in order)):
+        for broken in (once, *(mutate(once, protocol, second) for second in DAMAGE)):
             if broken is None:
                 continue
             key = json.dumps(broken, sort_keys=True)
@@ -280,11 +301,8 @@ def explore(
     loaded = target if isinstance(target, Target) else load_target(target)
     started = time.monotonic()
     deadline = started + time_limit if time_limit is not None else None
-    searched = state_space(space, time_limit=time_limit)
-    run = Exploration(loaded.name, source, destination, searched.bounds, searched, damaged=damage)
-    if compare and bounds.symmetry:
-        remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
-        run.unreduced = state_space(space_for(source, replace(bounds, symmetry=False)), time_limit=remaining)
+    searched, unreduced = state_spaces(space, time_limit=time_limit, compare=compare)
+    run = Exploration(loaded.name, source, destination, searched.bounds, searched, unreduced, damaged=damage)
     if searched.cut is not None:
         run.cut = f"the state space was {searched.cut}"
     else:
@@ -306,36 +324,25 @@ def _run_all(
     quirks = ",".join(sorted(space.bounds.quirks)) or None
     tally = Tally()
     try:
-        _judge_paths(run, space, target, max_traces, deadline, timeout, quirks, tally)
+        for path in paths(space, tally):
+            if max_traces is not None and run.traces >= max_traces:
+                run.cut = f"stopped after {run.traces} of {run.space.traces} traces (--max-traces)"
+                return
+            if deadline is not None and time.monotonic() > deadline:
+                run.cut = f"stopped after {run.traces} of {run.space.traces} traces (--time-limit)"
+                return
+            run.traces += 1
+            trace = space.render(path)
+            for given in (trace, *damaged(trace, run.source)) if run.damaged else (trace,):
+                run.inputs += 1
+                outcome = judge(
+                    target, given, run.source, run.destination, timeout=timeout, lossy=run.damaged
+                )
+                if outcome.verdict is not None:
+                    run.counterexample = _counterexample(run, target, given, outcome, quirks)
+                    return
     finally:
         run.prefixes = tally.expanded
-
-
-def _judge_paths(
-    run: Exploration,
-    space: Space,
-    target: Target,
-    max_traces: int | None,
-    deadline: float | None,
-    timeout: float,
-    quirks: str | None,
-    tally: Tally,
-) -> None:
-    for path in paths(space, tally):
-        if max_traces is not None and run.traces >= max_traces:
-            run.cut = f"stopped after {run.traces} of {run.space.traces} traces (--max-traces)"
-            return
-        if deadline is not None and time.monotonic() > deadline:
-            run.cut = f"stopped after {run.traces} of {run.space.traces} traces (--time-limit)"
-            return
-        run.traces += 1
-        trace = space.render(path)
-        for given in (trace, *damaged(trace, run.source)) if run.damaged else (trace,):
-            run.inputs += 1
-            outcome = judge(target, given, run.source, run.destination, timeout=timeout, lossy=run.damaged)
-            if outcome.verdict is not None:
-                run.counterexample = _counterexample(run, target, given, outcome, quirks)
-                return
 
 
 def _counterexample(

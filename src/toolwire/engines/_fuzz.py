@@ -35,6 +35,9 @@ Wire = list[dict[str, Any]]
 #: What can be wrong with a target's run besides the relations.
 TARGET_FAILURES: Final = ("raises", "hangs", "crashes", "garbage")
 PROPERTIES: Final = (*TARGET_FAILURES, *RELATIONS)
+#: The mutators in the order damage is tried: truncation first, since Hypothesis shrinks
+#: towards the first choice (so damage shrinks to cuts) and explore tries the simplest first.
+DAMAGE: Final = ("truncate", *sorted(set(MUTATORS) - {"truncate"}))
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,9 +205,7 @@ def _inputs(source: str, quirks: str | None, damaged: bool) -> st.SearchStrategy
     @st.composite
     def broken(draw: st.DrawFn) -> Wire:
         trace = draw(valid)
-        # Truncation first: Hypothesis shrinks towards the first choice, so damage shrinks to cuts.
-        order = ["truncate", *sorted(set(MUTATORS) - {"truncate"})]
-        for name in draw(st.lists(st.sampled_from(order), max_size=2)):
+        for name in draw(st.lists(st.sampled_from(DAMAGE), max_size=2)):
             trace = mutate(trace, source, name) or trace
         return trace
 

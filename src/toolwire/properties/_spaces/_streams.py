@@ -18,7 +18,7 @@ from toolwire.machines import (
 )
 from toolwire.properties._spaces._lanes import Lanes, LaneSpace, Slot
 from toolwire.properties._spaces._space import Move, Wire
-from toolwire.properties._strategies._streams import _chunk, chat_id
+from toolwire.properties._strategies._streams import _chunk, add_fragment, chat_fragment, chat_id
 
 __all__ = ["AISDKSpace", "ChatStreamSpace", "OpenResponsesSpace", "ResponsesSpace"]
 
@@ -30,6 +30,13 @@ _RESPONSE = {
     "model": "gpt-4.1-2025-04-14",
     "output": [],
 }
+
+
+def taken(seen: dict[int, int], call: Slot) -> int:
+    """The number of ``call``'s next fragment, counted in ``seen``."""
+    j = seen.get(call.number, 0)
+    seen[call.number] = j + 1
+    return j
 
 
 class ResponsesSpace(LaneSpace):
@@ -80,9 +87,11 @@ class ResponsesSpace(LaneSpace):
         if event == "item_added":
             return {"type": "response.output_item.added", "output_index": call.position, "item": item}
         if event == "delta":
-            j = seen.get(call.number, 0)
-            seen[call.number] = j + 1
-            return {"type": "response.function_call_arguments.delta", **where, "delta": call.pieces[j]}
+            return {
+                "type": "response.function_call_arguments.delta",
+                **where,
+                "delta": call.pieces[taken(seen, call)],
+            }
         if event == "arguments_complete":
             done = {"type": "response.function_call_arguments.done", **where, "arguments": call.arguments}
             return done | {"name": call.name} if self.named_done else done
@@ -129,25 +138,10 @@ class ChatStreamSpace(LaneSpace):
                 events.append(_chunk({}, "tool_calls" if calls else "stop"))
                 continue
             call = calls[move[1]]
-            j = seen.get(call.number, 0)
-            seen[call.number] = j + 1
-            fragment: dict[str, Any] = {"index": 0 if "index-0" in quirks else call.position}
-            if j == 0:
-                fragment |= {"id": chat_id(call), "type": "function"}
-                fragment["function"] = {"name": call.name, "arguments": call.pieces[0]}
-            else:
-                if "repeated-ids" in quirks:
-                    fragment["id"] = chat_id(call)
-                elif "null-ids" in quirks:
-                    fragment["id"] = "null"
-                fragment["function"] = {"arguments": call.pieces[j]}
-            fragments = merged["choices"][0]["delta"]["tool_calls"] if merged else None
-            if fragments is not None and all(f["index"] != fragment["index"] for f in fragments):
-                fragments.append(fragment)
-                merged = None
-                continue
-            events.append(_chunk({"tool_calls": [fragment]}))
-            merged = events[-1] if "two-per-chunk" in quirks else None
+            j = taken(seen, call)
+            index = 0 if "index-0" in quirks else call.position
+            fragment = chat_fragment(call, call.name, call.pieces[j], j, index, quirks)
+            merged = add_fragment(events, merged, fragment, quirks)
         return events
 
 
@@ -186,9 +180,9 @@ class AISDKSpace(LaneSpace):
             if event == "input_start":
                 events.append({"type": "tool-input-start", "id": call_id, "toolName": call.name})
             elif event == "input_delta":
-                j = seen.get(call.number, 0)
-                seen[call.number] = j + 1
-                events.append({"type": "tool-input-delta", "id": call_id, "delta": call.pieces[j]})
+                events.append(
+                    {"type": "tool-input-delta", "id": call_id, "delta": call.pieces[taken(seen, call)]}
+                )
             elif event == "input_end":
                 events.append({"type": "tool-input-end", "id": call_id})
             else:

@@ -49,25 +49,42 @@ def openai_chat_stream(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> W
         if filler:
             events.append(_chunk({}))
             merged = None
-        fragment: dict[str, Any] = {"index": indexes[k]}
-        if j == 0:
-            fragment |= {"id": chat_id(call), "type": "function"}
-            fragment["function"] = {"name": call.name, "arguments": call.pieces[0]}
-        else:
-            if "repeated-ids" in quirks:
-                fragment["id"] = chat_id(call)
-            elif "null-ids" in quirks:
-                fragment["id"] = "null"
-            fragment["function"] = {"arguments": call.pieces[j]}
-        fragments = merged["choices"][0]["delta"]["tool_calls"] if merged else None
-        if fragments is not None and all(f["index"] != fragment["index"] for f in fragments):
-            fragments.append(fragment)
-            merged = None
-            continue
-        events.append(_chunk({"tool_calls": [fragment]}))
-        merged = events[-1] if "two-per-chunk" in quirks else None
+        fragment = chat_fragment(call, call.name, call.pieces[j], j, indexes[k], quirks)
+        merged = add_fragment(events, merged, fragment, quirks)
     events.append(_chunk({}, "tool_calls" if turn.calls else "stop"))
     return events
+
+
+def chat_fragment(
+    call: Tokened, name: str, piece: str, j: int, index: int, quirks: frozenset[str]
+) -> dict[str, Any]:
+    """Fragment ``j`` of a call: the first carries id, type and name; quirks shape the others' ids."""
+    fragment: dict[str, Any] = {"index": index}
+    if j == 0:
+        fragment |= {"id": chat_id(call), "type": "function"}
+        fragment["function"] = {"name": name, "arguments": piece}
+        return fragment
+    if "repeated-ids" in quirks:
+        fragment["id"] = chat_id(call)
+    elif "null-ids" in quirks:
+        fragment["id"] = "null"
+    fragment["function"] = {"arguments": piece}
+    return fragment
+
+
+def add_fragment(
+    events: Wire, merged: dict[str, Any] | None, fragment: dict[str, Any], quirks: frozenset[str]
+) -> dict[str, Any] | None:
+    """Append ``fragment`` in a chunk of its own, or (``two-per-chunk``) in ``merged``, the chunk before.
+
+    Returns the chunk the next fragment may join.
+    """
+    fragments = merged["choices"][0]["delta"]["tool_calls"] if merged else None
+    if fragments is not None and all(f["index"] != fragment["index"] for f in fragments):
+        fragments.append(fragment)
+        return None
+    events.append(_chunk({"tool_calls": [fragment]}))
+    return events[-1] if "two-per-chunk" in quirks else None
 
 
 def _chat_indexes(draw: st.DrawFn, count: int, quirks: frozenset[str]) -> list[int]:
