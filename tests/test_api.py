@@ -41,6 +41,8 @@ PUBLIC = {
         "BREAKS", "GENERATED", "MUTATORS", "QUIRKS", "Quirk", "mutate", "mutated", "quirks_for", "traces",
         "RELATIONS", "Broken", "Ledger", "intact", "ledger", "relate",
         "EXPLORED", "Bounds", "Space", "space_for",
+        "Family", "Generator", "LaneSpace", "Lanes", "Plan", "Sites", "envelope_ids", "id_shapes", "load",
+        "machines", "register", "unregister",
     ],
     toolwire.engines: [
         "IdVerdict", "Lifecycle", "Problem", "check_id", "id_shape", "render_ids",

@@ -38,7 +38,7 @@ def _parser() -> argparse.ArgumentParser:
         help="how FILE is encoded (default: detected from its first bytes)",
     )
     check.add_argument(
-        "--profile", metavar="NAME", help="a variant of the protocol (e.g. mistral-chat: v11, v3, v13)"
+        "--profile", metavar="NAME", help="a variant of the protocol (`toolwire protocols` lists them)"
     )
     check.add_argument("--format", choices=("text", "json"), default="text")
 
@@ -182,7 +182,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.verb == "diagram":
         from pathlib import Path
 
-        from toolwire.machines import MACHINES
+        from toolwire.properties import machines
 
         formats = args.format or ["svg", "dot", "mermaid"]
         if args.counterexample:
@@ -195,7 +195,7 @@ def _run(args: argparse.Namespace) -> int:
             stem = Path(args.counterexample).stem
             written = render_counterexample(found, formats, Path(args.out), stem)
         else:
-            written = engines.render_diagrams(args.machines or list(MACHINES), formats, Path(args.out))
+            written = engines.render_diagrams(args.machines or list(machines()), formats, Path(args.out))
         for path in written:
             print(path)
         return 0
@@ -236,9 +236,9 @@ def _run(args: argparse.Namespace) -> int:
     if args.verb == "analyse":
         from toolwire.engines._analysis import analyse_machine
         from toolwire.engines._explore_report import render_analysis
-        from toolwire.machines import MACHINES
+        from toolwire.properties import machines
 
-        print(render_analysis([analyse_machine(name) for name in args.machines or MACHINES], args.format))
+        print(render_analysis([analyse_machine(name) for name in args.machines or machines()], args.format))
         return 0
     if args.verb == "rules":
         print(engines.render_rules(rules_for(args.protocol), args.format))

@@ -14,7 +14,8 @@ from typing import Any, TypeVar
 import networkx as nx
 
 from toolwire.errors import UsageError
-from toolwire.machines import MACHINES, Table, compile_machine
+from toolwire.machines import Table, compile_machine
+from toolwire.properties import machines
 
 __all__ = ["Analysis", "analyse", "analyse_machine", "suite"]
 
@@ -204,9 +205,9 @@ def _nearest(
 
 
 def analyse_machine(name: str) -> Analysis:
-    """The analysis of machine ``name`` (a class name from ``MACHINES``)."""
+    """The analysis of machine ``name`` (a class name that ``machines()`` lists)."""
     try:
-        machine = MACHINES[name]
+        machine = machines()[name]
     except KeyError:
-        raise UsageError(f"unknown machine {name!r}; choose from: {', '.join(MACHINES)}") from None
+        raise UsageError(f"unknown machine {name!r}; choose from: {', '.join(machines())}") from None
     return analyse(compile_machine(machine))

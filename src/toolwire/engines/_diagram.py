@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final, Literal
 
 from toolwire.errors import UsageError
-from toolwire.machines import MACHINES, compile_machine
+from toolwire.machines import compile_machine
+from toolwire.properties import envelope_ids, machines
 from toolwire.properties._monitor import guards
 
 if TYPE_CHECKING:
@@ -61,11 +62,11 @@ class Lifecycle:
 
 
 def lifecycle(name: str) -> Lifecycle:
-    """The plain-data lifecycle of machine ``name`` (a class name from ``MACHINES``)."""
+    """The plain-data lifecycle of machine ``name`` (a class name that ``machines()`` lists)."""
     try:
-        machine = MACHINES[name]
+        machine = machines()[name]
     except KeyError:
-        raise UsageError(f"unknown machine {name!r}; choose from: {', '.join(MACHINES)}") from None
+        raise UsageError(f"unknown machine {name!r}; choose from: {', '.join(machines())}") from None
     table = compile_machine(machine)
     edges: dict[tuple[str, str], list[str]] = {}
     for source, event, target in table.transitions():
@@ -176,13 +177,12 @@ def _escape(text: str) -> str:
 _ID_KEYS: Final = frozenset(
     {"id", "call_id", "tool_call_id", "toolCallId", "toolUseId", "tool_use_id", "item_id"}
 )
-_ENVELOPE_IDS: Final = ("chatcmpl-", "resp_", "msg_", "txt-")
 
 
 def _ids(value: object, found: list[str]) -> list[str]:
     if isinstance(value, dict):
         for key, inner in value.items():
-            if key in _ID_KEYS and isinstance(inner, str) and not inner.startswith(_ENVELOPE_IDS):
+            if key in _ID_KEYS and isinstance(inner, str) and not inner.startswith(envelope_ids()):
                 short = inner if len(inner) <= 14 else inner[:13] + "…"
                 if short not in found:
                     found.append(short)

@@ -27,7 +27,7 @@ from toolwire import __version__
 from toolwire.engines._targets import Target, TargetFailure, load_target, tool_result
 from toolwire.errors import UsageError
 from toolwire.properties import MUTATORS, get_protocol, mutate, traces
-from toolwire.properties._relations import RELATIONS, Broken, intact, ledger, relate
+from toolwire.properties._relations import RELATIONS, Broken, damageable, intact, ledger, relate
 
 __all__ = ["Counterexample", "FuzzRun", "Outcome", "fuzz", "judge", "load_counterexample", "replay"]
 
@@ -260,6 +260,8 @@ def fuzz(
     """
     for name in (source, destination):
         get_protocol(name)
+    if damaged:
+        damageable(source)
     loaded = target if isinstance(target, Target) else load_target(target)
     strategy = _inputs(source, quirks, damaged)
     run = FuzzRun(loaded.name, source, destination, max_examples, seed_value, quirks, damaged)

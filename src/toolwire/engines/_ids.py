@@ -7,31 +7,15 @@ id rule is restated here.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
 from toolwire.engines._check import check
 from toolwire.errors import UsageError
-from toolwire.properties import PROTOCOLS, Finding
+from toolwire.properties import PROTOCOLS, Finding, id_shapes
 
 __all__ = ["IdVerdict", "check_id", "id_shape", "render_ids"]
-
-#: Id shapes seen in the wild (protocol-rules, "ID formats and limits"; AN-11; ADK-1): not contracts.
-_SHAPES: Final = (
-    (
-        re.compile(r"adk-[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"),
-        "Google ADK fallback id ('adk-' + uuid4, ADK-1)",
-    ),
-    (re.compile(r"call_[A-Za-z0-9]{24}"), "OpenAI call id (call_ + 24)"),
-    (re.compile(r"(fc|ws)_[0-9a-f]{40,}"), "OpenAI Responses item id, not a call_id"),
-    (re.compile(r"toolu_(vrtx_|bdrk_)?[A-Za-z0-9]+"), "Anthropic tool_use id (AN-11)"),
-    (re.compile(r"srvtoolu_[A-Za-z0-9_]+"), "Anthropic server tool id"),
-    (re.compile(r"tooluse_[A-Za-z0-9_-]+"), "Bedrock toolUseId"),
-    (re.compile(r"[A-Za-z0-9]{9}"), "Mistral id (9 alphanumerics: valid everywhere)"),
-    (re.compile(r"functions\.[A-Za-z0-9_-]+:\d+"), "Kimi id (functions.NAME:N)"),
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +47,7 @@ def id_shape(value: str) -> str | None:
     >>> id_shape("adk-5d3f1c2a-8b7e-4f6d-9a0b-1c2d3e4f5a6b")
     "Google ADK fallback id ('adk-' + uuid4, ADK-1)"
     """
-    return next((name for pattern, name in _SHAPES if pattern.fullmatch(value)), None)
+    return next((name for pattern, name in id_shapes() if pattern.fullmatch(value)), None)
 
 
 def check_id(value: str, protocols: Iterable[str] | None = None) -> list[IdVerdict]:

@@ -1,7 +1,10 @@
 """Named rules, the monitors that check them, relations between traces, strategies and mutators.
 
-The strategies, mutators and state spaces import Hypothesis, so they load on first use:
-``toolwire check`` never pays for them.
+Each protocol family lives in its own package (``_<family>/``) and declares a
+:class:`Family` of :class:`Protocol` descriptors; the registry lists them
+(:data:`PROTOCOLS`, :func:`register`).  The strategies, mutators and state
+spaces import Hypothesis, so they load on first use: ``toolwire check`` never
+pays for them.
 """
 
 from typing import TYPE_CHECKING
@@ -17,10 +20,27 @@ from toolwire.properties._openai_responses import (
 )
 from toolwire.properties._openai_responses import InputMonitor as ResponsesInputMonitor
 from toolwire.properties._openai_responses import StreamMonitor as ResponsesStreamMonitor
-from toolwire.properties._protocols import PROTOCOLS, RULES, Protocol, get_protocol, rules_for
+from toolwire.properties._protocol import Family, Protocol, Quirk, load
+from toolwire.properties._registry import (
+    BREAKS,
+    EXPLORED,
+    GENERATED,
+    PROTOCOLS,
+    QUIRKS,
+    RULES,
+    envelope_ids,
+    get_protocol,
+    id_shapes,
+    machines,
+    quirks_for,
+    register,
+    rules_for,
+    unregister,
+)
 from toolwire.properties._relations import RELATIONS, Broken, Ledger, intact, ledger, relate
 from toolwire.properties._roundtrip import check_round_trip
 from toolwire.properties._rule import Finding, Kind, Rule, Severity
+from toolwire.properties._sites import Sites
 from toolwire.properties._turn import Call, Turn
 
 __all__ = [
@@ -39,45 +59,59 @@ __all__ = [
     "Call",
     "ChatConversationMonitor",
     "ChatStreamMonitor",
+    "Family",
     "Finding",
+    "Generator",
     "Kind",
+    "LaneSpace",
+    "Lanes",
     "Ledger",
     "Monitor",
     "Notice",
+    "Plan",
     "Protocol",
     "Quirk",
     "ResponsesInputMonitor",
     "ResponsesStreamMonitor",
     "Rule",
     "Severity",
+    "Sites",
     "Space",
     "StreamProfile",
     "Turn",
     "Violations",
     "check_round_trip",
+    "envelope_ids",
     "get_protocol",
+    "id_shapes",
     "intact",
     "ledger",
+    "load",
+    "machines",
     "mutate",
     "mutated",
     "quirks_for",
+    "register",
     "relate",
     "rules_for",
     "space_for",
     "traces",
+    "unregister",
 ]
 
 if TYPE_CHECKING:
-    from toolwire.properties._mutators import BREAKS, MUTATORS, mutate, mutated
-    from toolwire.properties._spaces import EXPLORED, Bounds, Space, space_for
-    from toolwire.properties._strategies import GENERATED, QUIRKS, Quirk, quirks_for, traces
+    from toolwire.properties._mutators import MUTATORS, mutate, mutated
+    from toolwire.properties._spaces import Bounds, Space, space_for
+    from toolwire.properties._spaces._lanes import Lanes, LaneSpace
+    from toolwire.properties._strategies import Generator, traces
+    from toolwire.properties._strategies._plan import Plan
 
 _LAZY = {
-    **dict.fromkeys(("BREAKS", "MUTATORS", "mutate", "mutated"), "toolwire.properties._mutators"),
-    **dict.fromkeys(("EXPLORED", "Bounds", "Space", "space_for"), "toolwire.properties._spaces"),
-    **dict.fromkeys(
-        ("GENERATED", "QUIRKS", "Quirk", "quirks_for", "traces"), "toolwire.properties._strategies"
-    ),
+    **dict.fromkeys(("MUTATORS", "mutate", "mutated"), "toolwire.properties._mutators"),
+    **dict.fromkeys(("Bounds", "Space", "space_for"), "toolwire.properties._spaces"),
+    **dict.fromkeys(("Lanes", "LaneSpace"), "toolwire.properties._spaces._lanes"),
+    **dict.fromkeys(("Generator", "traces"), "toolwire.properties._strategies"),
+    "Plan": "toolwire.properties._strategies._plan",
 }
 
 

@@ -156,8 +156,23 @@ class Monitor:
                 f"{type(self).__name__} ({self.protocol}) reports {rule_id}, "
                 f"a rule of {', '.join(rule.protocols)}"
             )
+        self.record(rule, message, index=index, line=line, ids=ids, path=path, severity=severity, **values)
+
+    def record(
+        self,
+        rule: Rule,
+        message: str,
+        *,
+        index: int | None,
+        line: int | None,
+        ids: Iterable[Any] = (),
+        path: str | None = None,
+        severity: Severity | None = None,
+        **values: Any,
+    ) -> None:
+        """Record a finding of ``rule``, a rule from outside this monitor's book (the round-trip rules)."""
         if severity == "error" and rule.severity == "warning":
-            raise DefinitionError(f"{rule_id} is a warning rule; a finding cannot raise it to error")
+            raise DefinitionError(f"{rule.id} is a warning rule; a finding cannot raise it to error")
         self.findings.append(
             Finding(
                 rule=rule.id,

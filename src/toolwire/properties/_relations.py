@@ -2,8 +2,8 @@
 
 one-to-one, identity, arguments, names, correlation and validity, each a
 named property over two traces.  A trace's calls come from its protocol's
-monitor (which reassembles streamed fragments); its results from
-:func:`results`, a reader per protocol.
+monitor (which reassembles streamed fragments) or its descriptor's call
+reader; its results from its descriptor's result reader.
 """
 
 from __future__ import annotations
@@ -14,14 +14,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
-import orjson
-
-from toolwire.properties._protocols import get_protocol
+from toolwire.errors import UsageError
+from toolwire.properties._protocol import Result
+from toolwire.properties._registry import PROTOCOLS, get_protocol
 from toolwire.properties._rule import Finding
-from toolwire.properties._text import clip, parsed
+from toolwire.properties._text import clip, json_text, parsed
 from toolwire.properties._turn import Call
 
-__all__ = ["RELATIONS", "Broken", "Ledger", "ledger", "relate", "results"]
+__all__ = ["RELATIONS", "Broken", "Ledger", "damageable", "intact", "ledger", "relate", "results"]
 
 Relation = Literal["one-to-one", "identity", "arguments", "names", "correlation", "validity"]
 #: The relations, in the order they are judged and reported.
@@ -33,8 +33,6 @@ RELATIONS: Final[tuple[Relation, ...]] = (
     "correlation",
     "validity",
 )
-#: A tool result as a trace carried it: (id of the call it answers, tool name when given, content).
-Result = tuple[str | None, str | None, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,115 +54,19 @@ class Ledger:
     findings: list[Finding] = field(default_factory=list)
 
 
-def _blocks(content: Any, kind: str | None, key: str) -> Iterable[dict[str, Any]]:
-    for block in content if isinstance(content, list) else []:
-        if isinstance(block, dict) and (kind is None or block.get("type") == kind) and key in block:
-            yield block
-
-
-def _chat(trace: list[Any]) -> Iterable[Result]:
-    for m in trace:
-        if isinstance(m, dict) and m.get("role") == "tool":
-            yield m.get("tool_call_id"), m.get("name"), m.get("content")
-
-
-def _responses(trace: list[Any]) -> Iterable[Result]:
-    for item in trace:
-        if isinstance(item, dict) and item.get("type") == "function_call_output":
-            yield item.get("call_id"), None, item.get("output")
-
-
-def _anthropic(trace: list[Any]) -> Iterable[Result]:
-    for m in trace:
-        if isinstance(m, dict) and m.get("role") == "user":
-            for b in _blocks(m.get("content"), "tool_result", "tool_use_id"):
-                yield b["tool_use_id"], None, b.get("content")
-
-
-def _bedrock(trace: list[Any]) -> Iterable[Result]:
-    for m in trace:
-        if isinstance(m, dict) and m.get("role") == "user":
-            for b in _blocks(m.get("content"), None, "toolResult"):
-                r = b["toolResult"] if isinstance(b["toolResult"], dict) else {}
-                yield r.get("toolUseId"), None, r.get("content")
-
-
-def _gemini(trace: list[Any]) -> Iterable[Result]:
-    for c in trace:
-        if isinstance(c, dict):
-            for b in _blocks(c.get("parts"), None, "functionResponse"):
-                r = b["functionResponse"] if isinstance(b["functionResponse"], dict) else {}
-                yield r.get("id"), r.get("name"), r.get("response")
-
-
-def _aisdk_ui(trace: list[Any]) -> Iterable[Result]:
-    for e in trace:
-        if isinstance(e, dict) and e.get("type") == "tool-output-available":
-            yield e.get("toolCallId"), None, e.get("output")
-
-
-def _aisdk(trace: list[Any]) -> Iterable[Result]:
-    for e in trace:
-        if isinstance(e, dict) and e.get("type") == "tool-result":
-            yield e.get("toolCallId"), e.get("toolName"), e.get("result", e.get("output"))
-
-
-def _mcp(trace: list[Any]) -> Iterable[Result]:
-    calls = {e.get("id") for e in trace if isinstance(e, dict) and e.get("method") == "tools/call"}
-    for e in trace:
-        if isinstance(e, dict) and "method" not in e and e.get("id") in calls and "result" in e:
-            r = e["result"]
-            yield str(e["id"]), None, r.get("content") if isinstance(r, dict) else r
-
-
-_RESULTS: Final[dict[str, Callable[[list[Any]], Iterable[Result]]]] = {
-    "openai-chat": _chat,
-    "mistral-chat": _chat,
-    "openai-responses": _responses,
-    "anthropic-messages": _anthropic,
-    "bedrock-converse": _bedrock,
-    "gemini-contents": _gemini,
-    "aisdk-ui-stream": _aisdk_ui,
-    "aisdk-stream": _aisdk,
-    "mcp": _mcp,
-}
-
-
-def _json(value: Any) -> str:
-    return value if isinstance(value, str) else orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
-
-
-def _ui_calls(trace: list[Any]) -> list[Call]:
-    return [
-        (e.get("toolCallId"), e.get("toolName"), _json(e.get("input")))
-        for e in trace
-        if isinstance(e, dict) and e.get("type") == "tool-input-available"
-    ]
-
-
-def _mcp_calls(trace: list[Any]) -> list[Call]:
-    calls: list[Call] = []
-    for e in trace:
-        if isinstance(e, dict) and e.get("method") == "tools/call":
-            params = e["params"] if isinstance(e.get("params"), dict) else {}
-            calls.append((str(e.get("id")), params.get("name"), _json(params.get("arguments"))))
-    return calls
-
-
 def results(trace: list[Any], protocol: str) -> list[Result]:
     """The tool results ``trace`` carries (empty for protocols that carry none)."""
-    reader = _RESULTS.get(protocol)
+    reader = get_protocol(protocol).results
     return list(reader(trace)) if reader else []
 
 
 def ledger(trace: list[Any], protocol: str) -> Ledger:
     """Check ``trace`` and read its calls and results."""
-    monitor = get_protocol(protocol).make()
+    spec = get_protocol(protocol)
+    monitor = spec.make()
     monitor.finish(*monitor.consume((None, value, None) for value in trace))
-    if protocol == "aisdk-ui-stream":
-        calls = _ui_calls(trace)
-    elif protocol == "mcp":
-        calls = _mcp_calls(trace)
+    if spec.calls is not None:
+        calls = spec.calls(trace)
     else:
         calls = [call for turn in monitor.calls() for call in turn.calls]
     findings = [f for f in monitor.findings if f.severity == "error"]
@@ -308,7 +210,7 @@ def _derived(value: Any, call: Call, source: Ledger) -> str | None:
     if value == call[2]:
         return "arguments"
     for rid, _, content in source.results:
-        if rid == call[0] and value in (content, _json(content)):
+        if rid == call[0] and value in (content, json_text(content)):
             return "result"
     return None
 
@@ -356,29 +258,18 @@ def _answers(ledger: Ledger) -> dict[int, Any]:
 
 
 def intact(trace: list[Any], protocol: str) -> set[str]:
-    """Ids of the call/result pairs a damaged Chat Completions history still holds intact.
+    """Ids of the call/result pairs a damaged history of ``protocol`` still holds intact.
 
-    A pair is intact when its id is called once and answered once, by a tool
-    message in the run of tool messages right after the assistant message
-    that made the call: a sanitizer must keep exactly these.
+    A sanitizer must keep exactly these; the protocol's descriptor says which
+    they are.  A :class:`UsageError` names the protocols that define them.
     """
-    if protocol not in ("openai-chat", "mistral-chat"):
-        raise ValueError(f"intact pairs are defined for Chat Completions histories, not {protocol}")
-    called: Counter[Any] = Counter()
-    answered: Counter[Any] = Counter()
-    ok: set[str] = set()
-    pending: set[Any] = set()
-    for m in trace:
-        role = m.get("role") if isinstance(m, dict) else None
-        if role == "tool":
-            answered[m.get("tool_call_id")] += 1
-            if m.get("tool_call_id") in pending:
-                ok.add(m["tool_call_id"])
-            continue
-        pending = set()
-        if role == "assistant":
-            for call in m.get("tool_calls") or []:
-                if isinstance(call, dict):
-                    called[call.get("id")] += 1
-                    pending.add(call.get("id"))
-    return {i for i in ok if called[i] == 1 and answered[i] == 1}
+    return damageable(protocol)(trace)
+
+
+def damageable(protocol: str) -> Callable[[list[Any]], set[str]]:
+    """The finder of ``protocol``'s intact pairs; a :class:`UsageError` when it has none."""
+    find = get_protocol(protocol).intact
+    if find is None:
+        names = ", ".join(name for name, spec in PROTOCOLS.items() if spec.intact is not None)
+        raise UsageError(f"damaged history (--mutate) is defined for histories of {names}, not {protocol}")
+    return find

@@ -8,45 +8,45 @@ CC-3 / RS-3 of the request itself.)
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
 
 from toolwire.properties._monitor import Monitor
 from toolwire.properties._rule import Rule
 from toolwire.properties._text import clip, parsed
 from toolwire.properties._turn import Call, Turn
 
-__all__ = ["RULES", "check_round_trip"]
+__all__ = ["check_round_trip", "round_trip_rules"]
 
-_REQUESTS: Final = (
-    "openai-chat",
-    "openai-responses",
-    "anthropic-messages",
-    "bedrock-converse",
-    "gemini-contents",
-)
 
-RULES: Final = (
-    Rule(
-        "RT-1",
-        "always",
-        _REQUESTS,
-        "A request that replays a streamed turn carries exactly the calls the provider streamed, "
-        "with the ids it emitted: none lost, none duplicated, none replaced.",
-        source="DESIGN.md, relations a converter must keep (one-to-one, identity, round trip); "
-        "seeds 001 and 002",
-        fix="Keep the provider's call ids from the stream through history into the next request; "
-        "never drop them and synthesize new ones, never use a name or a result as an id.",
-    ),
-    Rule(
-        "RT-2",
-        "always",
-        _REQUESTS,
-        "A replayed call keeps the streamed call's name, and its arguments are JSON-equal to the "
-        "streamed ones.",
-        source="DESIGN.md, relations a converter must keep (arguments, names)",
-        fix="Reassemble arguments per call (by index or item, never by tool name) and replay them unchanged.",
-    ),
-)
+def round_trip_rules(requests: tuple[str, ...]) -> tuple[Rule, ...]:
+    """The round-trip rules, for the request protocols that replay a stream (none: no rules)."""
+    return _rules(requests) if requests else ()
+
+
+def _rules(requests: tuple[str, ...]) -> tuple[Rule, ...]:
+    return (
+        Rule(
+            "RT-1",
+            "always",
+            requests,
+            "A request that replays a streamed turn carries exactly the calls the provider streamed, "
+            "with the ids it emitted: none lost, none duplicated, none replaced.",
+            source="DESIGN.md, relations a converter must keep (one-to-one, identity, round trip); "
+            "seeds 001 and 002",
+            fix="Keep the provider's call ids from the stream through history into the next request; "
+            "never drop them and synthesize new ones, never use a name or a result as an id.",
+        ),
+        Rule(
+            "RT-2",
+            "always",
+            requests,
+            "A replayed call keeps the streamed call's name, and its arguments are JSON-equal to the "
+            "streamed ones.",
+            source="DESIGN.md, relations a converter must keep (arguments, names)",
+            fix="Reassemble arguments per call (by index or item, never by tool name) and replay them "
+            "unchanged.",
+        ),
+    )
 
 
 def check_round_trip(stream: list[Turn], request: Monitor) -> None:
@@ -55,6 +55,8 @@ def check_round_trip(stream: list[Turn], request: Monitor) -> None:
     The replaying turn is the request turn sharing the most call ids with the
     stream; failing that, the last turn calling the same tool names in order.
     """
+    from toolwire.properties._registry import RULES
+
     streamed = [call for turn in stream for call in turn.calls]
     if not streamed:
         return
@@ -66,8 +68,8 @@ def check_round_trip(stream: list[Turn], request: Monitor) -> None:
         matches = [turn for turn in turns if [call[1] for call in turn.calls] == names]
         best = matches[-1] if matches else None
     if best is None:
-        request.report(
-            "RT-1",
+        request.record(
+            RULES["RT-1"],
             f"no assistant turn of the request replays the {len(streamed)} streamed call(s) "
             + ", ".join(f"{call[0]} ({call[1]})" for call in streamed),
             index=None,
@@ -75,10 +77,10 @@ def check_round_trip(stream: list[Turn], request: Monitor) -> None:
             ids=[call[0] for call in streamed],
         )
         return
-    _compare(streamed, best, request)
+    _compare(streamed, best, request, RULES)
 
 
-def _compare(streamed: list[Call], turn: Turn, request: Monitor) -> None:
+def _compare(streamed: list[Call], turn: Turn, request: Monitor, rules: dict[str, Rule]) -> None:
     replayed = list(turn.calls)
     # Calls without ids (Gemini) pair by position among the calls left over.
     by_id = {call[0]: k for k, call in enumerate(replayed) if call[0] is not None}
@@ -95,8 +97,8 @@ def _compare(streamed: list[Call], turn: Turn, request: Monitor) -> None:
         pairs.append((call, None))
     for original, copy in pairs:
         if copy is None:
-            request.report(
-                "RT-1",
+            request.record(
+                rules["RT-1"],
                 f"streamed call {original[0]} ({original[1]}) is missing from {turn.path}",
                 ids=(original[0],),
                 index=turn.index,
@@ -105,8 +107,8 @@ def _compare(streamed: list[Call], turn: Turn, request: Monitor) -> None:
             )
             continue
         if copy[0] != original[0]:
-            request.report(
-                "RT-1",
+            request.record(
+                rules["RT-1"],
                 f"{turn.path} replays streamed call {original[0]} ({original[1]}) with id "
                 f"{clip(str(copy[0]))}",
                 ids=(original[0], copy[0]),
@@ -115,8 +117,8 @@ def _compare(streamed: list[Call], turn: Turn, request: Monitor) -> None:
                 path=turn.path,
             )
         if copy[1] != original[1]:
-            request.report(
-                "RT-2",
+            request.record(
+                rules["RT-2"],
                 f"call {original[0]} was streamed as {original[1]!r} and is replayed as {copy[1]!r}",
                 ids=(original[0],),
                 index=turn.index,
@@ -124,8 +126,8 @@ def _compare(streamed: list[Call], turn: Turn, request: Monitor) -> None:
                 path=turn.path,
             )
         if not _json_equal(original[2], copy[2]):
-            request.report(
-                "RT-2",
+            request.record(
+                rules["RT-2"],
                 f"call {original[0]} was streamed with arguments {clip(str(original[2]))} and is "
                 f"replayed with {clip(str(copy[2]))}",
                 ids=(original[0],),
@@ -135,8 +137,8 @@ def _compare(streamed: list[Call], turn: Turn, request: Monitor) -> None:
             )
     extra = len(replayed) - len(streamed)
     if extra > 0:
-        request.report(
-            "RT-1",
+        request.record(
+            rules["RT-1"],
             f"{turn.path} replays {len(replayed)} calls where the stream had {len(streamed)}",
             ids=[c[0] for c in replayed],
             index=turn.index,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import orjson
 
-__all__ = ["clip", "json_problem", "parsed"]
+__all__ = ["clip", "json_problem", "json_text", "parsed"]
 
 
 def clip(value: object, limit: int = 60) -> str:
@@ -50,3 +50,12 @@ def parsed(value: object) -> object:
         except orjson.JSONDecodeError:
             return value
     return value
+
+
+def json_text(value: object) -> str:
+    """``value`` as JSON text with sorted keys; text stays as it is (arguments streamed as text).
+
+    >>> json_text({"b": 1, "a": 2}), json_text('{"b": 1}')
+    ('{"a":2,"b":1}', '{"b": 1}')
+    """
+    return value if isinstance(value, str) else orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()

@@ -1,6 +1,56 @@
-"""Anthropic Messages: rules AN-1 to AN-7 and AN-10, and their monitors."""
+"""Anthropic Messages: request messages (AN-1 to AN-7) and stream events (AN-1, AN-2, AN-10).
 
+The family's places: ``models/_anthropic.py`` (the wire), ``machines/_anthropic.py``
+(the lifecycles; its content blocks use the shared ``ContentBlock``) and this
+package: ``rules``, ``monitors``, ``calls`` (readers, mutation sites, the id
+probe) and ``generate`` (Hypothesis).
+"""
+
+from typing import Final
+
+from toolwire.machines import AnthropicConversation, ContentBlock, MessageStream
+from toolwire.properties._anthropic import calls
 from toolwire.properties._anthropic.monitors import ConversationMonitor, StreamMonitor
 from toolwire.properties._anthropic.rules import MESSAGES, RULES, STREAM
+from toolwire.properties._protocol import Family, Protocol, load
 
-__all__ = ["MESSAGES", "RULES", "STREAM", "ConversationMonitor", "StreamMonitor"]
+__all__ = ["FAMILY", "ConversationMonitor", "StreamMonitor"]
+
+FAMILY: Final = Family(
+    "anthropic",
+    catalogue=4,
+    protocols=(
+        Protocol(
+            MESSAGES,
+            "Anthropic Messages request: tool_use / tool_result blocks in messages (AN-1 to AN-7)",
+            "conversation",
+            ConversationMonitor,
+            container="messages",
+            follows=(STREAM,),
+            probe=calls.probe,
+            results=calls.results,
+            sites=calls.MESSAGE_SITES,
+            breaks={
+                "drop-id": "AN-1",
+                "duplicate": "AN-2",
+                "reorder": "AN-4",
+                "swap-ids": "AN-3",
+                "truncate": "AN-3",
+            },
+            generator=load(f"{__name__}.generate", "MESSAGES"),
+        ),
+        Protocol(
+            STREAM,
+            "Anthropic Messages stream: message and content-block events (AN-1, AN-2, AN-10)",
+            "stream",
+            StreamMonitor,
+            sites=calls.STREAM_SITES,
+            breaks={"drop-id": "AN-1", "duplicate": "AN-10b", "reorder": "AN-10a", "truncate": "AN-10a"},
+            generator=load(f"{__name__}.generate", "STREAM"),
+        ),
+    ),
+    rules=RULES,
+    machines=(MessageStream, ContentBlock, AnthropicConversation),
+    id_shapes=calls.ID_SHAPES,
+    envelope_ids=("msg_",),
+)

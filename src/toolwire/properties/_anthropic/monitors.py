@@ -12,13 +12,12 @@ from toolwire.properties._anthropic.rules import MESSAGES, RULES, STREAM
 from toolwire.properties._blocks import MESSAGE, BlockRules, BlockStreamMonitor
 from toolwire.properties._lifecycle import Item, Lifecycle
 from toolwire.properties._monitor import Monitor, Violations
-from toolwire.properties._roundtrip import RULES as ROUND_TRIP_RULES
 from toolwire.properties._text import clip
 from toolwire.properties._turn import Turn
 
 __all__ = ["ConversationMonitor", "StreamMonitor"]
 
-_BOOK: Final = {rule.id: rule for rule in (*RULES, *ROUND_TRIP_RULES)}
+_BOOK: Final = {rule.id: rule for rule in RULES}
 
 BLOCK_RULES: Final = BlockRules(
     envelope="AN-10a",

@@ -1,6 +1,56 @@
-"""Google Gemini and Google ADK ids: rules GM-1 to GM-5, GM-7, ADK-1, ADK-2, and their monitors."""
+"""Google Gemini with Google ADK ids: request contents (GM-1 to GM-5, GM-7, ADK-1, ADK-2) and stream chunks.
 
+The family's places: ``models/_gemini.py`` (the wire), ``machines/_gemini.py``
+(the lifecycle) and this package: ``rules``, ``monitors``, ``calls`` (readers,
+mutation sites, the id probe), ``generate`` (Hypothesis) and ``space`` (explore).
+"""
+
+from typing import Final
+
+from toolwire.machines import GeminiContents
+from toolwire.properties._gemini import calls
 from toolwire.properties._gemini.monitors import ContentsMonitor, StreamMonitor
 from toolwire.properties._gemini.rules import CONTENTS, RULES, STREAM
+from toolwire.properties._protocol import Family, Protocol, Quirk, load
 
-__all__ = ["CONTENTS", "RULES", "STREAM", "ContentsMonitor", "StreamMonitor"]
+__all__ = ["FAMILY", "ContentsMonitor", "StreamMonitor"]
+
+FAMILY: Final = Family(
+    "gemini",
+    catalogue=5,
+    protocols=(
+        Protocol(
+            CONTENTS,
+            "Google Gemini request contents, with Google ADK ids (GM-1 to GM-5, GM-7, ADK-1, ADK-2)",
+            "conversation",
+            ContentsMonitor,
+            container="contents",
+            follows=(STREAM,),
+            probe=calls.probe,
+            results=calls.results,
+            sites=calls.CONTENTS_SITES,
+            breaks={"drop-id": "GM-1", "duplicate": "GM-7", "reorder": "GM-3", "swap-ids": "GM-1"},
+            generator=load(f"{__name__}.generate", "CONTENTS"),
+            space=load(f"{__name__}.space", "GeminiSpace"),
+        ),
+        Protocol(
+            STREAM,
+            "Google Gemini streamGenerateContent chunks (GM-7)",
+            "stream",
+            StreamMonitor,
+            sites=calls.STREAM_SITES,
+            generator=load(f"{__name__}.generate", "STREAM"),
+        ),
+    ),
+    rules=RULES,
+    machines=(GeminiContents,),
+    quirks=(
+        Quirk(
+            "missing-ids",
+            "function calls and responses carry no id; they pair by order and name",
+            (STREAM, CONTENTS),
+            "protocol-rules GM-1; the Gemini API omits FunctionCall.id",
+        ),
+    ),
+    id_shapes=calls.ID_SHAPES,
+)

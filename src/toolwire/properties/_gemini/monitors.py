@@ -8,13 +8,12 @@ from toolwire.machines import GeminiContents, compile_machine
 from toolwire.models import gemini as wire
 from toolwire.properties._gemini.rules import CONTENTS, RULES, STREAM
 from toolwire.properties._monitor import Monitor, Violations
-from toolwire.properties._roundtrip import RULES as ROUND_TRIP_RULES
 from toolwire.properties._text import clip
 from toolwire.properties._turn import Turn
 
 __all__ = ["ContentsMonitor", "StreamMonitor"]
 
-_BOOK: Final = {rule.id: rule for rule in (*RULES, *ROUND_TRIP_RULES)}
+_BOOK: Final = {rule.id: rule for rule in RULES}
 _CONTENTS: Final = compile_machine(GeminiContents)
 _VIOLATIONS: Final = Violations.declare(
     _CONTENTS,

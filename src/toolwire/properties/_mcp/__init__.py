@@ -1,6 +1,37 @@
-"""MCP: rules MCP-1 to MCP-3 and the session monitor."""
+"""MCP: sessions of JSON-RPC requests and responses, ``tools/call`` (MCP-1 to MCP-3).
 
+The family's places: ``models/_mcp.py`` (the wire), ``machines/_mcp.py`` (the
+request lifecycle) and this package: ``rules``, ``monitors``, ``calls``
+(readers, mutation sites, the id probe) and ``generate`` (Hypothesis).
+"""
+
+from typing import Final
+
+from toolwire.machines import JsonRpcRequest
+from toolwire.properties._mcp import calls
 from toolwire.properties._mcp.monitors import SessionMonitor
 from toolwire.properties._mcp.rules import MCP, RULES
+from toolwire.properties._protocol import Family, Protocol, load
 
-__all__ = ["MCP", "RULES", "SessionMonitor"]
+__all__ = ["FAMILY", "SessionMonitor"]
+
+FAMILY: Final = Family(
+    "mcp",
+    catalogue=9,
+    protocols=(
+        Protocol(
+            MCP,
+            "MCP session: JSON-RPC requests and responses, tools/call (MCP-1 to MCP-3)",
+            "stream",
+            SessionMonitor,
+            probe=calls.probe,
+            calls=calls.calls,
+            results=calls.results,
+            sites=calls.SITES,
+            breaks={"drop-id": "MCP-2a", "duplicate": "MCP-1", "reorder": "MCP-2a"},
+            generator=load(f"{__name__}.generate", "SESSION"),
+        ),
+    ),
+    rules=RULES,
+    machines=(JsonRpcRequest,),
+)

@@ -1,6 +1,52 @@
-"""Mistral chat: rules MI-1 to MI-5, and the monitor with its tokenizer profiles."""
+"""Mistral chat: the Chat Completions request shape with Mistral's id rules (MI-1 to MI-5).
 
+The family's places: ``models/_mistral.py`` (the wire), ``machines/_mistral.py``
+(the lifecycle) and this package: ``rules``, ``monitors`` (with the tokenizer
+profiles) and ``generate`` (Hypothesis).  Its requests follow, and its traces
+carry calls as, OpenAI Chat Completions': that family's readers serve here.
+"""
+
+import functools
+import re
+from typing import Final
+
+from toolwire.machines import MistralConversation
 from toolwire.properties._mistral.monitors import PROFILES, ConversationMonitor, TokenizerProfile
 from toolwire.properties._mistral.rules import CHAT, RULES
+from toolwire.properties._openai_chat import calls as chat_calls
+from toolwire.properties._openai_chat.rules import CHAT_STREAM
+from toolwire.properties._protocol import Family, Protocol, load
 
-__all__ = ["CHAT", "PROFILES", "RULES", "ConversationMonitor", "TokenizerProfile"]
+__all__ = ["FAMILY", "PROFILES", "ConversationMonitor", "TokenizerProfile"]
+
+FAMILY: Final = Family(
+    "mistral",
+    catalogue=7,
+    protocols=(
+        Protocol(
+            CHAT,
+            "Mistral chat request: Chat Completions shape, Mistral's id rules (MI-1 to MI-5); "
+            "profiles: tokenizer v11 (default, strictest), v3, v13",
+            "conversation",
+            ConversationMonitor,
+            container="messages",
+            follows=(CHAT_STREAM,),
+            profiles={name: functools.partial(ConversationMonitor, p) for name, p in PROFILES.items()},
+            probe=chat_calls.probe,
+            results=chat_calls.results,
+            intact=chat_calls.intact,
+            sites=chat_calls.MESSAGE_SITES,
+            breaks={
+                "drop-id": "MI-3",
+                "duplicate": "MI-4",
+                "reorder": "MI-4",
+                "swap-ids": "MI-4",
+                "truncate": "MI-4",
+            },
+            generator=load(f"{__name__}.generate", "CHAT"),
+        ),
+    ),
+    rules=RULES,
+    machines=(MistralConversation,),
+    id_shapes=((re.compile(r"[A-Za-z0-9]{9}"), "Mistral id (9 alphanumerics: valid everywhere)"),),
+)

@@ -9,13 +9,12 @@ from toolwire.machines import MistralConversation, compile_machine
 from toolwire.models import mistral as wire
 from toolwire.properties._mistral.rules import CHAT, RULES
 from toolwire.properties._monitor import Monitor, Violations
-from toolwire.properties._roundtrip import RULES as ROUND_TRIP_RULES
 from toolwire.properties._text import clip
 from toolwire.properties._turn import Turn
 
 __all__ = ["PROFILES", "ConversationMonitor", "TokenizerProfile"]
 
-_BOOK: Final = {rule.id: rule for rule in (*RULES, *ROUND_TRIP_RULES)}
+_BOOK: Final = {rule.id: rule for rule in RULES}
 _TABLE: Final = compile_machine(MistralConversation)
 _VIOLATIONS: Final = Violations.declare(
     _TABLE,

@@ -1,5 +1,8 @@
 """Conversation spaces: a request's message list, as the protocol's conversation machine reads it.
 
+A protocol's space (in its family's ``space`` module) names its machine's
+events and spells the messages.
+
 State: ``(machine state, user turns, last message kind, pending call
 slots, used slots)``.  A turn is a user message, then either an assistant
 text, or an assistant message of 1..``calls`` calls and their results.
@@ -10,22 +13,20 @@ lowest free slots in order.  Tool names are in the moves, not the state.
 from __future__ import annotations
 
 import itertools
-import json
 from collections.abc import Hashable, Iterator, Sequence
 from typing import Any
 
-from toolwire.machines import ILLEGAL, ChatConversation, GeminiContents, Table, compile_machine
+from toolwire.machines import ILLEGAL, Table
 from toolwire.properties._spaces._lanes import arguments
 from toolwire.properties._spaces._space import NAMES, Bounds, Move, Space, Step, Wire
 from toolwire.properties._strategies._plan import token
-from toolwire.properties._strategies._streams import chat_id, gemini_id
 
-__all__ = ["ChatSpace", "ConversationSpace", "GeminiSpace"]
+__all__ = ["ConversationSpace", "TurnCall"]
 
 _USERS = ("Hello", "And now?", "Thanks; once more?")
 
 
-class _Call:
+class TurnCall:
     """One call of a rendered conversation."""
 
     __slots__ = ("arguments", "name", "number", "token")
@@ -107,7 +108,7 @@ class ConversationSpace(Space):
         raise NotImplementedError
 
     def render(self, path: Sequence[Move]) -> Wire:
-        calls: dict[int, _Call] = {}
+        calls: dict[int, TurnCall] = {}
         out: Wire = []
         turn = 0
         for move in path:
@@ -118,7 +119,7 @@ class ConversationSpace(Space):
             elif kind == "text":
                 out.append(self.text_message("Done."))
             elif kind == "calls":
-                made = [_Call(n, name) for n, name in zip(move[1], move[2], strict=True)]
+                made = [TurnCall(n, name) for n, name in zip(move[1], move[2], strict=True)]
                 calls.update((c.number, c) for c in made)
                 out.append(self.call_message(made))
             else:
@@ -131,95 +132,8 @@ class ConversationSpace(Space):
     def text_message(self, text: str) -> dict[str, Any]:
         raise NotImplementedError
 
-    def call_message(self, calls: list[_Call]) -> dict[str, Any]:
+    def call_message(self, calls: list[TurnCall]) -> dict[str, Any]:
         raise NotImplementedError
 
-    def result_message(self, calls: list[_Call]) -> dict[str, Any]:
+    def result_message(self, calls: list[TurnCall]) -> dict[str, Any]:
         raise NotImplementedError
-
-
-class ChatSpace(ConversationSpace):
-    """Chat Completions ``messages``: tool messages answer pending calls one at a time, in any order."""
-
-    protocol = "openai-chat"
-    table = compile_machine(ChatConversation)
-    user = "other"
-    text = "other"
-    call = "calls"
-
-    def results(self, state: Any) -> Iterator[Step]:
-        table_state, turns, _, pending, used = state
-        event = "answer" if len(pending) > 1 else "last_answer"
-        target = self.table.rows[event][table_state]
-        if target == ILLEGAL:
-            return
-        for n in pending:
-            rest = tuple(p for p in pending if p != n)
-            yield ("result", n), (target, turns, "result", rest, used), ((0, table_state, event),)
-
-    def user_message(self, text: str) -> dict[str, Any]:
-        return {"role": "user", "content": text}
-
-    def text_message(self, text: str) -> dict[str, Any]:
-        return {"role": "assistant", "content": text}
-
-    def call_message(self, calls: list[_Call]) -> dict[str, Any]:
-        return {
-            "role": "assistant",
-            "content": None,
-            "tool_calls": [
-                {"id": chat_id(c), "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
-                for c in calls
-            ],
-        }
-
-    def result_message(self, calls: list[_Call]) -> dict[str, Any]:
-        (call,) = calls
-        return {"role": "tool", "tool_call_id": chat_id(call), "content": call.result}
-
-
-class GeminiSpace(ConversationSpace):
-    """Gemini ``contents``: one user content answers every call of the model content before it.
-
-    Responses come in any order when calls carry ids, in call order under
-    ``missing-ids`` (with no ids, order is all that pairs them).
-    """
-
-    protocol = "gemini-contents"
-    table = compile_machine(GeminiContents)
-    user = "user_turn"
-    text = "model_turn"
-    call = "call_turn"
-    quirks = frozenset({"missing-ids"})
-
-    def results(self, state: Any) -> Iterator[Step]:
-        table_state, turns, _, pending, used = state
-        target = self.table.rows["response_turn"][table_state]
-        if target == ILLEGAL:
-            return
-        orders = [pending] if "missing-ids" in self.bounds.quirks else itertools.permutations(pending)
-        for order in orders:
-            then = (target, turns, "result", (), used)
-            yield ("result", *order), then, ((0, table_state, "response_turn"),)
-
-    def user_message(self, text: str) -> dict[str, Any]:
-        return {"role": "user", "parts": [{"text": text}]}
-
-    def text_message(self, text: str) -> dict[str, Any]:
-        return {"role": "model", "parts": [{"text": text}]}
-
-    def _ided(self, body: dict[str, Any], call: _Call) -> dict[str, Any]:
-        return body if "missing-ids" in self.bounds.quirks else body | {"id": gemini_id(call)}
-
-    def call_message(self, calls: list[_Call]) -> dict[str, Any]:
-        parts = [
-            {"functionCall": self._ided({"name": c.name, "args": json.loads(c.arguments)}, c)} for c in calls
-        ]
-        return {"role": "model", "parts": parts}
-
-    def result_message(self, calls: list[_Call]) -> dict[str, Any]:
-        parts = [
-            {"functionResponse": self._ided({"name": c.name, "response": {"output": c.result}}, c)}
-            for c in calls
-        ]
-        return {"role": "user", "parts": parts}

@@ -20,7 +20,7 @@ from toolwire.machines import ILLEGAL, Table
 from toolwire.properties._spaces._space import NAMES, Bounds, Fired, Move, Space, Step
 from toolwire.properties._strategies._plan import token
 
-__all__ = ["LaneSpace", "Lanes", "Slot", "arguments", "pieces"]
+__all__ = ["LaneSpace", "Lanes", "Slot", "arguments", "pieces", "taken"]
 
 
 def arguments(slot: int) -> str:
@@ -46,6 +46,13 @@ class Slot:
     name: str
     arguments: str
     pieces: tuple[str, ...]
+
+
+def taken(seen: dict[int, int], call: Slot) -> int:
+    """The number of ``call``'s next fragment, counted in ``seen``."""
+    j = seen.get(call.number, 0)
+    seen[call.number] = j + 1
+    return j
 
 
 @dataclass(frozen=True, slots=True)

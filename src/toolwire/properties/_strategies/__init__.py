@@ -1,5 +1,8 @@
 """Hypothesis strategies that generate valid provider traffic, per protocol and quirk profile.
 
+Each protocol's descriptor loads its :class:`Generator` (in its family's
+``generate`` module); a drawn :class:`Plan` is rendered by it.
+
 >>> from hypothesis import given
 >>> from toolwire.properties import traces
 >>> @given(traces("openai-chat-stream", quirks="two-per-chunk"))
@@ -9,47 +12,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
 from hypothesis import strategies as st
 
 from toolwire.errors import UsageError
-from toolwire.properties._strategies._conversations import CONVERSATIONS
+from toolwire.properties._registry import GENERATED, PROTOCOLS, QUIRKS, quirks_for
 from toolwire.properties._strategies._plan import Plan, plans
-from toolwire.properties._strategies._quirks import QUIRKS, Quirk
-from toolwire.properties._strategies._streams import STREAMS, Renderer
+from toolwire.properties._strategies._render import Generator
 
-__all__ = ["GENERATED", "QUIRKS", "Quirk", "quirks_for", "traces"]
-
-
-@dataclass(frozen=True, slots=True)
-class _Shape:
-    render: Renderer
-    turns: int = 1
-    fragments: bool = True
-    interleave: bool = False
-
-
-_SHAPES: Final = {
-    "openai-chat-stream": _Shape(STREAMS["openai-chat-stream"], interleave=True),
-    "openai-responses-stream": _Shape(STREAMS["openai-responses-stream"]),
-    "open-responses-stream": _Shape(STREAMS["open-responses-stream"]),
-    "anthropic-stream": _Shape(STREAMS["anthropic-stream"]),
-    "bedrock-converse-stream": _Shape(STREAMS["bedrock-converse-stream"]),
-    "gemini-stream": _Shape(STREAMS["gemini-stream"], fragments=False),
-    "aisdk-stream": _Shape(STREAMS["aisdk-stream"], interleave=True),
-    "aisdk-ui-stream": _Shape(STREAMS["aisdk-ui-stream"], interleave=True),
-    "mcp": _Shape(STREAMS["mcp"], fragments=False),
-    **{name: _Shape(render, turns=3, fragments=False) for name, render in CONVERSATIONS.items()},
-}
-#: The protocols :func:`traces` generates, in a stable order.
-GENERATED: Final = tuple(_SHAPES)
-
-
-def quirks_for(protocol: str) -> list[str]:
-    """The quirk profiles that apply to ``protocol``."""
-    return [name for name, quirk in QUIRKS.items() if protocol in quirk.protocols]
+__all__ = ["GENERATED", "Generator", "traces"]
 
 
 def _quirk_set(protocol: str, quirks: str | Iterable[str] | None) -> frozenset[str]:
@@ -60,7 +32,7 @@ def _quirk_set(protocol: str, quirks: str | Iterable[str] | None) -> frozenset[s
         if name not in QUIRKS or protocol not in QUIRKS[name].protocols:
             choices = ", ".join(quirks_for(protocol)) or "none"
             raise UsageError(f"{protocol} has no quirk profile {name!r}; its quirk profiles: {choices}")
-    if {"index-0", "index-reuse"} <= set(names) or {"repeated-ids", "null-ids"} <= set(names):
+    if any(other in names for name in names for other in QUIRKS[name].excludes):
         raise UsageError(f"quirk profiles {', '.join(names)} contradict each other; pick one of each pair")
     return frozenset(names)
 
@@ -78,14 +50,14 @@ def traces(
     Every trace passes ``toolwire.check`` for ``protocol``, except for the
     rules its quirks deviate from on purpose (:attr:`Quirk.deviates`).
     """
-    try:
-        shape = _SHAPES[protocol]
-    except KeyError:
+    spec = PROTOCOLS.get(protocol)
+    if spec is None or spec.generator is None:
         raise UsageError(
             f"no strategy for protocol {protocol!r}; choose one of: {', '.join(GENERATED)}"
         ) from None
+    shape: Generator = spec.generator()
     chosen = _quirk_set(protocol, quirks)
-    interleave = shape.interleave and not chosen & {"index-0", "index-reuse"}
+    interleave = shape.interleave and not any(QUIRKS[q].sequential for q in chosen)
     drawn = plans(turns=shape.turns, max_calls=max_calls, fragments=shape.fragments, interleave=interleave)
 
     @st.composite

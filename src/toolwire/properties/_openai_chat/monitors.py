@@ -10,14 +10,13 @@ from toolwire.machines import ChatConversation, ChatToolCallStream, compile_mach
 from toolwire.models import DONE
 from toolwire.models import openai_chat as wire
 from toolwire.properties._monitor import Monitor, Violations
-from toolwire.properties._openai_chat_rules import CHAT, CHAT_STREAM, RULES
-from toolwire.properties._roundtrip import RULES as ROUND_TRIP_RULES
+from toolwire.properties._openai_chat.rules import CHAT, CHAT_STREAM, RULES
 from toolwire.properties._text import clip as _clip
 from toolwire.properties._turn import Turn
 
 __all__ = ["ConversationMonitor", "StreamMonitor"]
 
-_BOOK: Final = {rule.id: rule for rule in (*RULES, *ROUND_TRIP_RULES)}
+_BOOK: Final = {rule.id: rule for rule in RULES}
 _FRAGMENTS: Final = compile_machine(ChatToolCallStream)
 _CONVERSATION: Final = compile_machine(ChatConversation)
 

@@ -1,0 +1,50 @@
+"""Where calls and results sit in AWS Bedrock Converse traces: readers, sites, probe, id shapes."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any, Final
+
+from toolwire.properties._protocol import Result
+from toolwire.properties._sites import Sites, first, key, role
+
+__all__ = ["ID_SHAPES", "MESSAGE_SITES", "STREAM_SITES", "probe", "results"]
+
+#: ``contentBlockStart`` of a ``toolUse`` block opens a call.
+STREAM_SITES: Final = Sites(key(None, "toolUseId", "contentBlockStart", "start", "toolUse"))
+#: Assistant ``toolUse`` blocks open calls; user ``toolResult`` blocks answer them.
+MESSAGE_SITES: Final = Sites(
+    role("assistant", lambda e: first(e, ("content",), key(None, "toolUseId", "toolUse"))),
+    role("user", lambda e: first(e, ("content",), key(None, "toolUseId", "toolResult"))),
+)
+#: Id shapes seen in the wild (protocol-rules, "ID formats and limits"): not contracts.
+ID_SHAPES: Final = ((re.compile(r"tooluse_[A-Za-z0-9_-]+"), "Bedrock toolUseId"),)
+
+
+def results(trace: list[Any]) -> Iterable[Result]:
+    """The ``toolResult`` blocks of user messages: the id each answers and its content."""
+    for m in trace:
+        if isinstance(m, dict) and m.get("role") == "user":
+            content = m.get("content")
+            for b in content if isinstance(content, list) else []:
+                if isinstance(b, dict) and "toolResult" in b:
+                    r = b["toolResult"] if isinstance(b["toolResult"], dict) else {}
+                    yield r.get("toolUseId"), None, r.get("content")
+
+
+def probe(call_id: str) -> dict[str, Any]:
+    """The smallest request in which ``call_id`` is a call's id and its answer's."""
+    return {
+        "messages": [
+            {"role": "user", "content": [{"text": "Weather?"}]},
+            {
+                "role": "assistant",
+                "content": [{"toolUse": {"toolUseId": call_id, "name": "get_weather", "input": {}}}],
+            },
+            {
+                "role": "user",
+                "content": [{"toolResult": {"toolUseId": call_id, "content": [{"text": "15"}]}}],
+            },
+        ]
+    }

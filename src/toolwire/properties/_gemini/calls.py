@@ -1,0 +1,56 @@
+"""Where calls and results sit in Google Gemini traces: readers, sites, probe, id shapes."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any, Final
+
+from toolwire.properties._protocol import Result
+from toolwire.properties._sites import Sites, first, key, role
+
+__all__ = ["CONTENTS_SITES", "ID_SHAPES", "STREAM_SITES", "probe", "results"]
+
+#: A ``functionCall`` part of a chunk opens a call.
+STREAM_SITES: Final = Sites(
+    lambda e: first(e, ("candidates", 0, "content", "parts"), key(None, "id", "functionCall"))
+)
+#: ``functionCall`` parts of model contents open calls; ``functionResponse`` parts answer them.
+CONTENTS_SITES: Final = Sites(
+    role("model", lambda e: first(e, ("parts",), key(None, "id", "functionCall"))),
+    role("user", lambda e: first(e, ("parts",), key(None, "id", "functionResponse"))),
+)
+#: Id shapes seen in the wild (protocol-rules, "ID formats and limits"; ADK-1): not contracts.
+ID_SHAPES: Final = (
+    (
+        re.compile(r"adk-[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"),
+        "Google ADK fallback id ('adk-' + uuid4, ADK-1)",
+    ),
+)
+
+
+def results(trace: list[Any]) -> Iterable[Result]:
+    """The ``functionResponse`` parts: the id each answers (when given), its name and response."""
+    for c in trace:
+        parts = c.get("parts") if isinstance(c, dict) else None
+        for b in parts if isinstance(parts, list) else []:
+            if isinstance(b, dict) and "functionResponse" in b:
+                r = b["functionResponse"] if isinstance(b["functionResponse"], dict) else {}
+                yield r.get("id"), r.get("name"), r.get("response")
+
+
+def probe(call_id: str) -> dict[str, Any]:
+    """The smallest request in which ``call_id`` is a call's id and its answer's."""
+    return {
+        "contents": [
+            {"role": "user", "parts": [{"text": "Weather?"}]},
+            {
+                "role": "model",
+                "parts": [{"functionCall": {"id": call_id, "name": "get_weather", "args": {}}}],
+            },
+            {
+                "role": "user",
+                "parts": [{"functionResponse": {"id": call_id, "name": "get_weather", "response": {}}}],
+            },
+        ]
+    }

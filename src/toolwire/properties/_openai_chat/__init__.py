@@ -1,0 +1,101 @@
+"""OpenAI Chat Completions: request messages (CC-1 to CC-5) and stream chunks (CC-6).
+
+The family's places: ``models/_openai_chat.py`` (the wire), ``machines/_openai_chat.py``
+(the lifecycles) and this package: ``rules``, ``monitors``, ``calls`` (readers,
+mutation sites, the id probe), ``generate`` (Hypothesis) and ``space`` (explore).
+"""
+
+from typing import Final
+
+from toolwire.machines import ChatConversation, ChatToolCallStream
+from toolwire.properties._openai_chat import calls
+from toolwire.properties._openai_chat.monitors import ConversationMonitor, StreamMonitor
+from toolwire.properties._openai_chat.rules import CHAT, CHAT_STREAM, RULES
+from toolwire.properties._protocol import Family, Protocol, Quirk, load
+
+__all__ = ["FAMILY", "ConversationMonitor", "StreamMonitor"]
+
+_CC6: Final = "protocol-rules CC-6, deviations seen in practice"
+
+FAMILY: Final = Family(
+    "openai-chat",
+    catalogue=1,
+    protocols=(
+        Protocol(
+            CHAT,
+            "OpenAI Chat Completions request: the messages list (CC-1 to CC-5)",
+            "conversation",
+            ConversationMonitor,
+            container="messages",
+            follows=(CHAT_STREAM,),
+            probe=calls.probe,
+            results=calls.results,
+            intact=calls.intact,
+            sites=calls.MESSAGE_SITES,
+            breaks={
+                "drop-id": "CC-3",
+                "duplicate": "CC-4",
+                "reorder": "CC-2",
+                "swap-ids": "CC-3",
+                "truncate": "CC-4",
+            },
+            generator=load(f"{__name__}.generate", "CONVERSATION"),
+            space=load(f"{__name__}.space", "ChatSpace"),
+        ),
+        Protocol(
+            CHAT_STREAM,
+            "OpenAI Chat Completions stream: chat.completion.chunk deltas (CC-6)",
+            "stream",
+            StreamMonitor,
+            sites=calls.STREAM_SITES,
+            breaks={"drop-id": "CC-6a", "reorder": "CC-6d", "truncate": "CC-6d"},
+            generator=load(f"{__name__}.generate", "STREAM"),
+            space=load(f"{__name__}.space", "ChatStreamSpace"),
+        ),
+    ),
+    rules=RULES,
+    machines=(ChatToolCallStream, ChatConversation),
+    quirks=(
+        Quirk(
+            "repeated-ids",
+            "the call id is repeated on every fragment, not only the first",
+            (CHAT_STREAM,),
+            "protocol-rules CC-6(b); OpenAI sends the id on the first fragment only",
+            excludes=("null-ids",),
+        ),
+        Quirk(
+            "null-ids",
+            'continuation fragments carry the string "null" as id',
+            (CHAT_STREAM,),
+            f"{_CC6}; langchain-ai/langchainjs#11373",
+            ("CC-6b",),
+            excludes=("repeated-ids",),
+        ),
+        Quirk(
+            "index-0",
+            "every call arrives at index 0, one after the other (Mistral, Ollama via LiteLLM)",
+            (CHAT_STREAM,),
+            f"{_CC6}; comet-ml/opik#8362, huggingface/smolagents#1958, ai-dynamo/dynamo#4723",
+            ("CC-6c",),
+            excludes=("index-reuse",),
+            sequential=True,
+        ),
+        Quirk(
+            "index-reuse",
+            "a new call reuses the index of the call before it, with a new id",
+            (CHAT_STREAM,),
+            f"{_CC6}; mcowger/plexus#691",
+            ("CC-6c",),
+            excludes=("index-0",),
+            sequential=True,
+        ),
+        Quirk(
+            "two-per-chunk",
+            "fragments of two calls arrive in one chunk",
+            (CHAT_STREAM,),
+            "openapi ChatCompletionChunk: delta.tool_calls is an array",
+        ),
+    ),
+    id_shapes=calls.ID_SHAPES,
+    envelope_ids=("chatcmpl-",),
+)

@@ -1,0 +1,67 @@
+"""OpenAI Responses and Open Responses: input items (RS-1 to RS-5) and stream events (RS-7 to RS-9, OR).
+
+The family's places: ``models/_openai_responses.py`` (the wire),
+``machines/_openai_responses.py`` (the lifecycles) and this package: ``rules``,
+``stream`` and ``input`` (the monitors), ``calls`` (readers, mutation sites, the
+id probe), ``generate`` (Hypothesis) and ``space`` (explore).
+"""
+
+from typing import Final
+
+from toolwire.machines import FunctionCallItem, FunctionCallPairing, OutputItem, ResponseStream
+from toolwire.properties._openai_responses import calls
+from toolwire.properties._openai_responses.input import InputMonitor
+from toolwire.properties._openai_responses.rules import INPUT, OPEN_STREAM, RULES, STREAM
+from toolwire.properties._openai_responses.stream import (
+    OPEN_RESPONSES,
+    OPENAI_RESPONSES,
+    StreamMonitor,
+    StreamProfile,
+)
+from toolwire.properties._protocol import Family, Protocol, load
+
+__all__ = ["FAMILY", "OPENAI_RESPONSES", "OPEN_RESPONSES", "InputMonitor", "StreamMonitor", "StreamProfile"]
+
+FAMILY: Final = Family(
+    "openai-responses",
+    catalogue=2,
+    protocols=(
+        Protocol(
+            INPUT,
+            "OpenAI Responses request: the input items (RS-1 to RS-5)",
+            "conversation",
+            InputMonitor,
+            container="input",
+            follows=(STREAM, OPEN_STREAM),
+            probe=calls.probe,
+            results=calls.results,
+            sites=calls.INPUT_SITES,
+            breaks={"drop-id": "RS-2", "duplicate": "RS-5", "truncate": "RS-4"},
+            generator=load(f"{__name__}.generate", "INPUT"),
+        ),
+        Protocol(
+            STREAM,
+            "OpenAI Responses stream events (RS-1, RS-7 to RS-9)",
+            "stream",
+            lambda: StreamMonitor(OPENAI_RESPONSES),
+            sites=calls.STREAM_SITES,
+            breaks={"drop-id": "RS-7f", "duplicate": "RS-9a", "reorder": "RS-9b", "truncate": "RS-9e"},
+            generator=load(f"{__name__}.generate", "STREAM"),
+            space=load(f"{__name__}.space", "ResponsesSpace"),
+        ),
+        Protocol(
+            OPEN_STREAM,
+            "Open Responses stream events (RS rules with the OR-1 to OR-8 profile)",
+            "stream",
+            lambda: StreamMonitor(OPEN_RESPONSES),
+            sites=calls.STREAM_SITES,
+            breaks={"drop-id": "OR-1", "duplicate": "RS-9a", "reorder": "OR-3", "truncate": "RS-9e"},
+            generator=load(f"{__name__}.generate", "OPEN_STREAM"),
+            space=load(f"{__name__}.space", "OpenResponsesSpace"),
+        ),
+    ),
+    rules=RULES,
+    machines=(ResponseStream, FunctionCallItem, OutputItem, FunctionCallPairing),
+    id_shapes=calls.ID_SHAPES,
+    envelope_ids=("resp_", "msg_"),
+)

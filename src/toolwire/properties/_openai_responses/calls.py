@@ -1,0 +1,43 @@
+"""Where calls and results sit in OpenAI Responses traces: readers, sites, probe, id shapes."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any, Final
+
+from toolwire.properties._protocol import Result
+from toolwire.properties._sites import Sites, dig, key
+
+__all__ = ["ID_SHAPES", "INPUT_SITES", "STREAM_SITES", "probe", "results"]
+
+#: ``response.output_item.added`` of a ``function_call`` opens a call.
+STREAM_SITES: Final = Sites(
+    lambda e: (
+        ("item", "call_id")
+        if dig(e, ("type",)) == "response.output_item.added" and dig(e, ("item", "type")) == "function_call"
+        else None
+    )
+)
+#: ``function_call`` items open calls; ``function_call_output`` items answer them.
+INPUT_SITES: Final = Sites(key("function_call", "call_id"), key("function_call_output", "call_id"))
+#: Id shapes seen in the wild (protocol-rules, "ID formats and limits"): not contracts.
+ID_SHAPES: Final = ((re.compile(r"(fc|ws)_[0-9a-f]{40,}"), "OpenAI Responses item id, not a call_id"),)
+
+
+def results(trace: list[Any]) -> Iterable[Result]:
+    """The ``function_call_output`` items: the call id each answers and its output."""
+    for item in trace:
+        if isinstance(item, dict) and item.get("type") == "function_call_output":
+            yield item.get("call_id"), None, item.get("output")
+
+
+def probe(call_id: str) -> dict[str, Any]:
+    """The smallest request in which ``call_id`` is a call's id and its answer's."""
+    return {
+        "input": [
+            {"role": "user", "content": "Weather?"},
+            {"type": "function_call", "call_id": call_id, "name": "get_weather", "arguments": "{}"},
+            {"type": "function_call_output", "call_id": call_id, "output": "15 degrees"},
+        ]
+    }

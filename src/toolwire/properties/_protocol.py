@@ -1,0 +1,137 @@
+"""What the engines need to know of a protocol: its descriptor, its family and its quirk profiles.
+
+A protocol family (``properties/_<family>/``) declares one :class:`Family`: the
+:class:`Protocol` descriptors of its protocol names, its rules, machines, quirk
+profiles and id shapes.  The registry (``_registry``) lists the families; the
+engines and the CLI ask it, and never name a protocol.
+
+Everything a descriptor points at that imports Hypothesis (its generator, its
+state space) is named through :func:`load`, so that reading descriptors, as
+``toolwire check`` does, imports neither.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from toolwire.errors import UsageError
+from toolwire.properties._monitor import Monitor
+from toolwire.properties._rule import Rule
+from toolwire.properties._turn import Call
+
+if TYPE_CHECKING:
+    from toolwire.properties._sites import Sites
+
+__all__ = ["Family", "Protocol", "Quirk", "Result", "Shape", "load"]
+
+Shape = Literal["stream", "conversation"]
+#: A tool result as a trace carried it: (id of the call it answers, tool name when given, content).
+Result = tuple[str | None, str | None, Any]
+
+
+def load(module: str, name: str) -> Callable[[], Any]:
+    """A loader of ``module.name``, imported on first call (keeps Hypothesis off ``check``'s path)."""
+
+    def loader() -> Any:
+        return getattr(importlib.import_module(module), name)
+
+    loader.__qualname__ = f"load({module}.{name})"
+    return loader
+
+
+@dataclass(frozen=True, slots=True)
+class Quirk:
+    """A way real providers bend a protocol.
+
+    ``deviates`` names the rules of ``protocols`` that traffic with this quirk
+    breaks on purpose (empty when the quirk is legal but unusual): ``check``
+    reports exactly those on it, and a converter must still cope.
+    ``excludes`` names quirks it cannot be combined with; ``sequential``
+    quirks make calls arrive one after the other.
+    """
+
+    name: str
+    summary: str
+    protocols: tuple[str, ...]
+    source: str
+    deviates: tuple[str, ...] = ()
+    excludes: tuple[str, ...] = ()
+    sequential: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Protocol:
+    """One wire protocol name and everything the engines need of it.
+
+    ``check`` uses ``shape``, ``monitor`` (or a named ``profiles`` variant:
+    tokenizer or SDK versions), ``container`` (the request-body key that holds
+    a conversation's list: ``messages``, ``input``, ``contents``) and
+    ``follows`` (the stream protocols whose calls a request of this protocol
+    replays: ``check --after`` and the round-trip rules).
+
+    The relations read a trace's calls from its monitor, or from ``calls``
+    where the monitor does not reassemble them, and its tool results from
+    ``results``.  ``intact`` names the call/result pairs a damaged history
+    still holds intact (``fuzz --mutate``).  ``sites`` say where calls sit for
+    the mutators, and ``breaks`` which rule ``check`` reports for each
+    mutation.  ``probe`` builds the smallest valid trace in which an id is a
+    call's id and its answer's (``toolwire ids``).
+
+    ``generator`` and ``space`` load the Hypothesis strategy's renderer and the
+    explorer's state space class (see :func:`load`).
+    """
+
+    name: str
+    summary: str
+    shape: Shape
+    monitor: Callable[[], Monitor]
+    container: str | None = None
+    follows: tuple[str, ...] = ()
+    profiles: Mapping[str, Callable[[], Monitor]] = field(default_factory=dict)
+    probe: Callable[[str], Any] | None = None
+    calls: Callable[[list[Any]], list[Call]] | None = None
+    results: Callable[[list[Any]], Iterable[Result]] | None = None
+    intact: Callable[[list[Any]], set[str]] | None = None
+    sites: Sites | None = None
+    breaks: Mapping[str, str] = field(default_factory=dict)
+    generator: Callable[[], Any] | None = None
+    space: Callable[[], Any] | None = None
+
+    def make(self, profile: str | None = None) -> Monitor:
+        """A fresh monitor, of ``profile`` when given; a :class:`UsageError` lists the profiles."""
+        if profile is None:
+            return self.monitor()
+        if profile not in self.profiles:
+            choices = ", ".join(self.profiles) or "none"
+            raise UsageError(f"{self.name} has no profile {profile!r}; its profiles: {choices}")
+        return self.profiles[profile]()
+
+    @property
+    def replays(self) -> bool:
+        """A request of this protocol replays a stream's calls: the round-trip rules apply."""
+        return bool(self.follows)
+
+
+@dataclass(frozen=True, slots=True)
+class Family:
+    """A protocol family: its protocols, rules, machines, quirk profiles and id shapes.
+
+    ``catalogue`` is the section of the rules catalogue (protocol-rules.md)
+    its rules come from: ``toolwire rules`` lists families in that order.
+    ``id_shapes`` are id shapes seen in the wild (``toolwire ids`` names
+    them; they are not contracts); ``envelope_ids`` are prefixes of the ids of
+    envelopes (a response, a message), which are not call ids.
+    """
+
+    name: str
+    catalogue: int
+    protocols: tuple[Protocol, ...]
+    rules: tuple[Rule, ...]
+    machines: tuple[type, ...] = ()
+    quirks: tuple[Quirk, ...] = ()
+    id_shapes: tuple[tuple[re.Pattern[str], str], ...] = ()
+    envelope_ids: tuple[str, ...] = ()

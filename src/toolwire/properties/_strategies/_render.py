@@ -1,0 +1,76 @@
+"""How a protocol renders a drawn :class:`Plan`: its :class:`Generator`, and the conversation shape.
+
+A family's generator module (``properties/_<family>/generate.py``) declares one
+:class:`Generator` per protocol; :func:`conversation` builds the renderer of a
+request's message list from how the protocol spells its messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from hypothesis import strategies as st
+
+from toolwire.properties._strategies._plan import Call, Plan, Turn
+
+__all__ = ["Generator", "Renderer", "Spelling", "Wire", "conversation"]
+
+Wire = list[dict[str, Any]]
+Renderer = Callable[[st.DrawFn, Plan, frozenset[str]], Wire]
+#: How one protocol spells a conversation: (user text, assistant turn, its results, assistant text).
+Spelling = tuple[
+    Callable[[str], dict[str, Any]],
+    Callable[[Turn], Wire],
+    Callable[[list[Call], str], Wire],
+    Callable[[str], dict[str, Any]],
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Generator:
+    """How :func:`~toolwire.properties.traces` draws a protocol's traces.
+
+    ``render`` turns a drawn plan into wire events (a stream renders its
+    first turn); ``turns`` is the most user turns a plan has; ``fragments``:
+    arguments arrive in pieces; ``interleave``: concurrent calls' fragments
+    may interleave.
+    """
+
+    render: Renderer
+    turns: int = 1
+    fragments: bool = True
+    interleave: bool = False
+
+    @classmethod
+    def conversation(cls, render: Renderer) -> Generator:
+        """A request's message list: up to three turns, whole arguments."""
+        return cls(render, turns=3, fragments=False)
+
+
+def conversation(spell: Callable[[frozenset[str]], Spelling], *, any_order: bool) -> Renderer:
+    """Each turn: a user message, the assistant's calls, their results; an answer between turns.
+
+    With ``any_order`` the results of one turn come in a drawn order, as the
+    protocol allows; otherwise in call order.
+    """
+
+    def render(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wire:
+        user, assistant, results, answer = spell(quirks)
+        messages: Wire = []
+        for number, turn in enumerate(plan.turns):
+            if number:
+                messages.append(answer("Done."))
+            messages.append(user(turn.user))
+            messages.extend(assistant(turn))
+            calls = list(turn.calls)
+            if any_order:
+                calls = draw(st.permutations(calls))
+            if calls:
+                messages.extend(results(calls, turn.user))
+        if not plan.turns[-1].calls:
+            messages.append(answer("Done."))
+        return messages
+
+    return render
