@@ -37,6 +37,8 @@ class BlockRules:
     id: str
     duplicate: str | None
     stop_tool_use: str
+    #: Block indexes run 0, 1, 2, ... without gaps (Anthropic); otherwise they only grow (Bedrock).
+    contiguous: bool = True
 
     def lifecycle(self) -> Lifecycle:
         """The :class:`ContentBlock` lifecycle with these rules on its illegal steps."""
@@ -95,7 +97,7 @@ class BlockStreamMonitor(KeyedMonitor):
         expected = self._next
         if not known:
             self._next = max(expected, key + 1)
-        if not known and key != expected:
+        if not known and (key < expected or (self.rules.contiguous and key != expected)):
             self.report(
                 self.rules.order,
                 f"{what} for index {key} where index {expected} comes next",
@@ -146,7 +148,9 @@ class BlockStreamMonitor(KeyedMonitor):
     def block_stop(self, key: int, index: int, line: int | None, what: str) -> None:
         """The block at ``key`` closes: its input must parse to an object."""
         item = self.step(key, "stop", index, line, what=what)
-        if item.data.get("tool") and item.parts:
+        if item.data.get("tool") and item.text():
+            # No fragments, or only empty ones (a tool without arguments streams one
+            # partial_json ""): the SDKs keep the start's input {}.
             self._check_input(item, index, line)
 
     def _check_input(self, item: Item, index: int, line: int | None) -> None:

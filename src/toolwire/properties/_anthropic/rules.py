@@ -126,8 +126,12 @@ RULES: Final = (
         "always",
         (STREAM,),
         "A tool_use block starts with input {} and streams input_json_delta fragments that, "
-        "concatenated, parse to a JSON object at its stop.",
-        source=f"protocol-rules AN-10 ('the final tool_use.input is always an object'); {_STREAMING}",
+        "concatenated, parse to a JSON object at its stop; no fragments, or only empty ones (a tool "
+        'without arguments streams one partial_json ""), keep the start\'s input {}.',
+        source=f"protocol-rules AN-10 ('the final tool_use.input is always an object'); {_STREAMING}; "
+        "anthropic-sdk-python lib/streaming/_messages.py accumulate_event ('if json_buf:' keeps {}); "
+        "real streams with one empty partial_json: shared/traffic posit-dev__chatlas "
+        "anthropic.test_anthropic_tool_variations.i1.sse, simonw__llm-anthropic test_tools.i1.sse",
         fix="Send the arguments as partial_json fragments of one JSON object, in order, on the "
         "block's own index.",
     ),

@@ -26,6 +26,7 @@ BLOCK_RULES: Final = BlockRules(
     id="BR-1",
     duplicate=None,
     stop_tool_use=wire.STOP_TOOL_USE,
+    contiguous=False,
 )
 BLOCKS: Final = BLOCK_RULES.lifecycle()
 ENVELOPE: Final = Lifecycle.declare(

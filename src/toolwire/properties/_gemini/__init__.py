@@ -1,4 +1,4 @@
-"""Google Gemini with Google ADK ids: request contents (GM-1 to GM-5, GM-7, ADK-1, ADK-2) and stream chunks.
+"""Google Gemini with Google ADK ids: request contents (GM-1 to GM-5b, GM-7, ADK-1, ADK-2) and stream chunks.
 
 The family's places: ``models/_gemini.py`` (the wire), ``machines/_gemini.py``
 (the lifecycle) and this package: ``rules``, ``monitors``, ``calls`` (readers,
@@ -21,7 +21,7 @@ FAMILY: Final = Family(
     protocols=(
         Protocol(
             CONTENTS,
-            "Google Gemini request contents, with Google ADK ids (GM-1 to GM-5, GM-7, ADK-1, ADK-2)",
+            "Google Gemini request contents, with Google ADK ids (GM-1 to GM-5b, GM-7, ADK-1, ADK-2)",
             "conversation",
             ContentsMonitor,
             container="contents",

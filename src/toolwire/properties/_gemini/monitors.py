@@ -1,7 +1,8 @@
-"""Monitors for Google Gemini: ``contents`` (GM-1 to GM-5, GM-7, ADK-1, ADK-2) and stream chunks (GM-7)."""
+"""Monitors for Google Gemini: ``contents`` (GM-1 to GM-5b, GM-7, ADK-1, ADK-2) and stream chunks (GM-7)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Final
 
 from toolwire.machines import GeminiContents, compile_machine
@@ -37,6 +38,17 @@ def _whole(call: dict[str, Any]) -> str | None:
     return None
 
 
+@dataclass(slots=True)
+class _Run:
+    """Consecutive response-only user contents answering one call turn."""
+
+    start: int
+    contents: int
+    answered: int
+    #: The turn's calls no response has answered yet.
+    pending: list[dict[str, Any]]
+
+
 class ContentsMonitor(Monitor):
     """Checks a Gemini request's ``contents`` with :class:`GeminiContents`.
 
@@ -54,6 +66,7 @@ class ContentsMonitor(Monitor):
         self._calls: list[dict[str, Any]] = []
         self._opened_at: int | None = None
         self._turns: list[Turn] = []
+        self._run: _Run | None = None
 
     def feed(self, value: Any, index: int, line: int | None, sse_event: str | None) -> None:
         path = f"contents[{index}]"
@@ -73,12 +86,20 @@ class ContentsMonitor(Monitor):
             event = "response_turn"
         else:
             event = "model_turn" if role == wire.ROLE_MODEL else "user_turn"
+        if self._run is not None:
+            if event == "response_turn" and role == wire.ROLE_USER:
+                self._run.contents += 1
+                self._run.answered += len(responses)
+                self._run.pending = self._answer(responses, index, line, path, self._run.pending)
+                return
+            self._close_run(line)
         target = _CONTENTS.rows[event][self._state]
         if target < 0:
             rule, target = _VIOLATIONS.by_pair[self._state, event]
             self._violation(rule, event, index, line, path, len(responses))
         elif event == "response_turn":
-            self._answer(responses, index, line, path)
+            pending = self._answer(responses, index, line, path, self._calls)
+            self._run = _Run(index, 1, len(responses), pending)
         merged = self._state == target == _CONTENTS.state("calling")
         self._state = target
         if calls:
@@ -159,20 +180,46 @@ class ContentsMonitor(Monitor):
                 path=path,
             )
 
-    def _answer(
-        self, responses: list[tuple[int, dict[str, Any]]], index: int, line: int | None, path: str
-    ) -> None:
+    def _close_run(self, line: int | None) -> None:
+        """The responses to a call turn have ended: they must answer every call (GM-4), in one content."""
+        assert self._run is not None
+        start, contents, answered = self._run.start, self._run.contents, self._run.answered
+        self._run = None
         calls = self._calls
-        if len(responses) != len(calls):
+        where = f"contents[{start}]" if contents == 1 else f"contents[{start}..{start + contents - 1}]"
+        if answered != len(calls):
             self.report(
                 "GM-4",
-                f"{path} holds {len(responses)} function response(s) for the {len(calls)} call(s) of "
+                f"{where} holds {answered} function response(s) for the {len(calls)} call(s) of "
                 f"contents[{self._opened_at}]",
-                index=index,
+                index=start,
                 line=line,
                 ids=[c.get("id") for c in calls],
-                path=path,
+                path=f"contents[{start}]",
             )
+        elif contents > 1:
+            self.report(
+                "GM-5b",
+                f"{where} answer the {len(calls)} call(s) of contents[{self._opened_at}] in {contents} "
+                "consecutive user contents, not one",
+                index=start,
+                line=line,
+                path=f"contents[{start}]",
+            )
+
+    def finish(self, index: int, line: int | None) -> None:
+        if self._run is not None:
+            self._close_run(line)
+        super().finish(index, line)
+
+    def _answer(
+        self,
+        responses: list[tuple[int, dict[str, Any]]],
+        index: int,
+        line: int | None,
+        path: str,
+        calls: list[dict[str, Any]],
+    ) -> list[dict[str, Any]]:
         by_id = {c["id"]: c for c in calls if isinstance(c.get("id"), str) and c["id"]}
         unpaired = [c for c in calls if not (isinstance(c.get("id"), str) and c["id"])]
         order_names = []
@@ -221,12 +268,13 @@ class ContentsMonitor(Monitor):
         expected = [c.get("name") for c in calls if not c.get("id")]
         if order_names and order_names != expected[: len(order_names)]:
             self.report(
-                "GM-5",
+                "GM-5a",
                 f"{path} answers calls without ids in the order {order_names}, the calls were {expected}",
                 index=index,
                 line=line,
                 path=path,
             )
+        return [*by_id.values(), *unpaired]
 
     def calls(self) -> list[Turn]:
         return self._turns

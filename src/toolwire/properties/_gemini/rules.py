@@ -1,4 +1,4 @@
-"""The rules of Google Gemini and Google ADK ids (GM-1 to GM-5, GM-7, ADK-1, ADK-2)."""
+"""The rules of Google Gemini and Google ADK ids (GM-1 to GM-5b, GM-7, ADK-1, ADK-2)."""
 
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ RULES: Final = (
         fix="Answer every call of a turn, in one content; an error goes in response.error.",
     ),
     Rule(
-        "GM-5",
+        "GM-5a",
         "always",
         (CONTENTS,),
         "Responses without ids follow the order of their calls (unconfirmed: whether Gemini "
@@ -67,6 +67,22 @@ RULES: Final = (
         fix="Keep responses in call order, or carry the call ids.",
         severity="warning",
         unconfirmed=True,
+    ),
+    Rule(
+        "GM-5b",
+        "always",
+        (CONTENTS,),
+        "All responses to one call turn go in the next single content; split over consecutive user "
+        "contents, they are merged by the Gemini API and rejected by others (a warning: real traffic "
+        "shows both).",
+        source="protocol-rules GM-5; accepted: shared/traffic crewAIInc__crewAI "
+        "TestGeminiNativeToolCalling test_gemini_parallel_native_tool_*.i2.req.json (gemini-2.5-flash, "
+        "generativelanguage API, google-genai 1.49.0, HTTP 200, 2026-02-18); rejected with GM-4's error: "
+        "pydantic/pydantic-ai#580 (Vertex AI), docker/docker-agent#2958 (Vertex AI), "
+        "cloudwego/eino-ext#571 (gemini-3-pro-preview), microsoft/semantic-kernel#10597, "
+        "crewAIInc/crewAI#4693 (groups the responses to fix 400 INVALID_ARGUMENT)",
+        fix="Put every functionResponse of a call turn in one user content.",
+        severity="warning",
     ),
     Rule(
         "GM-7",

@@ -77,9 +77,11 @@ class StreamMonitor(Monitor):
         self._live: dict[tuple[Any, int], _StreamedCall] = {}
         self._all: list[_StreamedCall] = []
         self._finished: dict[Any, int] = {}
+        self._done = False
 
     def feed(self, value: Any, index: int, line: int | None, sse_event: str | None) -> None:
         if value is DONE:
+            self._done = True
             return
         if not isinstance(value, dict):
             self.notice(index, line, "chunk is not a JSON object; skipped")
@@ -242,11 +244,17 @@ class StreamMonitor(Monitor):
         for call in list(self._live.values()):
             self.report(
                 "CC-6d",
-                f"the stream ends before choice {call.choice} finished call "
-                f"{call.id} (index {call.position})",
+                (
+                    f"the stream ends with [DONE] and no finish_reason for call {call.id} "
+                    f"(index {call.position}) of choice {call.choice}"
+                    if self._done
+                    else f"the stream ends before choice {call.choice} finished call "
+                    f"{call.id} (index {call.position})"
+                ),
                 index=index,
                 line=line,
                 ids=(call.id,),
+                severity="warning" if self._done else "error",
             )
             self._check_arguments(call, index, line)
         self._live.clear()

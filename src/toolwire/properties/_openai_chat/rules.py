@@ -129,8 +129,10 @@ RULES: Final = (
         "eventually",
         (CHAT_STREAM,),
         'A choice with tool calls ends with finish_reason "tool_calls", and no fragment follows '
-        'it. (A forced tool_choice yields "stop": reported as a warning.)',
-        source=f"protocol-rules CC-6(d); {_GUIDE}",
+        'it. (A forced tool_choice yields "stop", and some OpenAI-compatible providers end with '
+        "[DONE] and no finish_reason: both reported as warnings.)",
+        source=f"protocol-rules CC-6(d); {_GUIDE}; [DONE] without finish_reason after a complete call "
+        "(OpenRouter, Novita, kimi-k2): shared/traffic simonw__llm test_tools_streaming_variant_a.i1.sse",
         fix='Finish the choice with finish_reason "tool_calls" after its last fragment.',
     ),
     Rule(

@@ -57,7 +57,6 @@ class StreamProfile:
     before_added: str
     item_fields: tuple[str, ...]
     item_fields_rule: str
-    done_name_rule: str | None
     check_status: bool
     check_sse: bool
 
@@ -85,7 +84,6 @@ OPENAI_RESPONSES: Final = StreamProfile(
     before_added="RS-9b",
     item_fields=("call_id", "name"),
     item_fields_rule="RS-7f",
-    done_name_rule="RS-7g",
     check_status=False,
     check_sse=False,
 )
@@ -94,7 +92,6 @@ OPEN_RESPONSES: Final = StreamProfile(
     before_added="OR-3",
     item_fields=wire.OPEN_RESPONSES_FUNCTION_CALL_FIELDS,
     item_fields_rule="OR-1",
-    done_name_rule=None,
     check_status=True,
     check_sse=True,
 )
@@ -178,6 +175,7 @@ class StreamMonitor(Monitor):
         self._order: list[_Item] = []
         self._call_owner: dict[str, _Item] = {}
         self._sequence = -1
+        self._unnumbered = False
         self._incomplete: _Item | None = None
         self._done_marker: int | None = None
         self._handlers = {
@@ -393,15 +391,8 @@ class StreamMonitor(Monitor):
                 line=line,
                 ids=item.ids(),
             )
-        rule = self._profile.done_name_rule
-        if rule is not None and "name" not in event:
-            self.report(
-                rule,
-                f"function_call_arguments.done for call_id {item.call_id} has no name",
-                index=index,
-                line=line,
-                ids=item.ids(),
-            )
+        # No rule asks for ``name`` here: the OpenAPI schema lists it, but none of the 50
+        # recorded done events of real OpenAI streams (tests/data/traffic) carries it.
 
     def _item_done(self, event: dict[str, Any], index: int, line: int | None) -> None:
         output_index = event.get("output_index")
@@ -623,6 +614,18 @@ class StreamMonitor(Monitor):
             )
 
     def _bad_sequence(self, sequence: Any, etype: str, index: int, line: int | None) -> None:
+        if sequence is None and self._sequence == -1:
+            # Streams recorded before sequence_number existed (before 2025-05-21) carry none.
+            if not self._unnumbered:
+                self._unnumbered = True
+                self.report(
+                    "RS-8a",
+                    f"{etype} has no sequence_number (an older stream?)",
+                    index=index,
+                    line=line,
+                    severity="warning",
+                )
+            return
         if type(sequence) is not int:
             self.report("RS-8a", f"{etype} has sequence_number {sequence!r}", index=index, line=line)
             return
