@@ -176,7 +176,7 @@ def judge(
         return Outcome(
             output, failure=TargetFailure("garbage", f"toolwire could not read the output: {exc!r}")
         )
-    return Outcome(output, tuple(relate(before, after, exact_ids=round_trip, keep=keep)))
+    return Outcome(output, tuple(relate(before, after, exact_ids=round_trip, keep=keep, target=destination)))
 
 
 class _Found(Exception):

@@ -44,18 +44,24 @@ class TargetFailure(Exception):
         self.message = message
 
 
-def tool_result(name: str | None, arguments: str | None) -> str:
+def tool_result(name: str | None, arguments: Any) -> str:
     """The result toolwire's tool runner returns in a round trip: one per (name, arguments).
 
-    Command targets that run a round trip compute the same themselves.
+    ``arguments`` is the arguments' JSON text, or the JSON value itself (wires
+    that carry an object).  Command targets that run a round trip compute the
+    same themselves.
 
-    >>> tool_result("search", '{"q": "a"}')
-    'search returned {"q":"a"}'
+    >>> tool_result("search", '{"q": "a"}'), tool_result("search", {"q": "a"})
+    ('search returned {"q":"a"}', 'search returned {"q":"a"}')
     """
-    try:
-        canonical = orjson.dumps(orjson.loads(arguments or "null"), option=orjson.OPT_SORT_KEYS).decode()
-    except orjson.JSONDecodeError:
-        canonical = arguments or ""
+    if isinstance(arguments, str) or arguments is None:
+        try:
+            value = orjson.loads(arguments or "null")
+        except orjson.JSONDecodeError:
+            return f"{name} returned {arguments or ''}"
+    else:
+        value = arguments
+    canonical = orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
     return f"{name} returned {canonical}"
 
 

@@ -21,7 +21,18 @@ from toolwire.properties._rule import Finding
 from toolwire.properties._text import clip, json_text, parsed
 from toolwire.properties._turn import Call
 
-__all__ = ["RELATIONS", "Broken", "Ledger", "damageable", "intact", "ledger", "relate", "results"]
+__all__ = [
+    "RELATIONS",
+    "Broken",
+    "Ledger",
+    "accepts",
+    "damageable",
+    "intact",
+    "ledger",
+    "mangling",
+    "relate",
+    "results",
+]
 
 Relation = Literal["one-to-one", "identity", "arguments", "names", "correlation", "validity"]
 #: The relations, in the order they are judged and reported.
@@ -74,20 +85,31 @@ def ledger(trace: list[Any], protocol: str) -> Ledger:
 
 
 def _value(value: Any) -> Any:
-    """A result's content, comparable across wires: text blocks joined, JSON text parsed."""
-    if isinstance(value, dict) and len(value) == 1 and next(iter(value)) in ("output", "result"):
+    """A result's content, comparable across wires.
+
+    JSON text is parsed; a wrapper with one key (``output``, ``result``,
+    ``content``, ``text``, ``json``) is unwrapped; text blocks are joined and a
+    JSON block is its value; every empty value (``""``, ``None``, ``[]``,
+    ``{}``) is ``""``.
+    """
+    value = parsed(value)
+    if isinstance(value, dict) and len(value) == 1 and next(iter(value)) in _WRAPPERS:
         return _value(next(iter(value.values())))
-    if isinstance(value, list):
+    if isinstance(value, list) and value:
         parts = []
         for block in value:
-            if isinstance(block, dict) and "text" in block:
+            if isinstance(block, dict) and isinstance(block.get("text"), str):
                 parts.append(block["text"])
-            elif isinstance(block, dict) and "json" in block:
+            elif isinstance(block, dict) and "json" in block and len(value) == 1:
                 return _value(block["json"])
             else:
                 return value
         return "".join(parts)
-    return parsed(value)
+    return "" if value in (None, "", [], {}) else value
+
+
+#: Keys that wrap a tool result: Gemini's ``{"output": ...}``, MCP's and Bedrock's blocks.
+_WRAPPERS: Final = frozenset({"output", "result", "content", "text", "json"})
 
 
 def _pair(inputs: list[Call], outputs: list[Call]) -> list[tuple[int, int]]:
@@ -115,13 +137,16 @@ def relate(
     *,
     exact_ids: bool = False,
     keep: Iterable[int] | None = None,
+    target: str | None = None,
 ) -> list[Broken]:
     """Every relation ``output`` breaks against ``source``, in :data:`RELATIONS` order.
 
-    ``exact_ids`` demands the source's ids unchanged (a round trip: the next
-    request must carry the ids the provider emitted).  ``keep`` names the
-    source calls that must survive when a converter may drop others (a
-    sanitizer of damaged history); by default all must.
+    ``target`` names the output's protocol: an input id it accepts must reach
+    the output unchanged, and an id it does not accept must be mapped to one it
+    does.  ``exact_ids`` demands the source's ids unchanged wherever the target
+    accepts them (a round trip: the next request must carry the ids the
+    provider emitted).  ``keep`` names the source calls that must survive when a
+    converter may drop others (a sanitizer of damaged history); by default all must.
     """
     broken: list[Broken] = []
     must = set(range(len(source.calls)) if keep is None else keep)
@@ -150,7 +175,7 @@ def relate(
                 "one-to-one", f"{extra} output call(s) {spare} answer no input call", tuple(map(str, spare))
             )
         )
-    broken.extend(_identity(source, output, pairs, exact_ids))
+    broken.extend(_identity(source, output, pairs, exact_ids, target))
     for n, k in pairs:
         a, b = source.calls[n], output.calls[k]
         if _value(a[2]) != _value(b[2]):
@@ -184,16 +209,34 @@ def _ids(*calls: Call) -> tuple[str, ...]:
     return tuple(str(c[0]) for c in calls if c[0] is not None)
 
 
-def _identity(source: Ledger, output: Ledger, pairs: list[tuple[int, int]], exact: bool) -> Iterable[Broken]:
+def _identity(
+    source: Ledger, output: Ledger, pairs: list[tuple[int, int]], exact: bool, target: str | None
+) -> Iterable[Broken]:
     images: dict[Any, Any] = {}
     for n, k in pairs:
         a, b = source.calls[n], output.calls[k]
         if b[0] is None or b[0] == "":
             yield Broken("identity", f"input call {a[0]} ({a[1]}) has no id in the output", _ids(a))
             continue
-        if exact and a[0] is not None and b[0] != a[0]:
+        kept = a[0] is None or b[0] == a[0]
+        fits = accepts(target, a[0]) if target is not None and isinstance(a[0], str) else None
+        if not kept and exact and fits is not False:
             yield Broken("identity", f"input call {a[0]} is replayed with id {clip(str(b[0]))}", _ids(a, b))
             continue
+        if not kept and fits:
+            yield Broken(
+                "identity",
+                f"input call {a[0]} has an id {target} accepts, yet it became {clip(str(b[0]))} "
+                f"({mangling(str(a[0]), str(b[0]))})",
+                _ids(a, b),
+            )
+            continue
+        if not kept and fits is False and target and isinstance(b[0], str) and accepts(target, b[0]) is False:
+            yield Broken(
+                "identity",
+                f"input call {a[0]} is mapped to {clip(str(b[0]))}, which {target} rejects too",
+                _ids(a, b),
+            )
         derived = _derived(b[0], a, source)
         if derived and b[0] != a[0]:
             yield Broken("identity", f"output id {clip(str(b[0]))} is the call's {derived}", _ids(a, b))
@@ -202,6 +245,61 @@ def _identity(source: Ledger, output: Ledger, pairs: list[tuple[int, int]], exac
     for (x, y), (p, q) in itertools.combinations(images.items(), 2):
         if y == q:
             yield Broken("identity", f"input calls {x} and {p} share output id {y}", (str(x), str(p), str(y)))
+
+
+def mangling(before: str, after: str) -> str:
+    """How ``after`` differs from ``before``: the ways converters mangle ids.
+
+    >>> [mangling("call_A", x) for x in ("call_Acall_A", "call_", "CALL_a", "call_A_1", "fc_1")]
+    ['concatenated', 'truncated', 're-cased', 'extended', 'replaced']
+    """
+    if before and after.count(before) > 1:
+        return "concatenated"
+    if before.startswith(after):
+        return "truncated"
+    if after.lower() == before.lower():
+        return "re-cased"
+    if after.startswith(before) or after.endswith(before):
+        return "extended"
+    if after.strip() == before:
+        return "padded"
+    return "replaced"
+
+
+_ACCEPTED: dict[tuple[str, int, str], bool | None] = {}
+
+
+def accepts(protocol: str, call_id: str) -> bool | None:
+    """Whether ``protocol`` accepts ``call_id`` as a call's id, by its own rules; None when it cannot say.
+
+    The protocol's probe (or that of a request that follows it) builds the
+    smallest trace that carries the id; the id is accepted when the
+    protocol's monitor (default profile) finds no error in it.
+    """
+    spec = get_protocol(protocol)
+    prober = (
+        spec
+        if spec.probe is not None
+        else next((p for p in PROTOCOLS.values() if protocol in p.follows and p.probe is not None), None)
+    )
+    if prober is None or prober.probe is None:
+        return None
+    key = (prober.name, id(prober), call_id)
+    if key not in _ACCEPTED:
+        if len(_ACCEPTED) > 65536:
+            _ACCEPTED.clear()
+        trace = prober.probe(call_id)
+        monitor = prober.make()
+        if isinstance(trace, dict) and prober.container in trace:
+            monitor.open_document(trace)
+            items = trace[prober.container]
+            for position, item in enumerate(items):
+                monitor.feed(item, position, None, None)
+            monitor.finish(len(items), None)
+        else:
+            monitor.finish(*monitor.consume((None, value, None) for value in trace))
+        _ACCEPTED[key] = not any(f.severity == "error" for f in monitor.findings)
+    return _ACCEPTED[key]
 
 
 def _derived(value: Any, call: Call, source: Ledger) -> str | None:
