@@ -87,6 +87,13 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="feed damaged history (for sanitizers): intact pairs must survive",
     )
+    fuzz.add_argument(
+        "--like",
+        action="append",
+        metavar="FILE",
+        help="generate traffic shaped like this recording of --from (repeatable): its shape features "
+        "and the quirk profiles they match (toolwire shapes shows them)",
+    )
     fuzz.add_argument("--out", default="counterexamples", help="folder for counterexamples")
     fuzz.add_argument("--format", choices=("text", "json", "junit"), default="text")
 
@@ -152,6 +159,13 @@ def _parser() -> argparse.ArgumentParser:
     analyse.add_argument("machines", nargs="*", metavar="MACHINE", help="machine class names (default: all)")
     analyse.add_argument("--format", choices=("text", "json"), default="text")
 
+    shapes = verbs.add_parser(
+        "shapes", help="name the shape features a recording shows, and the quirk profiles they match"
+    )
+    shapes.add_argument("files", nargs="+", metavar="FILE", help="recording(s); - reads stdin")
+    shapes.add_argument("--protocol", "-p", required=True, metavar="P", help=f"one of: {names}")
+    shapes.add_argument("--format", choices=("text", "json"), default="text")
+
     protocols = verbs.add_parser("protocols", help="list the protocol names (stable)")
     protocols.add_argument("--format", choices=("text", "json"), default="text")
     return parser
@@ -210,17 +224,30 @@ def _run(args: argparse.Namespace) -> int:
 
         if args.max_examples < 1 or args.timeout <= 0:
             raise UsageError("--max-examples must be at least 1 and --timeout above 0")
+        like, quirks = None, args.quirks
+        if args.like:
+            from toolwire.engines._shapes import learned
+
+            like, matched = learned(args.like, args.source)
+            given = [q for q in (args.quirks or "").split(",") if q]
+            quirks = ",".join(dict.fromkeys([*given, *matched])) or None
+            print(
+                f"toolwire: shaped like {len(args.like)} recording(s): {len(like)} shape features, "
+                f"quirk profiles: {', '.join(matched) or 'none'}",
+                file=sys.stderr,
+            )
         run = fuzz(
             args.target,
             args.source,
             args.destination,
             max_examples=args.max_examples,
             seed_value=args.seed,
-            quirks=args.quirks,
+            quirks=quirks,
             timeout=args.timeout,
             damaged=args.mutate,
             save_to=args.out,
             progress=sys.stderr,
+            like=like,
         )
         print(render_fuzz(run, args.format))
         return 130 if run.interrupted and not run.counterexamples else run.exit_code
@@ -233,6 +260,12 @@ def _run(args: argparse.Namespace) -> int:
         return 0 if outcome.verdict is None else 1
     if args.verb == "explore":
         return _explore(args)
+    if args.verb == "shapes":
+        from toolwire.engines._shapes import render_shapes, shapes_file
+
+        get_protocol(args.protocol)
+        print(render_shapes([shapes_file(path, args.protocol) for path in args.files], args.format))
+        return 0
     if args.verb == "analyse":
         from toolwire.engines._analysis import analyse_machine
         from toolwire.engines._explore_report import render_analysis

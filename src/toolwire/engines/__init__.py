@@ -11,6 +11,7 @@ from toolwire.engines._check import Problem, Report, check, check_file
 from toolwire.engines._diagram import Lifecycle, lifecycle, render_diagrams, to_dot, to_mermaid
 from toolwire.engines._ids import IdVerdict, check_id, id_shape, render_ids
 from toolwire.engines._report import render_json, render_protocols, render_rules, render_text
+from toolwire.engines._shapes import ShapeReport, render_shapes, shapes_file
 
 __all__ = [
     "Analysis",
@@ -22,6 +23,7 @@ __all__ = [
     "Outcome",
     "Problem",
     "Report",
+    "ShapeReport",
     "StateSpace",
     "analyse",
     "analyse_machine",
@@ -46,9 +48,11 @@ __all__ = [
     "render_protocols",
     "render_replay",
     "render_rules",
+    "render_shapes",
     "render_space",
     "render_text",
     "replay",
+    "shapes_file",
     "state_space",
     "to_dot",
     "to_mermaid",

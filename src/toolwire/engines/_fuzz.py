@@ -125,6 +125,8 @@ class FuzzRun:
     seed: int
     quirks: str | None
     damaged: bool = False
+    #: The shape features the inputs were restricted to (``--like``), empty when not.
+    like: tuple[str, ...] = ()
     examples: int = 0
     seconds: float = 0.0
     counterexamples: list[Counterexample] = field(default_factory=list)
@@ -197,8 +199,10 @@ def _found(prop: str, counterexample: Counterexample) -> _Found:
     return error
 
 
-def _inputs(source: str, quirks: str | None, damaged: bool) -> st.SearchStrategy[Wire]:
-    valid = traces(source, quirks)
+def _inputs(
+    source: str, quirks: str | None, damaged: bool, like: Iterable[str] | None = None
+) -> st.SearchStrategy[Wire]:
+    valid = traces(source, quirks, like=like)
     if not damaged:
         return valid
 
@@ -250,6 +254,7 @@ def fuzz(
     damaged: bool = False,
     save_to: str | os.PathLike[str] | None = "counterexamples",
     progress: TextIO | None = None,
+    like: Iterable[str] | None = None,
 ) -> FuzzRun:
     """Fuzz ``target`` (``module:function``, a callable, or a command) from ``source`` to ``destination``.
 
@@ -263,8 +268,9 @@ def fuzz(
     if damaged:
         damageable(source)
     loaded = target if isinstance(target, Target) else load_target(target)
-    strategy = _inputs(source, quirks, damaged)
-    run = FuzzRun(loaded.name, source, destination, max_examples, seed_value, quirks, damaged)
+    strategy = _inputs(source, quirks, damaged, like)
+    shaped = tuple(sorted(like)) if like is not None else ()
+    run = FuzzRun(loaded.name, source, destination, max_examples, seed_value, quirks, damaged, shaped)
     best: dict[str, Counterexample] = {}
     folder = Path(save_to) if save_to is not None else None
     ticker = _Progress(progress)

@@ -31,6 +31,8 @@ def counterexample_text(found: Counterexample, saved: str | None, how: str = "mi
 
 def _header(run: FuzzRun) -> str:
     bounds = f"seed {run.seed}, max-examples {run.max_examples}, quirks {run.quirks or 'none'}"
+    if run.like:
+        bounds += f", like a recording: {len(run.like)} shape features"
     if run.damaged:
         bounds += ", damaged input (--mutate)"
     return f"toolwire fuzz {run.target}: {run.source} -> {run.destination} ({bounds})"
@@ -47,6 +49,7 @@ def render_fuzz(run: FuzzRun, fmt: str = "text") -> str:
                 "seed": run.seed,
                 "max_examples": run.max_examples,
                 "quirks": run.quirks,
+                "like": list(run.like),
                 "mutate": run.damaged,
                 "examples": run.examples,
                 "seconds": round(run.seconds, 3),

@@ -24,6 +24,7 @@ from toolwire.properties._rule import Rule
 from toolwire.properties._turn import Call
 
 if TYPE_CHECKING:
+    from toolwire.properties._shapes import Shapes
     from toolwire.properties._sites import Sites
 
 __all__ = ["Family", "Protocol", "Quirk", "Result", "Shape", "load"]
@@ -61,6 +62,8 @@ class Quirk:
     deviates: tuple[str, ...] = ()
     excludes: tuple[str, ...] = ()
     sequential: bool = False
+    #: The shape features that mark traffic with this quirk (``toolwire shapes``, ``fuzz --like``).
+    features: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +85,8 @@ class Protocol:
     call's id and its answer's (``toolwire ids``).
 
     ``generator`` and ``space`` load the Hypothesis strategy's renderer and the
-    explorer's state space class (see :func:`load`).
+    explorer's state space class (see :func:`load`); ``shapes`` is the catalogue
+    of the shape features its traffic shows, and their extractor.
     """
 
     name: str
@@ -100,6 +104,7 @@ class Protocol:
     breaks: Mapping[str, str] = field(default_factory=dict)
     generator: Callable[[], Any] | None = None
     space: Callable[[], Any] | None = None
+    shapes: Shapes | None = None
 
     def make(self, profile: str | None = None) -> Monitor:
         """A fresh monitor, of ``profile`` when given; a :class:`UsageError` lists the profiles."""

@@ -11,6 +11,7 @@ from toolwire.machines import ChatConversation, ChatToolCallStream
 from toolwire.properties._openai_chat import calls
 from toolwire.properties._openai_chat.monitors import ConversationMonitor, StreamMonitor
 from toolwire.properties._openai_chat.rules import CHAT, CHAT_STREAM, RULES
+from toolwire.properties._openai_chat.shapes import MESSAGE_SHAPES, STREAM_SHAPES
 from toolwire.properties._protocol import Family, Protocol, Quirk, load
 
 __all__ = ["FAMILY", "ConversationMonitor", "StreamMonitor"]
@@ -41,6 +42,7 @@ FAMILY: Final = Family(
             },
             generator=load(f"{__name__}.generate", "CONVERSATION"),
             space=load(f"{__name__}.space", "ChatSpace"),
+            shapes=MESSAGE_SHAPES,
         ),
         Protocol(
             CHAT_STREAM,
@@ -51,6 +53,7 @@ FAMILY: Final = Family(
             breaks={"drop-id": "CC-6a", "reorder": "CC-6d", "truncate": "CC-6d"},
             generator=load(f"{__name__}.generate", "STREAM"),
             space=load(f"{__name__}.space", "ChatStreamSpace"),
+            shapes=STREAM_SHAPES,
         ),
     ),
     rules=RULES,
@@ -62,6 +65,7 @@ FAMILY: Final = Family(
             (CHAT_STREAM,),
             "protocol-rules CC-6(b); OpenAI sends the id on the first fragment only",
             excludes=("null-ids",),
+            features=("continuation-repeats-id",),
         ),
         Quirk(
             "null-ids",
@@ -70,6 +74,7 @@ FAMILY: Final = Family(
             f"{_CC6}; langchain-ai/langchainjs#11373",
             ("CC-6b",),
             excludes=("repeated-ids",),
+            features=("continuation-id-null-string",),
         ),
         Quirk(
             "index-0",
@@ -79,6 +84,7 @@ FAMILY: Final = Family(
             ("CC-6c",),
             excludes=("index-reuse",),
             sequential=True,
+            features=("index-0-for-every-call",),
         ),
         Quirk(
             "index-reuse",
@@ -88,12 +94,14 @@ FAMILY: Final = Family(
             ("CC-6c",),
             excludes=("index-0",),
             sequential=True,
+            features=("index-reused",),
         ),
         Quirk(
             "two-per-chunk",
             "fragments of two calls arrive in one chunk",
             (CHAT_STREAM,),
             "openapi ChatCompletionChunk: delta.tool_calls is an array",
+            features=("several-calls-in-one-chunk",),
         ),
     ),
     id_shapes=calls.ID_SHAPES,

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from toolwire.errors import UsageError
 from toolwire.properties._registry import GENERATED, PROTOCOLS, QUIRKS, quirks_for
+from toolwire.properties._shapes import INTERLEAVED, SEVERAL
 from toolwire.properties._strategies._plan import Plan, plans
 from toolwire.properties._strategies._render import Generator
 
@@ -37,8 +38,23 @@ def _quirk_set(protocol: str, quirks: str | Iterable[str] | None) -> frozenset[s
     return frozenset(names)
 
 
+def _like_set(protocol: str, like: Iterable[str] | None) -> frozenset[str]:
+    if like is None:
+        return frozenset()
+    spec = PROTOCOLS[protocol]
+    catalogue = spec.shapes.catalogue() if spec.shapes is not None else {}
+    unknown = sorted(set(like) - set(catalogue))
+    if unknown:
+        raise UsageError(f"{protocol} has no shape features {', '.join(unknown)}; see toolwire shapes")
+    return frozenset(like)
+
+
 def traces(
-    protocol: str, quirks: str | Iterable[str] | None = None, *, max_calls: int = 4
+    protocol: str,
+    quirks: str | Iterable[str] | None = None,
+    *,
+    max_calls: int = 4,
+    like: Iterable[str] | None = None,
 ) -> st.SearchStrategy[list[dict[str, Any]]]:
     """A strategy of valid traces of ``protocol``: stream events, or a conversation's messages.
 
@@ -47,6 +63,9 @@ def traces(
     between the halves of a surrogate pair), interleaved where the protocol
     allows, with text, reasoning and ping events between them.  ``quirks``
     (comma-separated or a list) adds provider quirk profiles; see :data:`QUIRKS`.
+    ``like`` names shape features (``toolwire shapes``): where the generator
+    chooses between shapes, it chooses only among those, and calls interleave
+    or come several to a turn only when ``like`` names it.
     Every trace passes ``toolwire.check`` for ``protocol``, except for the
     rules its quirks deviate from on purpose (:attr:`Quirk.deviates`).
     """
@@ -57,12 +76,17 @@ def traces(
         ) from None
     shape: Generator = spec.generator()
     chosen = _quirk_set(protocol, quirks)
+    shaped = _like_set(protocol, like)
     interleave = shape.interleave and not any(QUIRKS[q].sequential for q in chosen)
+    if like is not None:
+        interleave = interleave and INTERLEAVED in shaped
+        max_calls = max_calls if SEVERAL in shaped else min(max_calls, 1)
     drawn = plans(turns=shape.turns, max_calls=max_calls, fragments=shape.fragments, interleave=interleave)
+    switches = chosen | shaped
 
     @st.composite
     def rendered(draw: st.DrawFn) -> list[dict[str, Any]]:
         plan: Plan = draw(drawn)
-        return shape.render(draw, plan, chosen)
+        return shape.render(draw, plan, switches)
 
     return rendered()

@@ -7,16 +7,17 @@ request's message list from how the protocol spells its messages.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from hypothesis import strategies as st
 
 from toolwire.properties._strategies._plan import Call, Plan, Turn
 
-__all__ = ["Generator", "Renderer", "Spelling", "Wire", "conversation"]
+__all__ = ["Generator", "Renderer", "Spelling", "Wire", "conversation", "pick"]
 
+T = TypeVar("T")
 Wire = list[dict[str, Any]]
 Renderer = Callable[[st.DrawFn, Plan, frozenset[str]], Wire]
 #: How one protocol spells a conversation: (user text, assistant turn, its results, assistant text).
@@ -74,3 +75,15 @@ def conversation(spell: Callable[[frozenset[str]], Spelling], *, any_order: bool
         return messages
 
     return render
+
+
+def pick(draw: st.DrawFn, options: Mapping[str, T], switches: frozenset[str]) -> T:
+    """One of ``options``, keyed by the shape feature each produces.
+
+    When ``switches`` name some of them (a quirk profile, or ``fuzz --like``: the
+    features a recording shows), only those are drawn; otherwise any.  The first
+    option is what examples shrink to: list the commonest real shape first.
+    """
+    named = [feature for feature in options if feature in switches]
+    keys = named or list(options)
+    return options[keys[draw(st.integers(0, len(keys) - 1))] if len(keys) > 1 else keys[0]]
