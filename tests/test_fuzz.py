@@ -50,13 +50,16 @@ ONE_STREAMED_CALL = [
 
 
 def broken(seed: str, variant: str, source: str, destination: str, **options: Any) -> dict[str, Any]:
+    """Each finding of a campaign, by name, with its counterexample."""
     run = fuzz(target(seed, variant), source, destination, save_to=None, **options)
-    return {c.property: c for c in run.counterexamples}
+    return {c.finding: c for c in run.counterexamples}
 
 
 def test_seed000_minimal_counterexample_is_a_tool_input_start_then_a_tool_call() -> None:
     found = broken("seed000", "buggy", "aisdk-stream", "open-responses-stream")
-    assert list(found) == ["one-to-one"]
+    # The duplicated item is one bug seen three ways; the lost arguments of a whole call are another.
+    assert list(found) == ["one-to-one:duplicated", "arguments:changed", "validity:RS-7c", "validity:RS-9d"]
+    found["one-to-one"] = found["one-to-one:duplicated"]
     assert found["one-to-one"].input == [
         {"type": "tool-input-start", "id": CALL, "toolName": "get_weather"},
         {"type": "tool-call", "toolCallId": CALL, "toolName": "get_weather", "input": "{}"},
@@ -68,28 +71,31 @@ def test_seed000_minimal_counterexample_is_a_tool_input_start_then_a_tool_call()
 
 def test_seed001_name_as_id_is_an_identity_break_on_one_streamed_call() -> None:
     found = broken("seed001", "buggy", "openai-chat-stream", "openai-chat")
-    assert found["identity"].input == ONE_STREAMED_CALL
-    assert found["identity"].message == f"input call {CALL} is replayed with id 'get_weather'"
-    tool = [m for m in found["identity"].output or [] if m["role"] == "tool"]
-    assert tool == [
-        {"role": "tool", "tool_call_id": "get_weather returned {}", "content": "get_weather returned {}"}
-    ]
+    assert "identity:from-tool-name" in found
+    identity = found["identity:from-tool-name"]
+    (call,) = next(m for m in identity.output or [] if m["role"] == "assistant")["tool_calls"]
+    assert identity.message == f"input call {CALL} is replayed with id {call['function']['name']!r}"
+    assert len(identity.input) == len(ONE_STREAMED_CALL)
+    tool = [m for m in identity.output or [] if m["role"] == "tool"]
+    assert [m["tool_call_id"] for m in tool] == [m["content"] for m in tool]  # the result used as an id
 
 
 def test_seed002_synthesized_id_is_an_identity_break_on_one_streamed_call() -> None:
     found = broken("seed002", "buggy", "openai-chat-stream", "openai-chat")
-    assert list(found) == ["identity"]
-    assert found["identity"].input == ONE_STREAMED_CALL
-    assert f"input call {CALL} is replayed with id 'hist_tool_" in found["identity"].message
+    # The synthesized id is also longer than OpenAI's 40 characters.
+    assert list(found) == ["identity:replaced", "validity:CC-1"]
+    assert len(found["identity:replaced"].input) == len(ONE_STREAMED_CALL)
+    assert "is replayed with id 'hist_tool_" in found["identity:replaced"].message
 
 
 def test_seed003_name_keyed_map_breaks_correlation_on_two_calls_of_one_tool() -> None:
-    first, second = "adk-99670cad-a3a4-4e01-86ca-846499670cad", "adk-3f304e59-4d63-4776-86cd-38853f304e59"
     found = broken("seed003", "buggy", "gemini-contents", "aisdk-ui-stream")
-    assert list(found) == ["correlation"]
+    assert list(found) == ["correlation:crossed", "correlation:lost", "validity:VU-4"]
+    crossed = found["correlation:crossed"]
+    first, second = (p["functionCall"]["id"] for p in crossed.input[1]["parts"])
     call = {"name": "get_weather", "args": {}}
     answer = {"name": "get_weather", "response": {"output": ""}}
-    assert found["correlation"].input == [
+    assert crossed.input == [
         {"role": "user", "parts": [{"text": "Hello"}]},
         {
             "role": "model",
@@ -99,31 +105,23 @@ def test_seed003_name_keyed_map_breaks_correlation_on_two_calls_of_one_tool() ->
             "role": "user",
             "parts": [
                 {"functionResponse": answer | {"id": first}},
-                {"functionResponse": answer | {"id": second}},
+                {"functionResponse": answer | {"id": second} | {"response": {"output": "0"}}},
             ],
         },
     ]
-    outputs = [
-        e["toolCallId"] for e in found["correlation"].output or [] if e["type"] == "tool-output-available"
-    ]
+    outputs = [e["toolCallId"] for e in crossed.output or [] if e["type"] == "tool-output-available"]
     assert outputs == ["call_1", "call_1"]
 
 
 @pytest.mark.parametrize("solution", ["solution_a", "solution_b", "solution_c"])
 def test_seed004_solutions_keep_an_unanswered_call(solution: str) -> None:
     found = broken("seed004", solution, "openai-chat", "openai-chat", damaged=True)
-    assert list(found) == ["validity"]
-    assert found["validity"].input == [
-        {"role": "user", "content": "Hello"},
-        {
-            "role": "assistant",
-            "content": None,
-            "tool_calls": [
-                {"id": CALL, "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}
-            ],
-        },
-    ]
-    assert "CC-4" in found["validity"].message
+    assert {f.split(":")[0] for f in found} == {"validity"}
+    cut = found["validity:CC-4"].input
+    # A call whose answer was cut off: the sanitizer keeps the call and so breaks CC-4.
+    assert [m["role"] for m in cut] == ["user", "assistant"]
+    assert len(cut[1]["tool_calls"]) == 1
+    assert "CC-4" in found["validity:CC-4"].message
 
 
 TEST_CASE_4 = [
@@ -253,17 +251,30 @@ def test_cli_saves_replays_and_reports_in_every_format(
     ]
     assert main(["fuzz", *args]) == 1
     text = capsys.readouterr().out
-    assert "FAIL one-to-one" in text and "tool-input-start" in text
-    [saved] = out.glob("*.json")
-    assert load_counterexample(saved).property == "one-to-one"
+    assert "FAIL one-to-one [duplicated]" in text and "tool-input-start" in text
+    assert "stopped by max-examples: 4 distinct findings" in text
+    files = sorted(out.glob("*.json"))
+    findings = {load_counterexample(path).finding: path for path in files}
+    assert sorted(findings) == [
+        "arguments:changed",
+        "one-to-one:duplicated",
+        "validity:RS-7c",
+        "validity:RS-9d",
+    ]
     assert not list(out.glob(".*.tmp"))
-    assert main(["replay", str(saved), target("seed000", "buggy")]) == 1
-    assert main(["replay", str(saved), target("seed000", "fixed")]) == 0
+    saved = findings["one-to-one:duplicated"]
+    for path in files:
+        assert main(["replay", str(path), target("seed000", "buggy")]) == 1
+        assert main(["replay", str(path), target("seed000", "fixed")]) == 0
     capsys.readouterr()
     assert main(["fuzz", *args, "--format", "json"]) == 1
-    assert json.loads(capsys.readouterr().out)["counterexamples"][0]["property"] == "one-to-one"
+    report = json.loads(capsys.readouterr().out)
+    assert next(c["finding"] for c in report["counterexamples"]) == "one-to-one:duplicated"
+    assert report["stopped"] == "max-examples"
     assert main(["fuzz", *args, "--format", "junit"]) == 1
-    assert 'failures="1"' in capsys.readouterr().out
+    assert 'failures="4"' in capsys.readouterr().out
+    # A second campaign into the same folder keeps the first one's files (names carry a content hash).
+    assert len(list(out.glob("*.json"))) == len(files)
     saved_case, outcome = replay(saved, target("seed000", "fixed"))
     assert outcome.verdict is None and saved_case.source == "aisdk-stream"
 

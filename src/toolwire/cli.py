@@ -9,6 +9,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from toolwire.errors import UsageError
 
@@ -78,7 +79,32 @@ def _parser() -> argparse.ArgumentParser:
         "--from", dest="source", required=True, metavar="P", help="the protocol the target reads"
     )
     fuzz.add_argument("--to", dest="destination", required=True, metavar="Q", help="the protocol it writes")
-    fuzz.add_argument("--max-examples", type=int, default=200, metavar="N")
+    fuzz.add_argument(
+        "--max-examples",
+        type=int,
+        metavar="N",
+        help="runs of the target at most (default 200; no limit when only --time-limit is given)",
+    )
+    fuzz.add_argument(
+        "--time-limit",
+        type=_duration,
+        metavar="DURATION",
+        help="stop after this long: 90s, 10m, 1h (a number alone is seconds); with --max-examples, "
+        "whichever comes first",
+    )
+    fuzz.add_argument(
+        "--ignore",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="set a known finding aside (repeatable): a property (identity), a rule id (CC-1), "
+        "or property:kind as a FAIL line prints it",
+    )
+    fuzz.add_argument(
+        "--ignore-file",
+        metavar="FILE",
+        help="ids to set aside, one a line; '#' starts a comment saying why",
+    )
     fuzz.add_argument("--seed", type=int, default=0)
     fuzz.add_argument("--quirks", metavar="PROFILE", help="provider quirk profile(s), comma-separated")
     fuzz.add_argument("--timeout", type=float, default=5.0, metavar="S", help="per example (default 5 s)")
@@ -171,6 +197,31 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: ``--max-examples`` when only ``--time-limit`` bounds a campaign.
+_UNLIMITED = 10**9
+
+
+def _duration(text: str) -> float:
+    """``90s``, ``10m``, ``1h`` or plain seconds, as seconds."""
+    units = {"s": 1, "m": 60, "h": 3600}
+    number, unit = (text[:-1], text[-1]) if text and text[-1] in units else (text, "s")
+    try:
+        seconds = float(number) * units[unit]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a duration: {text!r} (say 90s, 10m or 1h)") from None
+    if seconds <= 0:
+        raise argparse.ArgumentTypeError(f"a duration must be above 0, not {text!r}")
+    return seconds
+
+
+def _ignore_file(path: str) -> list[str]:
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise UsageError(f"cannot read --ignore-file {path}: {exc.strerror}") from None
+    return [line.split("#", 1)[0].strip() for line in lines if line.split("#", 1)[0].strip()]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit code."""
     args = _parser().parse_args(argv)
@@ -222,7 +273,10 @@ def _run(args: argparse.Namespace) -> int:
         from toolwire.engines._fuzz import fuzz
         from toolwire.engines._fuzz_report import render_fuzz
 
-        if args.max_examples < 1 or args.timeout <= 0:
+        max_examples = (
+            args.max_examples if args.max_examples is not None else (_UNLIMITED if args.time_limit else 200)
+        )
+        if max_examples < 1 or args.timeout <= 0:
             raise UsageError("--max-examples must be at least 1 and --timeout above 0")
         like, quirks = None, args.quirks
         if args.like:
@@ -236,11 +290,12 @@ def _run(args: argparse.Namespace) -> int:
                 f"quirk profiles: {', '.join(matched) or 'none'}",
                 file=sys.stderr,
             )
+        ignore = [*args.ignore, *(_ignore_file(args.ignore_file) if args.ignore_file else [])]
         run = fuzz(
             args.target,
             args.source,
             args.destination,
-            max_examples=args.max_examples,
+            max_examples=max_examples,
             seed_value=args.seed,
             quirks=quirks,
             timeout=args.timeout,
@@ -248,16 +303,18 @@ def _run(args: argparse.Namespace) -> int:
             save_to=args.out,
             progress=sys.stderr,
             like=like,
+            time_limit=args.time_limit,
+            ignore=ignore,
         )
         print(render_fuzz(run, args.format))
         return 130 if run.interrupted and not run.counterexamples else run.exit_code
     if args.verb == "replay":
         from toolwire.engines._fuzz import replay
-        from toolwire.engines._fuzz_report import render_replay
+        from toolwire.engines._fuzz_report import render_replay, reproduces
 
         saved, outcome = replay(args.file, args.target, timeout=args.timeout)
         print(render_replay(saved, outcome, args.format))
-        return 0 if outcome.verdict is None else 1
+        return 1 if reproduces(saved, outcome) else 0
     if args.verb == "explore":
         return _explore(args)
     if args.verb == "shapes":

@@ -30,7 +30,7 @@ from toolwire.engines._analysis import analyse, suite
 from toolwire.engines._fuzz import DAMAGE, Counterexample, Outcome, judge, save
 from toolwire.engines._targets import Target, load_target
 from toolwire.errors import DefinitionError
-from toolwire.properties import Bounds, Space, get_protocol, mutate, space_for
+from toolwire.properties import QUIRKS, Bounds, Space, get_protocol, mutate, space_for
 from toolwire.properties._spaces import Fired, Move
 
 __all__ = [
@@ -322,6 +322,7 @@ def _run_all(
     timeout: float,
 ) -> None:
     quirks = ",".join(sorted(space.bounds.quirks)) or None
+    deviates = frozenset(rule for q in space.bounds.quirks for rule in QUIRKS[q].deviates)
     tally = Tally()
     try:
         for path in paths(space, tally):
@@ -336,7 +337,13 @@ def _run_all(
             for given in (trace, *damaged(trace, run.source)) if run.damaged else (trace,):
                 run.inputs += 1
                 outcome = judge(
-                    target, given, run.source, run.destination, timeout=timeout, lossy=run.damaged
+                    target,
+                    given,
+                    run.source,
+                    run.destination,
+                    timeout=timeout,
+                    lossy=run.damaged,
+                    deviates=deviates,
                 )
                 if outcome.verdict is not None:
                     run.counterexample = _counterexample(run, target, given, outcome, quirks)
@@ -348,20 +355,21 @@ def _run_all(
 def _counterexample(
     run: Exploration, target: Target, given: Wire, outcome: Outcome, quirks: str | None
 ) -> Counterexample:
-    prop = outcome.verdict or ""
+    first = outcome.faults()[0]
     bounds = ", ".join(f"{k} {str(v).lower() if isinstance(v, bool) else v}" for k, v in run.bounds.items())
     return Counterexample(
         target.name,
         run.source,
         run.destination,
-        prop,
-        f"{outcome.message} (explore, shortest within {bounds}; trace {run.traces})",
+        first.property,
+        f"{first.message} (explore, shortest within {bounds}; trace {run.traces})",
         given,
         outcome.output,
-        tuple(outcome.showing()),
+        tuple(outcome.showing(first)),
         quirks,
         run.damaged,
         0,
+        first.kind,
     )
 
 

@@ -9,6 +9,10 @@ shrinking makes it smaller: an interrupted run loses nothing it found.
 
 from __future__ import annotations
 
+import builtins
+import copy
+import hashlib
+import itertools
 import json
 import os
 import re
@@ -26,47 +30,98 @@ from hypothesis.errors import Flaky
 from toolwire import __version__
 from toolwire.engines._targets import Target, TargetFailure, load_target, tool_result
 from toolwire.errors import UsageError
-from toolwire.properties import MUTATORS, get_protocol, mutate, traces
+from toolwire.properties import MUTATORS, QUIRKS, Finding, get_protocol, mutate, traces
 from toolwire.properties._relations import RELATIONS, Broken, damageable, intact, ledger, relate
 
-__all__ = ["Counterexample", "FuzzRun", "Outcome", "fuzz", "judge", "load_counterexample", "replay"]
+__all__ = [
+    "Counterexample",
+    "Fault",
+    "FuzzRun",
+    "Outcome",
+    "fuzz",
+    "judge",
+    "load_counterexample",
+    "replay",
+]
 
 Wire = list[dict[str, Any]]
 #: What can be wrong with a target's run besides the relations.
-TARGET_FAILURES: Final = ("raises", "hangs", "crashes", "garbage")
-PROPERTIES: Final = (*TARGET_FAILURES, *RELATIONS)
+TARGET_FAILURES: Final = ("raises", "hangs", "crashes", "garbage", "mutates")
+#: Every property a campaign judges, in report order: the target's run, the input, the relations.
+PROPERTIES: Final = (*TARGET_FAILURES, "input", *RELATIONS)
 #: The mutators in the order damage is tried: truncation first, since Hypothesis shrinks
 #: towards the first choice (so damage shrinks to cuts) and explore tries the simplest first.
 DAMAGE: Final = ("truncate", *sorted(set(MUTATORS) - {"truncate"}))
 
 
 @dataclass(frozen=True, slots=True)
+class Fault:
+    """One distinct way an example fails: a target failure, a relation broken one way, or a bad input.
+
+    ``finding`` names it (``identity:truncated``, ``validity:CC-1``, ``raises``): examples
+    with the same finding are one bug, shrunk and saved once.
+    """
+
+    property: str
+    kind: str
+    message: str
+    broken: Broken | None = None
+
+    @builtins.property
+    def finding(self) -> str:
+        """The finding's name: its property, and how it broke when that says more."""
+        return f"{self.property}:{self.kind}" if self.kind else self.property
+
+    def names(self) -> set[str]:
+        """Every name ``--ignore`` may give it: the property, the kind (a rule id), or both."""
+        return {self.property, self.finding} | ({self.kind} if self.kind else set())
+
+
+@dataclass(frozen=True, slots=True)
 class Outcome:
-    """One input through the target: its output and every property it breaks, first one first."""
+    """One input through the target: its output and every property it breaks, first one first.
+
+    ``invalid_input`` holds the rules the input itself breaks (a generator's bug, not the
+    target's), beyond those its quirk profiles deviate from on purpose.
+    """
 
     output: Wire | None
     broken: tuple[Broken, ...] = ()
     failure: TargetFailure | None = None
+    invalid_input: tuple[Finding, ...] = ()
+    #: The input as it was before the target saw it (the target may have changed its own copy).
+    judged: Wire | None = None
+
+    def faults(self) -> list[Fault]:
+        """Every distinct failure of this example, in :data:`PROPERTIES` order."""
+        firsts: dict[str, Finding] = {}
+        for finding in self.invalid_input:
+            firsts.setdefault(finding.rule, finding)
+        found = [
+            Fault("input", rule, f"the generated input breaks {rule}: {finding.message}")
+            for rule, finding in firsts.items()
+        ]
+        if self.failure is not None:
+            return [Fault(self.failure.kind, "", self.failure.message), *found]
+        return [*found, *(Fault(b.relation, b.kind, b.message, b) for b in self.broken)]
 
     @property
     def verdict(self) -> str | None:
         """The first broken property, or None when all hold."""
-        if self.failure is not None:
-            return self.failure.kind
-        return self.broken[0].relation if self.broken else None
+        faults = self.faults()
+        return faults[0].property if faults else None
 
     @property
     def message(self) -> str:
         """What the first broken property says."""
-        if self.failure is not None:
-            return self.failure.message
-        return self.broken[0].message if self.broken else ""
+        faults = self.faults()
+        return faults[0].message if faults else ""
 
-    def showing(self) -> list[int]:
-        """Indexes of the output events that show the first broken property."""
-        if not self.broken or self.output is None:
+    def showing(self, fault: Fault | None = None) -> list[int]:
+        """Indexes of the output events that show ``fault`` (the first broken relation by default)."""
+        first = fault.broken if fault is not None else (self.broken[0] if self.broken else None)
+        if first is None or self.output is None:
             return []
-        first = self.broken[0]
         marks = [f.index for f in first.findings if f.index is not None]
         ids = [i for i in first.ids if i]
         for number, event in enumerate(self.output):
@@ -91,6 +146,13 @@ class Counterexample:
     quirks: str | None = None
     mutate: bool = False
     seed: int = 0
+    #: How the property broke (a rule id for ``validity``); empty when the property says it all.
+    kind: str = ""
+
+    @builtins.property
+    def finding(self) -> str:
+        """The finding this counterexample shows: its property, and how it broke."""
+        return f"{self.property}:{self.kind}" if self.kind else self.property
 
     def to_json(self) -> dict[str, Any]:
         """The saved form (``toolwire replay`` reads it back)."""
@@ -100,6 +162,8 @@ class Counterexample:
             "from": self.source,
             "to": self.destination,
             "property": self.property,
+            "kind": self.kind,
+            "finding": self.finding,
             "message": self.message,
             "quirks": self.quirks,
             "mutate": self.mutate,
@@ -129,10 +193,22 @@ class FuzzRun:
     like: tuple[str, ...] = ()
     examples: int = 0
     seconds: float = 0.0
+    #: One minimal counterexample per distinct finding, in :data:`PROPERTIES` order.
     counterexamples: list[Counterexample] = field(default_factory=list)
+    #: Where each finding's counterexample is saved, by finding.
     saved: dict[str, Path] = field(default_factory=dict)
     interrupted: bool = False
     note: str | None = None
+    #: The budget: seconds (None: examples only).
+    time_limit: float | None = None
+    #: What ended the campaign: ``max-examples``, ``time-limit``, ``interrupted`` or ``exhausted``.
+    stopped: str = "max-examples"
+    #: Examples that tripped each ignored finding (``--ignore``).
+    ignored: dict[str, int] = field(default_factory=dict)
+    #: The ids set aside with ``--ignore``.
+    ignoring: tuple[str, ...] = ()
+    #: How many examples tripped each finding.
+    hits: dict[str, int] = field(default_factory=dict)
 
     @property
     def exit_code(self) -> int:
@@ -153,18 +229,29 @@ def judge(
     *,
     timeout: float = 5.0,
     lossy: bool = False,
+    deviates: frozenset[str] = frozenset(),
 ) -> Outcome:
     """Run ``target`` on ``trace`` and judge the output against every relation.
 
+    The input is judged as it was generated: a copy is taken before the target
+    sees it, and a target that changes its input is a finding (``mutates``).
     ``lossy`` is for converters that may drop broken history (sanitizers):
-    only the input's intact call/result pairs must survive.
+    only the input's intact call/result pairs must survive, and the damaged
+    input is not itself judged.  ``deviates`` are the rules the input's quirk
+    profiles break on purpose.
     """
     round_trip = _kind(source, destination)
+    snapshot = copy.deepcopy(trace)
+    before = ledger(snapshot, source)
+    invalid = () if lossy else tuple(f for f in before.findings if f.rule not in deviates)
     try:
         output = target.run(trace, timeout, round_trip)
     except TargetFailure as failure:
-        return Outcome(None, failure=failure)
-    before = ledger(trace, source)
+        return Outcome(None, failure=failure, invalid_input=invalid, judged=snapshot)
+    if trace != snapshot:
+        changed = TargetFailure("mutates", "the target changed its input trace in place")
+        return Outcome(output, failure=changed, invalid_input=invalid, judged=snapshot)
+    trace = snapshot
     if round_trip:
         before.results = [(c[0], c[1], tool_result(c[1], c[2])) for c in before.calls]
     keep = None
@@ -175,10 +262,10 @@ def judge(
     try:
         after = ledger(output, destination)
     except Exception as exc:
-        return Outcome(
-            output, failure=TargetFailure("garbage", f"toolwire could not read the output: {exc!r}")
-        )
-    return Outcome(output, tuple(relate(before, after, exact_ids=round_trip, keep=keep, target=destination)))
+        unread = TargetFailure("garbage", f"toolwire could not read the output: {exc!r}")
+        return Outcome(output, failure=unread, invalid_input=invalid, judged=snapshot)
+    broken = relate(before, after, exact_ids=round_trip, keep=keep, target=destination)
+    return Outcome(output, tuple(broken), invalid_input=invalid, judged=snapshot)
 
 
 class _Found(Exception):
@@ -217,7 +304,10 @@ def _inputs(
 
 
 class _Progress:
-    """A progress line on standard error once a run takes longer than a few seconds."""
+    """A progress line on standard error once a run takes longer than a few seconds.
+
+    On a terminal the line is redrawn in place; otherwise a plain line every ten seconds.
+    """
 
     def __init__(self, stream: TextIO | None, after: float = 3.0) -> None:
         self.stream = stream
@@ -226,20 +316,25 @@ class _Progress:
         self.last = 0.0
         self.tty = bool(stream and stream.isatty())
 
-    def tick(self, examples: int, found: int) -> None:
+    def tick(self, examples: int, found: int, deadline: float | None = None) -> None:
         if self.stream is None:
             return
-        now = time.monotonic() - self.start
-        if now < self.after or now - self.last < (0.5 if self.tty else 10.0):
+        now = time.monotonic()
+        elapsed = now - self.start
+        if elapsed < self.after or elapsed - self.last < (0.5 if self.tty else 10.0):
             return
-        self.last = now
-        line = f"fuzz: {examples} examples, {found} counterexample(s), {now:.0f} s"
+        self.last = elapsed
+        rate = examples / elapsed if elapsed else 0.0
+        line = f"fuzz: {examples} examples ({rate:.0f}/s), {found} distinct finding(s), {elapsed:.0f} s"
+        if deadline is not None:
+            line += f", {max(0.0, deadline - now):.0f} s left"
         self.stream.write(f"\r{line}" if self.tty else f"{line}\n")
         self.stream.flush()
 
     def close(self) -> None:
         if self.stream is not None and self.tty and self.last:
             self.stream.write("\n")
+            self.stream.flush()
 
 
 def fuzz(
@@ -255,13 +350,19 @@ def fuzz(
     save_to: str | os.PathLike[str] | None = "counterexamples",
     progress: TextIO | None = None,
     like: Iterable[str] | None = None,
+    time_limit: float | None = None,
+    ignore: Iterable[str] = (),
 ) -> FuzzRun:
     """Fuzz ``target`` (``module:function``, a callable, or a command) from ``source`` to ``destination``.
 
-    Returns a :class:`FuzzRun` holding one minimal counterexample per broken
-    property.  ``damaged`` feeds mutated history (for sanitizers), and then
-    only intact call/result pairs must survive.  The same ``seed_value``
-    gives the same run.
+    A campaign judges every property on every example and runs until its
+    budget is spent (``max_examples`` target runs, ``time_limit`` seconds, or
+    Ctrl-C).  Each distinct finding (a property and how it broke) is shrunk on
+    its own and saved as its own replayable counterexample; a found finding
+    no longer stops the search for others.  ``ignore`` names findings set
+    aside (a property, a rule id, or ``property:kind``).  ``damaged`` feeds
+    mutated history (for sanitizers), and then only intact call/result pairs
+    must survive.  The same ``seed_value`` gives the same run.
     """
     for name in (source, destination):
         get_protocol(name)
@@ -269,81 +370,126 @@ def fuzz(
         damageable(source)
     loaded = target if isinstance(target, Target) else load_target(target)
     strategy = _inputs(source, quirks, damaged, like)
+    deviates = frozenset(r for q in (quirks or "").split(",") if q in QUIRKS for r in QUIRKS[q].deviates)
     shaped = tuple(sorted(like)) if like is not None else ()
     run = FuzzRun(loaded.name, source, destination, max_examples, seed_value, quirks, damaged, shaped)
+    run.time_limit, run.ignoring = time_limit, tuple(ignore)
     best: dict[str, Counterexample] = {}
-    folder = Path(save_to) if save_to is not None else None
+    done: set[str] = set()
+    folder = Path(save_to).resolve() if save_to is not None else None
     ticker = _Progress(progress)
     started = time.monotonic()
+    deadline = started + time_limit if time_limit is not None else None
 
-    def keep(found: Counterexample, final: bool = False) -> None:
-        """Save ``found`` if it is Hypothesis's final minimal case or smaller than the one saved."""
-        current = best.get(found.property)
-        if final or current is None or found.key() < current.key():
-            best[found.property] = found
+    def keep(found: Counterexample) -> None:
+        """Save ``found`` when it is the first of its finding or smaller than the one saved."""
+        current = best.get(found.finding)
+        if current is None or found.key() < current.key():
+            best[found.finding] = found
             if folder is not None:
-                run.saved[found.property] = save(found, folder)
+                previous = run.saved.get(found.finding)
+                run.saved[found.finding] = save(found, folder)
+                if previous is not None and previous != run.saved[found.finding]:
+                    previous.unlink(missing_ok=True)
 
     def attempt(trace: Wire) -> None:
+        if run.examples >= max_examples:
+            raise _Spent("max-examples")
+        if deadline is not None and time.monotonic() >= deadline:
+            raise _Spent("time-limit")
         run.examples += 1
-        ticker.tick(run.examples, len(best))
-        outcome = judge(loaded, trace, source, destination, timeout=timeout, lossy=damaged)
-        prop = outcome.verdict
-        if prop is None:
-            return
-        found = Counterexample(
-            loaded.name,
-            source,
-            destination,
-            prop,
-            outcome.message,
-            trace,
-            outcome.output,
-            tuple(outcome.showing()),
-            quirks,
-            damaged,
-            seed_value,
-        )
-        keep(found)
-        raise _found(prop, found)
+        ticker.tick(run.examples, len(best), deadline)
+        outcome = judge(loaded, trace, source, destination, timeout=timeout, lossy=damaged, deviates=deviates)
+        fresh = []
+        for fault in outcome.faults():
+            if fault.names() & set(run.ignoring):
+                run.ignored[fault.finding] = run.ignored.get(fault.finding, 0) + 1
+            elif fault.finding not in done:
+                run.hits[fault.finding] = run.hits.get(fault.finding, 0) + 1
+                fresh.append(fault)
+        for fault in fresh:
+            keep(_counterexample(run, loaded.name, outcome.judged or trace, outcome, fault))
+        if fresh:
+            raise _found(fresh[0].finding, best[fresh[0].finding])
 
-    test = settings(
-        max_examples=max_examples,
-        database=None,
-        deadline=None,
-        derandomize=False,
-        verbosity=Verbosity.quiet,
-        report_multiple_bugs=True,
-        phases=(Phase.generate, Phase.shrink),
-        suppress_health_check=list(HealthCheck),
-    )(seed(seed_value)(given(strategy)(attempt)))
     try:
-        test()
+        for round_number in itertools.count():
+            budget = max_examples - run.examples
+            if budget <= 0:
+                run.stopped = "max-examples"
+                break
+            test = settings(
+                max_examples=budget,
+                database=None,
+                deadline=None,
+                derandomize=False,
+                verbosity=Verbosity.quiet,
+                report_multiple_bugs=True,
+                phases=(Phase.generate, Phase.shrink),
+                suppress_health_check=list(HealthCheck),
+            )(seed(seed_value + round_number)(given(strategy)(attempt)))
+            finals = _round(test)
+            if not finals:
+                # Hypothesis ran the rest of the budget (or exhausted the inputs) and found nothing new.
+                run.stopped = "max-examples" if run.examples >= max_examples else "exhausted"
+                break
+            for final in finals:
+                best.pop(final.finding, None)
+                keep(final)
+                done.add(final.finding)
+    except _Spent as spent:
+        run.stopped = spent.reason
     except KeyboardInterrupt:
         run.interrupted = True
-        run.counterexamples = sorted(best.values(), key=lambda c: PROPERTIES.index(c.property))
+        run.stopped = "interrupted"
     except Flaky as exc:
         run.note = f"the target is not deterministic: {str(exc).splitlines()[0]}"
-        run.counterexamples = sorted(best.values(), key=lambda c: PROPERTIES.index(c.property))
-    except BaseException as exc:
-        finals = [e.counterexample for e in _leaves(exc) if isinstance(e, _Found)]
-        if not finals and not isinstance(exc, _Found | BaseExceptionGroup):
-            raise
-        for final in finals:
-            best[final.property] = final
-            if folder is not None:
-                run.saved[final.property] = save(final, folder)
-        run.counterexamples = sorted(
-            {c.property: c for c in finals}.values(), key=lambda c: PROPERTIES.index(c.property)
-        )
     finally:
         ticker.close()
         run.seconds = time.monotonic() - started
+    run.counterexamples = _ordered(best.values())
     return run
 
 
+class _Spent(BaseException):
+    """The campaign's budget is spent; a BaseException so that Hypothesis passes it through."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _round(test: Callable[[], None]) -> list[Counterexample]:
+    """Run one Hypothesis round; the findings it shrank to their minimal examples."""
+    try:
+        test()
+    except (_Found, BaseExceptionGroup) as exc:
+        finals = [e.counterexample for e in _leaves(exc) if isinstance(e, _Found)]
+        if not finals:
+            raise
+        return finals
+    return []
+
+
+def _counterexample(run: FuzzRun, target: str, trace: Wire, outcome: Outcome, fault: Fault) -> Counterexample:
+    return Counterexample(
+        target,
+        run.source,
+        run.destination,
+        fault.property,
+        fault.message,
+        trace,
+        outcome.output,
+        tuple(outcome.showing(fault)),
+        run.quirks,
+        run.damaged,
+        run.seed,
+        fault.kind,
+    )
+
+
 def _ordered(found: Iterable[Counterexample]) -> list[Counterexample]:
-    return sorted(found, key=lambda c: PROPERTIES.index(c.property))
+    return sorted(found, key=lambda c: (PROPERTIES.index(c.property), c.kind))
 
 
 def _leaves(exc: BaseException) -> list[BaseException]:
@@ -357,13 +503,19 @@ def _slug(text: str) -> str:
 
 
 def save(found: Counterexample, folder: Path) -> Path:
-    """Write ``found`` as JSON under ``folder``, atomically (a temporary file, then a rename)."""
+    """Write ``found`` as JSON under ``folder``, atomically (a temporary file, then a rename).
+
+    The name says the target, the protocol pair and the finding, and ends in a
+    hash of the input: two campaigns writing into one folder never overwrite
+    each other's different counterexamples.
+    """
     folder.mkdir(parents=True, exist_ok=True)
     name = f"{_slug(Path(found.target.split(':')[0]).stem + '-' + found.target.split(':')[-1])}"
-    path = folder / f"{name}.{found.source}.{found.destination}.{found.property}.json"
+    digest = hashlib.sha256(json.dumps(found.input, sort_keys=True).encode()).hexdigest()[:10]
+    path = folder / f"{name}.{found.source}.{found.destination}.{_slug(found.finding)}.{digest}.json"
     descriptor, temporary = tempfile.mkstemp(dir=folder, prefix=".", suffix=".tmp")
     with os.fdopen(descriptor, "w", encoding="utf-8") as stream:
-        json.dump(found.to_json(), stream, indent=1, ensure_ascii=False)
+        json.dump(found.to_json(), stream, indent=1, ensure_ascii=False, allow_nan=False, default=repr)
         stream.write("\n")
     os.replace(temporary, path)
     return path
@@ -396,6 +548,7 @@ def load_counterexample(path: str | os.PathLike[str]) -> Counterexample:
         data.get("quirks"),
         bool(data.get("mutate", False)),
         int(data.get("seed", 0)),
+        str(data.get("kind", "")),
     )
 
 

@@ -8,7 +8,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from toolwire.engines._fuzz import PROPERTIES, Counterexample, FuzzRun, Outcome
 
-__all__ = ["counterexample_text", "render_fuzz", "render_replay"]
+__all__ = ["counterexample_text", "render_fuzz", "render_replay", "reproduces"]
 
 
 def _line(value: Any) -> str:
@@ -17,7 +17,7 @@ def _line(value: Any) -> str:
 
 def counterexample_text(found: Counterexample, saved: str | None, how: str = "minimal") -> list[str]:
     """A counterexample as report lines: the input, the output events that show it, where it is saved."""
-    lines = [f"FAIL {found.property}: {found.message}", f"  input ({len(found.input)} events, {how}):"]
+    lines = [f"FAIL {_name(found)}: {found.message}", f"  input ({len(found.input)} events, {how}):"]
     lines.extend(f"    {_line(event)}" for event in found.input)
     if found.output is not None:
         shown = [n for n in found.showing if n < len(found.output)] or list(range(min(3, len(found.output))))
@@ -29,12 +29,22 @@ def counterexample_text(found: Counterexample, saved: str | None, how: str = "mi
     return lines
 
 
+def _name(found: Counterexample) -> str:
+    """How a FAIL line names a finding: its property, and how it broke (each usable with --ignore)."""
+    return f"{found.property} [{found.kind}]" if found.kind else found.property
+
+
 def _header(run: FuzzRun) -> str:
-    bounds = f"seed {run.seed}, max-examples {run.max_examples}, quirks {run.quirks or 'none'}"
+    bounds = f"seed {run.seed}" + (f", max-examples {run.max_examples}" if run.max_examples < 10**9 else "")
+    if run.time_limit is not None:
+        bounds += f", time-limit {run.time_limit:g} s"
+    bounds += f", quirks {run.quirks or 'none'}"
     if run.like:
         bounds += f", like a recording: {len(run.like)} shape features"
     if run.damaged:
         bounds += ", damaged input (--mutate)"
+    if run.ignoring:
+        bounds += f", ignoring {', '.join(run.ignoring)}"
     return f"toolwire fuzz {run.target}: {run.source} -> {run.destination} ({bounds})"
 
 
@@ -51,13 +61,22 @@ def render_fuzz(run: FuzzRun, fmt: str = "text") -> str:
                 "quirks": run.quirks,
                 "like": list(run.like),
                 "mutate": run.damaged,
+                "time_limit": run.time_limit,
+                "ignore": list(run.ignoring),
                 "examples": run.examples,
                 "seconds": round(run.seconds, 3),
+                "stopped": run.stopped,
                 "interrupted": run.interrupted,
                 "note": run.note,
                 "exit_code": run.exit_code,
+                "findings": len(run.counterexamples),
+                "ignored": run.ignored,
                 "counterexamples": [
-                    c.to_json() | {"saved": str(run.saved[c.property]) if c.property in run.saved else None}
+                    c.to_json()
+                    | {
+                        "saved": str(run.saved[c.finding]) if c.finding in run.saved else None,
+                        "examples": run.hits.get(c.finding, 0),
+                    }
                     for c in run.counterexamples
                 ],
             },
@@ -68,19 +87,20 @@ def render_fuzz(run: FuzzRun, fmt: str = "text") -> str:
         return _junit(run)
     lines = [_header(run)]
     for found in run.counterexamples:
-        saved = run.saved.get(found.property)
+        saved = run.saved.get(found.finding)
         lines.extend(counterexample_text(found, str(saved) if saved else None))
-    status = "interrupted after" if run.interrupted else "ran"
-    summary = f"{status} {run.examples} examples in {run.seconds:.1f} s: "
-    if run.counterexamples:
-        summary += (
-            f"{len(run.counterexamples)} propert{'y' if len(run.counterexamples) == 1 else 'ies'} broken"
-        )
+    rate = run.examples / run.seconds if run.seconds else 0.0
+    summary = f"ran {run.examples} examples in {run.seconds:.1f} s ({rate:.0f}/s), stopped by {run.stopped}: "
+    count = len(run.counterexamples)
+    if count:
+        summary += f"{count} distinct finding{'s' if count != 1 else ''}"
     else:
         summary += (
             "no counterexample; every property held on these examples "
-            "(a bounded run: raise --max-examples or try --quirks for more)"
+            "(a bounded run: raise --max-examples or --time-limit, or try --quirks for more)"
         )
+    if run.ignored:
+        summary += f"; ignored {', '.join(f'{k} ({n} examples)' for k, n in sorted(run.ignored.items()))}"
     lines.append(summary)
     if run.note:
         lines.append(f"note: {run.note}")
@@ -88,48 +108,66 @@ def render_fuzz(run: FuzzRun, fmt: str = "text") -> str:
 
 
 def _junit(run: FuzzRun) -> str:
-    broken = {c.property: c for c in run.counterexamples}
+    """One test case per property that held and one per distinct finding."""
     cases = []
+    broken = {c.property for c in run.counterexamples}
     for prop in PROPERTIES:
-        name = quoteattr(prop)
-        if prop in broken:
-            found = broken[prop]
-            body = escape("\n".join(counterexample_text(found, str(run.saved.get(prop) or "") or None)))
-            cases.append(
-                f'  <testcase classname="toolwire.fuzz" name={name}>'
-                f"<failure message={quoteattr(found.message)}>{body}</failure></testcase>"
-            )
-        else:
-            cases.append(f'  <testcase classname="toolwire.fuzz" name={name}/>')
+        if prop not in broken:
+            cases.append(f'  <testcase classname="toolwire.fuzz" name={quoteattr(prop)}/>')
+    for found in run.counterexamples:
+        saved = run.saved.get(found.finding)
+        body = escape("\n".join(counterexample_text(found, str(saved) if saved else None)))
+        cases.append(
+            f'  <testcase classname="toolwire.fuzz" name={quoteattr(found.finding)}>'
+            f"<failure message={quoteattr(found.message)}>{body}</failure></testcase>"
+        )
     suite = quoteattr(f"{run.target} {run.source}->{run.destination}")
     return (
         '<?xml version="1.0" encoding="utf-8"?>\n'
-        f'<testsuite name={suite} tests="{len(PROPERTIES)}" failures="{len(broken)}" '
+        f'<testsuite name={suite} tests="{len(cases)}" failures="{len(run.counterexamples)}" '
         f'time="{run.seconds:.3f}">\n' + "\n".join(cases) + "\n</testsuite>"
     )
 
 
+def reproduces(saved: Counterexample, outcome: Outcome) -> bool:
+    """The saved finding still occurs on its input (an older file without a kind: its property)."""
+    faults = outcome.faults()
+    if saved.kind:
+        return any(f.finding == saved.finding for f in faults)
+    return any(f.property == saved.property for f in faults) if saved.property else bool(faults)
+
+
 def render_replay(saved: Counterexample, outcome: Outcome, fmt: str = "text") -> str:
     """Render a replay: the saved case and what the target does with it now."""
+    faults = outcome.faults()
     if fmt == "json":
         return json.dumps(
             {
                 "saved_property": saved.property,
+                "saved_finding": saved.finding,
+                "reproduced": reproduces(saved, outcome),
                 "property": outcome.verdict,
                 "message": outcome.message,
+                "findings": [{"finding": f.finding, "message": f.message} for f in faults],
                 "broken": [{"relation": b.relation, "message": b.message} for b in outcome.broken],
                 "output": outcome.output,
             },
             indent=2,
             ensure_ascii=False,
         )
-    head = f"replay {saved.source} -> {saved.destination}, saved as {saved.property or 'unknown'}"
-    if outcome.verdict is None:
+    head = f"replay {saved.source} -> {saved.destination}, saved as {saved.finding or 'unknown'}"
+    if not faults:
         return f"{head}\nPASS: every property holds on this input"
-    lines = [head, f"FAIL {outcome.verdict}: {outcome.message}"]
-    lines.extend(f"  also {b.relation}: {b.message}" for b in outcome.broken[1:])
-    if outcome.output is not None:
-        lines.extend(
-            f"    [{n}] {_line(outcome.output[n])}" for n in outcome.showing() if n < len(outcome.output)
-        )
+    lines = [head]
+    for fault in faults:
+        name = f"{fault.property} [{fault.kind}]" if fault.kind else fault.property
+        lines.append(f"FAIL {name}: {fault.message}")
+        if outcome.output is not None:
+            lines.extend(
+                f"    [{n}] {_line(outcome.output[n])}"
+                for n in outcome.showing(fault)
+                if n < len(outcome.output)
+            )
+    if not reproduces(saved, outcome):
+        lines.append(f"the saved finding {saved.finding} no longer occurs")
     return "\n".join(lines)

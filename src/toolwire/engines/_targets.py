@@ -31,7 +31,7 @@ from toolwire.errors import UsageError
 __all__ = ["Target", "TargetFailure", "load_target", "tool_result"]
 
 Wire = list[dict[str, Any]]
-Failure = Literal["raises", "hangs", "crashes", "garbage"]
+Failure = Literal["raises", "hangs", "crashes", "garbage", "mutates"]
 _CALLABLE: Final = re.compile(r"^(?P<module>[\w.]+|[^\s:]+\.py):(?P<name>[A-Za-z_]\w*)$")
 
 

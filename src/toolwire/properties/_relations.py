@@ -54,6 +54,9 @@ class Broken:
     message: str
     ids: tuple[str, ...] = ()
     findings: tuple[Finding, ...] = ()
+    #: How the relation broke (``lost``, ``truncated``, a rule id for ``validity``...): two
+    #: failures of one relation with different kinds are two bugs.
+    kind: str = ""
 
 
 @dataclass(slots=True)
@@ -158,7 +161,9 @@ def relate(
     for n in sorted(must - paired):
         call = source.calls[n]
         broken.append(
-            Broken("one-to-one", f"input call {call[0]} ({call[1]}) has no output call", _ids(call))
+            Broken(
+                "one-to-one", f"input call {call[0]} ({call[1]}) has no output call", _ids(call), kind="lost"
+            )
         )
     owed = {output.calls[k][0] for _, k in pairs} if keep is not None else None
     counts = Counter(c[0] for c in output.calls if c[0] is not None and (owed is None or c[0] in owed))
@@ -166,13 +171,21 @@ def relate(
     extra = len(output.calls) - len(pairs) if keep is None else 0
     if twice:
         broken.append(
-            Broken("one-to-one", f"output call id(s) {', '.join(twice)} appear more than once", tuple(twice))
+            Broken(
+                "one-to-one",
+                f"output call id(s) {', '.join(twice)} appear more than once",
+                tuple(twice),
+                kind="duplicated",
+            )
         )
     elif extra > 0:
         spare = [c[0] for k, c in enumerate(output.calls) if k not in {k for _, k in pairs}]
         broken.append(
             Broken(
-                "one-to-one", f"{extra} output call(s) {spare} answer no input call", tuple(map(str, spare))
+                "one-to-one",
+                f"{extra} output call(s) {spare} answer no input call",
+                tuple(map(str, spare)),
+                kind="invented",
             )
         )
     broken.extend(_identity(source, output, pairs, exact_ids, target))
@@ -184,23 +197,20 @@ def relate(
                     "arguments",
                     f"call {a[0]}: arguments {clip(str(a[2]))} became {clip(str(b[2]))}",
                     _ids(a, b),
+                    kind="changed",
                 )
             )
     for n, k in pairs:
         a, b = source.calls[n], output.calls[k]
         if a[1] != b[1]:
-            broken.append(Broken("names", f"call {a[0]}: name {a[1]!r} became {b[1]!r}", _ids(a, b)))
-    broken.extend(_correlation(source, output, pairs))
-    if output.findings:
-        rules = sorted({f.rule for f in output.findings})
-        first = output.findings[0]
-        broken.append(
-            Broken(
-                "validity",
-                f"the output breaks {', '.join(rules)}: {first.message}",
-                first.ids,
-                tuple(output.findings),
+            broken.append(
+                Broken("names", f"call {a[0]}: name {a[1]!r} became {b[1]!r}", _ids(a, b), kind="changed")
             )
+    broken.extend(_correlation(source, output, pairs))
+    for rule in dict.fromkeys(f.rule for f in output.findings):
+        mine = tuple(f for f in output.findings if f.rule == rule)
+        broken.append(
+            Broken("validity", f"the output breaks {rule}: {mine[0].message}", mine[0].ids, mine, kind=rule)
         )
     return broken
 
@@ -216,12 +226,19 @@ def _identity(
     for n, k in pairs:
         a, b = source.calls[n], output.calls[k]
         if b[0] is None or b[0] == "":
-            yield Broken("identity", f"input call {a[0]} ({a[1]}) has no id in the output", _ids(a))
+            yield Broken(
+                "identity", f"input call {a[0]} ({a[1]}) has no id in the output", _ids(a), kind="dropped"
+            )
             continue
         kept = a[0] is None or b[0] == a[0]
         fits = accepts(target, a[0]) if target is not None and isinstance(a[0], str) else None
         if not kept and exact and fits is not False:
-            yield Broken("identity", f"input call {a[0]} is replayed with id {clip(str(b[0]))}", _ids(a, b))
+            yield Broken(
+                "identity",
+                f"input call {a[0]} is replayed with id {clip(str(b[0]))}",
+                _ids(a, b),
+                kind=_how(b[0], a, source) or "replaced",
+            )
             continue
         if not kept and fits:
             yield Broken(
@@ -229,6 +246,7 @@ def _identity(
                 f"input call {a[0]} has an id {target} accepts, yet it became {clip(str(b[0]))} "
                 f"({mangling(str(a[0]), str(b[0]))})",
                 _ids(a, b),
+                kind=_how(b[0], a, source) or mangling(str(a[0]), str(b[0])),
             )
             continue
         if not kept and fits is False and target and isinstance(b[0], str) and accepts(target, b[0]) is False:
@@ -236,15 +254,26 @@ def _identity(
                 "identity",
                 f"input call {a[0]} is mapped to {clip(str(b[0]))}, which {target} rejects too",
                 _ids(a, b),
+                kind="mapped-to-rejected",
             )
         derived = _derived(b[0], a, source)
         if derived and b[0] != a[0]:
-            yield Broken("identity", f"output id {clip(str(b[0]))} is the call's {derived}", _ids(a, b))
+            yield Broken(
+                "identity",
+                f"output id {clip(str(b[0]))} is the call's {derived}",
+                _ids(a, b),
+                kind=f"from-{derived.replace(' ', '-')}",
+            )
         if a[0] is not None and images.setdefault(a[0], b[0]) != b[0]:
-            yield Broken("identity", f"input call {a[0]} maps to two output ids", _ids(a, b))
+            yield Broken("identity", f"input call {a[0]} maps to two output ids", _ids(a, b), kind="split")
     for (x, y), (p, q) in itertools.combinations(images.items(), 2):
         if y == q:
-            yield Broken("identity", f"input calls {x} and {p} share output id {y}", (str(x), str(p), str(y)))
+            yield Broken(
+                "identity",
+                f"input calls {x} and {p} share output id {y}",
+                (str(x), str(p), str(y)),
+                kind="merged",
+            )
 
 
 def mangling(before: str, after: str) -> str:
@@ -302,6 +331,12 @@ def accepts(protocol: str, call_id: str) -> bool | None:
     return _ACCEPTED[key]
 
 
+def _how(after: Any, call: Call, source: Ledger) -> str | None:
+    """What a replaced id was made from: the call's name, arguments or result."""
+    derived = _derived(after, call, source)
+    return f"from-{derived.replace(' ', '-')}" if derived else None
+
+
 def _derived(value: Any, call: Call, source: Ledger) -> str | None:
     if value == call[1]:
         return "tool name"
@@ -325,7 +360,9 @@ def _correlation(source: Ledger, output: Ledger, pairs: list[tuple[int, int]]) -
         answers = got.get(k)
         if answers is None:
             if output.results or len(got) < len(given):
-                yield Broken("correlation", f"the result of call {a[0]} ({a[1]}) is lost", _ids(a, b))
+                yield Broken(
+                    "correlation", f"the result of call {a[0]} ({a[1]}) is lost", _ids(a, b), kind="lost"
+                )
             continue
         if _value(answers) != want:
             yield Broken(
@@ -333,6 +370,7 @@ def _correlation(source: Ledger, output: Ledger, pairs: list[tuple[int, int]]) -
                 f"output call {b[0]} ({b[1]}) is answered with {clip(str(_value(answers)))}, "
                 f"the result of another call; its own is {clip(str(want))}",
                 _ids(a, b),
+                kind="crossed",
             )
 
 

@@ -1,0 +1,114 @@
+"""Campaigns that find every bug: budgets, every property, distinct findings, known deviations."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from toolwire.cli import main
+from toolwire.engines import fuzz, judge, load_counterexample, load_target
+
+EXAMPLES = Path(__file__).parents[1] / "examples"
+CHAT_TO_RESPONSES = str(EXAMPLES / "multibug_chat_to_responses.py")
+STREAM_TO_ANTHROPIC = str(EXAMPLES / "multibug_chat_stream_to_anthropic.py")
+
+#: Per converter: its protocol pair and the findings its three planted bugs show (at least).
+PLANTED = [
+    (
+        CHAT_TO_RESPONSES,
+        "openai-chat",
+        "openai-responses",
+        {"names:changed", "correlation:lost", "identity:replaced"},
+    ),
+    (
+        STREAM_TO_ANTHROPIC,
+        "openai-chat-stream",
+        "anthropic-stream",
+        {"identity:truncated", "arguments:changed", "validity:AN-10e"},
+    ),
+]
+
+
+@pytest.mark.parametrize(("path", "source", "destination", "planted"), PLANTED, ids=["chat", "stream"])
+def test_one_campaign_reports_every_planted_bug_each_with_a_replayable_counterexample(
+    path: str, source: str, destination: str, planted: set[str], tmp_path: Path
+) -> None:
+    run = fuzz(f"{path}:convert", source, destination, max_examples=600, save_to=tmp_path)
+    found = {c.finding for c in run.counterexamples}
+    assert planted <= found, found
+    assert run.stopped == "max-examples"
+    for finding, saved in run.saved.items():
+        assert load_counterexample(saved).finding == finding
+        assert main(["replay", str(saved), f"{path}:convert"]) == 1
+        assert main(["replay", str(saved), f"{path}:fixed"]) == 0
+    assert fuzz(f"{path}:fixed", source, destination, max_examples=300, save_to=None).counterexamples == []
+
+
+def test_an_ignored_finding_is_set_aside_and_the_rest_are_still_found(tmp_path: Path) -> None:
+    ignore = tmp_path / "known.txt"
+    ignore.write_text("# ids the converter re-mints on purpose\nidentity\nvalidity  # follows from it\n")
+    out = tmp_path / "found"
+    argv = ["fuzz", f"{CHAT_TO_RESPONSES}:convert", "--from", "openai-chat", "--to", "openai-responses"]
+    assert main([*argv, "--ignore-file", str(ignore), "--ignore", "one-to-one", "--out", str(out)]) == 1
+    found = {load_counterexample(p).finding for p in out.glob("*.json")}
+    assert found == {"names:changed", "correlation:lost"}
+    assert main([*argv, "--ignore", "names", "--ignore", "correlation", "--ignore", "identity",
+                 "--ignore", "one-to-one", "--ignore", "RS-3", "--ignore", "RS-4", "--format", "json",
+                 "--out", str(out)]) == 0  # fmt: skip
+
+
+def test_ignored_findings_are_counted_in_the_summary(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    argv = [
+        "fuzz",
+        f"{STREAM_TO_ANTHROPIC}:convert",
+        "--from",
+        "openai-chat-stream",
+        "--to",
+        "anthropic-stream",
+    ]
+    main([*argv, "--ignore", "identity:truncated", "--out", str(tmp_path), "--format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    assert "identity:truncated" in report["ignored"]
+    assert "identity:truncated" not in [c["finding"] for c in report["counterexamples"]]
+    assert {"arguments:changed", "validity:AN-10e"} <= {c["finding"] for c in report["counterexamples"]}
+
+
+def test_a_time_limit_alone_bounds_a_campaign(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    started = time.monotonic()
+    argv = ["fuzz", f"{CHAT_TO_RESPONSES}:fixed", "--from", "openai-chat", "--to", "openai-responses"]
+    assert main([*argv, "--time-limit", "2s", "--out", str(tmp_path), "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["stopped"] == "time-limit"
+    assert report["examples"] > 200  # more than the default budget of examples
+    assert time.monotonic() - started < 30
+
+
+@pytest.mark.parametrize("bad", ["0s", "-1m", "soon", "5x"])
+def test_a_bad_duration_is_a_usage_error(bad: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["fuzz", "cat", "--from", "mcp", "--to", "mcp", f"--time-limit={bad}"])
+    assert exit_info.value.code == 2
+    assert "duration" in capsys.readouterr().err
+
+
+def _mutating(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    messages.append({"role": "user", "content": "appended by the converter"})
+    return messages[:-1]
+
+
+def test_a_target_that_changes_its_input_is_a_finding_and_the_input_is_judged_as_generated() -> None:
+    run = fuzz(_mutating, "openai-chat", "openai-chat", max_examples=50, save_to=None)
+    assert [c.finding for c in run.counterexamples] == ["mutates"]
+    assert all(m["content"] != "appended by the converter" for m in run.counterexamples[0].input)
+
+
+def test_an_input_that_breaks_its_own_protocol_is_reported_as_such() -> None:
+    orphan = [{"role": "tool", "tool_call_id": "call_1", "content": "x"}, {"role": "user", "content": "Hi"}]
+    outcome = judge(load_target(lambda m: m), orphan, "openai-chat", "openai-chat")
+    assert [f.finding for f in outcome.faults()][:1] == ["input:CC-2"]
