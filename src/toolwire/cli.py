@@ -101,6 +101,19 @@ def _parser() -> argparse.ArgumentParser:
         "or property:kind as a FAIL line prints it",
     )
     fuzz.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="run N campaigns in parallel processes with different seeds, sharing one example database "
+        "(default 1)",
+    )
+    fuzz.add_argument(
+        "--database",
+        metavar="DIR|URL",
+        help="keep failing examples in this folder or redis://HOST:PORT/N; a campaign replays them first",
+    )
+    fuzz.add_argument(
         "--ignore-file",
         metavar="FILE",
         help="ids to set aside, one a line; '#' starts a comment saying why",
@@ -276,8 +289,8 @@ def _run(args: argparse.Namespace) -> int:
         max_examples = (
             args.max_examples if args.max_examples is not None else (_UNLIMITED if args.time_limit else 200)
         )
-        if max_examples < 1 or args.timeout <= 0:
-            raise UsageError("--max-examples must be at least 1 and --timeout above 0")
+        if max_examples < 1 or args.timeout <= 0 or args.workers < 1:
+            raise UsageError("--max-examples and --workers must be at least 1 and --timeout above 0")
         like, quirks = None, args.quirks
         if args.like:
             from toolwire.engines._shapes import learned
@@ -305,6 +318,8 @@ def _run(args: argparse.Namespace) -> int:
             like=like,
             time_limit=args.time_limit,
             ignore=ignore,
+            database=args.database,
+            workers=args.workers,
         )
         print(render_fuzz(run, args.format))
         return 130 if run.interrupted and not run.counterexamples else run.exit_code

@@ -10,16 +10,20 @@ shrinking makes it smaller: an interrupted run loses nothing it found.
 from __future__ import annotations
 
 import builtins
+import concurrent.futures
+import contextlib
 import copy
 import hashlib
 import itertools
 import json
+import multiprocessing
 import os
 import re
 import tempfile
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 from typing import Any, Final, TextIO
 
@@ -304,9 +308,10 @@ def _inputs(
 
 
 class _Progress:
-    """A progress line on standard error once a run takes longer than a few seconds.
+    """Progress on standard error once a run takes longer than a few seconds.
 
-    On a terminal the line is redrawn in place; otherwise a plain line every ten seconds.
+    On a terminal, a live line (rich) redrawn in place; otherwise a plain line every ten seconds.
+    Nothing is written to standard output, so ``--format json`` stays clean.
     """
 
     def __init__(self, stream: TextIO | None, after: float = 3.0) -> None:
@@ -314,6 +319,7 @@ class _Progress:
         self.start = time.monotonic()
         self.after = after
         self.last = 0.0
+        self.live: Any = None
         self.tty = bool(stream and stream.isatty())
 
     def tick(self, examples: int, found: int, deadline: float | None = None) -> None:
@@ -321,20 +327,29 @@ class _Progress:
             return
         now = time.monotonic()
         elapsed = now - self.start
-        if elapsed < self.after or elapsed - self.last < (0.5 if self.tty else 10.0):
+        if elapsed < self.after or elapsed - self.last < (0.25 if self.tty else 10.0):
             return
         self.last = elapsed
         rate = examples / elapsed if elapsed else 0.0
         line = f"fuzz: {examples} examples ({rate:.0f}/s), {found} distinct finding(s), {elapsed:.0f} s"
         if deadline is not None:
             line += f", {max(0.0, deadline - now):.0f} s left"
-        self.stream.write(f"\r{line}" if self.tty else f"{line}\n")
-        self.stream.flush()
+        if not self.tty:
+            self.stream.write(f"{line}\n")
+            self.stream.flush()
+            return
+        if self.live is None:
+            from rich.console import Console
+            from rich.live import Live
+
+            self.live = Live(console=Console(file=self.stream), transient=True, auto_refresh=False)
+            self.live.start()
+        self.live.update(line, refresh=True)
 
     def close(self) -> None:
-        if self.stream is not None and self.tty and self.last:
-            self.stream.write("\n")
-            self.stream.flush()
+        if self.live is not None:
+            self.live.stop()
+            self.live = None
 
 
 def fuzz(
@@ -352,6 +367,8 @@ def fuzz(
     like: Iterable[str] | None = None,
     time_limit: float | None = None,
     ignore: Iterable[str] = (),
+    database: str | None = None,
+    workers: int = 1,
 ) -> FuzzRun:
     """Fuzz ``target`` (``module:function``, a callable, or a command) from ``source`` to ``destination``.
 
@@ -363,7 +380,27 @@ def fuzz(
     aside (a property, a rule id, or ``property:kind``).  ``damaged`` feeds
     mutated history (for sanitizers), and then only intact call/result pairs
     must survive.  The same ``seed_value`` gives the same run.
+
+    ``database`` (a folder, or ``redis://HOST:PORT/N``) keeps the failing
+    examples Hypothesis found, and a campaign replays those of the same target
+    and protocols first; ``workers`` runs that many processes with different
+    seeds sharing one database (a temporary folder unless given), and merges
+    what they find.
     """
+    if workers > 1:
+        options = {
+            "max_examples": max_examples,
+            "seed_value": seed_value,
+            "quirks": quirks,
+            "timeout": timeout,
+            "damaged": damaged,
+            "save_to": save_to,
+            "like": like,
+            "time_limit": time_limit,
+            "ignore": tuple(ignore),
+            "database": database,
+        }
+        return _fan_out(target, source, destination, workers, options)
     for name in (source, destination):
         get_protocol(name)
     if damaged:
@@ -374,6 +411,10 @@ def fuzz(
     shaped = tuple(sorted(like)) if like is not None else ()
     run = FuzzRun(loaded.name, source, destination, max_examples, seed_value, quirks, damaged, shaped)
     run.time_limit, run.ignoring = time_limit, tuple(ignore)
+    examples_db = _database(database)
+    key = hashlib.sha256(
+        json.dumps([loaded.name, source, destination, quirks, shaped, damaged]).encode()
+    ).digest()
     best: dict[str, Counterexample] = {}
     done: set[str] = set()
     folder = Path(save_to).resolve() if save_to is not None else None
@@ -418,16 +459,22 @@ def fuzz(
             if budget <= 0:
                 run.stopped = "max-examples"
                 break
+            # The first round replays the database's findings; later ones leave it alone, so that a
+            # finding this campaign has set aside is not deleted from under another campaign.
+            replay_first = examples_db is not None and round_number == 0
             test = settings(
                 max_examples=budget,
-                database=None,
+                database=examples_db,
                 deadline=None,
                 derandomize=False,
                 verbosity=Verbosity.quiet,
                 report_multiple_bugs=True,
-                phases=(Phase.generate, Phase.shrink),
+                phases=(Phase.reuse, Phase.generate, Phase.shrink)
+                if replay_first
+                else (Phase.generate, Phase.shrink),
                 suppress_health_check=list(HealthCheck),
             )(seed(seed_value + round_number)(given(strategy)(attempt)))
+            test._hypothesis_internal_database_key = key  # type: ignore[attr-defined]
             finals = _round(test)
             if not finals:
                 # Hypothesis ran the rest of the budget (or exhausted the inputs) and found nothing new.
@@ -449,6 +496,76 @@ def fuzz(
         run.seconds = time.monotonic() - started
     run.counterexamples = _ordered(best.values())
     return run
+
+
+def _database(spec: str | None) -> Any:
+    """The Hypothesis example database ``spec`` names: a folder, or ``redis://HOST:PORT/N``."""
+    if spec is None:
+        return None
+    if spec.startswith(("redis://", "rediss://", "unix://")):
+        try:
+            import redis
+            from hypothesis.extra.redis import RedisExampleDatabase
+        except ImportError:
+            raise UsageError(
+                "--database redis://... needs the redis client: pip install 'toolwire[redis]'"
+            ) from None
+        return RedisExampleDatabase(redis.Redis.from_url(spec), expire_after=timedelta(days=30))
+    from hypothesis.database import DirectoryBasedExampleDatabase
+
+    return DirectoryBasedExampleDatabase(spec)
+
+
+def _fan_out(
+    target: str | Callable[..., Any], source: str, destination: str, workers: int, options: dict[str, Any]
+) -> FuzzRun:
+    """``workers`` campaigns in processes of their own, different seeds, one database; merged."""
+    if not isinstance(target, str):
+        raise UsageError("--workers needs a target named by module:function, a file, or a command")
+    if options["like"] is not None:
+        options["like"] = tuple(options["like"])
+    per = -(-options["max_examples"] // workers)
+    started = time.monotonic()
+    with contextlib.ExitStack() as stack:
+        if options["database"] is None:
+            options["database"] = stack.enter_context(tempfile.TemporaryDirectory(prefix="toolwire-db-"))
+        jobs = [
+            options | {"max_examples": per, "seed_value": options["seed_value"] + 7919 * k, "workers": 1}
+            for k in range(workers)
+        ]
+        context = multiprocessing.get_context("spawn")
+        with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context) as pool:
+            runs = list(pool.map(_worker, [(target, source, destination, job) for job in jobs]))
+    merged = runs[0]
+    merged.max_examples, merged.seed = options["max_examples"], options["seed_value"]
+    merged.examples = sum(r.examples for r in runs)
+    merged.seconds = time.monotonic() - started
+    merged.interrupted = any(r.interrupted for r in runs)
+    merged.stopped = "interrupted" if merged.interrupted else runs[0].stopped
+    merged.note = next((r.note for r in runs if r.note), None)
+    best: dict[str, tuple[Counterexample, Path | None]] = {}
+    for run in runs[1:]:
+        for finding, count in run.ignored.items():
+            merged.ignored[finding] = merged.ignored.get(finding, 0) + count
+    for run in runs:
+        for found in run.counterexamples:
+            path = run.saved.get(found.finding)
+            current = best.get(found.finding)
+            if current is None or found.key() < current[0].key():
+                if current is not None and current[1] is not None and current[1] != path:
+                    current[1].unlink(missing_ok=True)
+                best[found.finding] = (found, path)
+            elif path is not None and path != current[1]:
+                path.unlink(missing_ok=True)
+    merged.counterexamples = _ordered(found for found, _ in best.values())
+    merged.saved = {finding: path for finding, (_, path) in best.items() if path is not None}
+    merged.hits = {f: sum(r.hits.get(f, 0) for r in runs) for f in best}
+    return merged
+
+
+def _worker(job: tuple[str, str, str, dict[str, Any]]) -> FuzzRun:
+    target, source, destination, options = job
+    return fuzz(target, source, destination, **options)
 
 
 class _Spent(BaseException):
