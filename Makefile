@@ -12,6 +12,14 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[dev]'
 	touch $(STAMP)
 
+# The AI SDK packages whose zod schemas tests/test_sdk_conformance.py runs (in node); without npm
+# those tests skip and say why.
+SDK := tests/sdk
+$(SDK)/node_modules/.package-lock.json: $(SDK)/package-lock.json
+	if command -v npm >/dev/null 2>&1; then npm ci --prefix $(SDK) --no-audit --no-fund --loglevel=error \
+		|| echo "make: npm ci failed in $(SDK); the AI SDK schema tests will skip"; \
+	else echo "make: npm not found; the AI SDK schema tests will skip"; fi
+
 # toolwire's main job on the bundled examples: fuzz each seed design's buggy variant (exit 1,
 # a minimal counterexample saved under counterexamples/) and its fixed variant (exit 0); then
 # prove the fixed variants within 3 calls x 3 deltas (exit 0) and break buggy ones (exit 1).
@@ -37,7 +45,7 @@ demo: $(STAMP)
 	$(EXPLORE) examples/seed003_adk_to_aisdk.py:fixed --from gemini-contents --to aisdk-ui-stream --turns 2
 	$(EXPLORE) examples/seed004_sanitizer.py:fixed --from openai-chat --to openai-chat --turns 2 --mutate
 
-test: $(STAMP)
+test: $(STAMP) $(SDK)/node_modules/.package-lock.json
 	$(VENV)/bin/ruff check src tests benchmarks examples
 	$(VENV)/bin/ruff format --check src tests benchmarks examples
 	$(VENV)/bin/mypy

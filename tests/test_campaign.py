@@ -85,7 +85,7 @@ def test_a_time_limit_alone_bounds_a_campaign(capsys: pytest.CaptureFixture[str]
     assert main([*argv, "--time-limit", "2s", "--out", str(tmp_path), "--format", "json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["stopped"] == "time-limit"
-    assert report["examples"] > 200  # more than the default budget of examples
+    assert report["max_examples"] >= 10**9  # no limit of examples: the time limit alone bounds it
     assert time.monotonic() - started < 30
 
 
@@ -112,3 +112,22 @@ def test_an_input_that_breaks_its_own_protocol_is_reported_as_such() -> None:
     orphan = [{"role": "tool", "tool_call_id": "call_1", "content": "x"}, {"role": "user", "content": "Hi"}]
     outcome = judge(load_target(lambda m: m), orphan, "openai-chat", "openai-chat")
     assert [f.finding for f in outcome.faults()][:1] == ["input:CC-2"]
+
+
+def test_the_summary_reports_shape_coverage_and_min_coverage_fails_a_thin_campaign(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    argv = [
+        "fuzz",
+        f"{STREAM_TO_ANTHROPIC}:fixed",
+        "--from",
+        "openai-chat-stream",
+        "--to",
+        "anthropic-stream",
+    ]
+    assert main([*argv, "--out", str(tmp_path), "--max-examples", "100"]) == 0
+    text = capsys.readouterr().out
+    assert "shape coverage: input " in text and "(openai-chat-stream), output " in text
+    assert main([*argv, "--out", str(tmp_path), "--max-examples", "100", "--min-coverage", "0.99"]) == 1
+    assert "FAIL coverage" in capsys.readouterr().out
+    assert main([*argv, "--out", str(tmp_path), "--max-examples", "100", "--min-coverage", "0.01"]) == 0

@@ -114,6 +114,13 @@ def _parser() -> argparse.ArgumentParser:
         help="keep failing examples in this folder or redis://HOST:PORT/N; a campaign replays them first",
     )
     fuzz.add_argument(
+        "--min-coverage",
+        type=float,
+        metavar="FRACTION",
+        help="fail the campaign (exit 1) when its inputs and outputs showed less than this fraction of "
+        "their protocols' shape features (for CI)",
+    )
+    fuzz.add_argument(
         "--ignore-file",
         metavar="FILE",
         help="ids to set aside, one a line; '#' starts a comment saying why",
@@ -320,6 +327,7 @@ def _run(args: argparse.Namespace) -> int:
             ignore=ignore,
             database=args.database,
             workers=args.workers,
+            min_coverage=args.min_coverage,
         )
         print(render_fuzz(run, args.format))
         return 130 if run.interrupted and not run.counterexamples else run.exit_code

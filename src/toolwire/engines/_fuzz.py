@@ -29,6 +29,9 @@ from typing import Any, Final, TextIO
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
 from hypothesis import strategies as st
+from hypothesis import target as target_value
+from hypothesis.control import current_build_context
+from hypothesis.database import InMemoryExampleDatabase, choices_to_bytes
 from hypothesis.errors import Flaky
 
 from toolwire import __version__
@@ -36,6 +39,7 @@ from toolwire.engines._targets import Target, TargetFailure, load_target, tool_r
 from toolwire.errors import UsageError
 from toolwire.properties import MUTATORS, QUIRKS, Finding, get_protocol, mutate, traces
 from toolwire.properties._relations import RELATIONS, Broken, damageable, intact, ledger, relate
+from toolwire.properties._shapes import shapes_of
 
 __all__ = [
     "Counterexample",
@@ -183,6 +187,39 @@ class Counterexample:
 
 
 @dataclass(slots=True)
+class Coverage:
+    """The shape features (``toolwire shapes``) the inputs and outputs showed, of each catalogue."""
+
+    input: set[str] = field(default_factory=set)
+    output: set[str] = field(default_factory=set)
+    input_total: int = 0
+    output_total: int = 0
+
+    def add(self, given: set[str], made: set[str]) -> int:
+        """Record one example's features; how many were new."""
+        new = len(given - self.input) + len(made - self.output)
+        self.input |= given
+        self.output |= made
+        return new
+
+    @property
+    def fraction(self) -> float:
+        """Features seen, of both catalogues together (1.0 when neither has a catalogue)."""
+        total = self.input_total + self.output_total
+        return (len(self.input) + len(self.output)) / total if total else 1.0
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict of this coverage."""
+        return {
+            "input": sorted(self.input),
+            "output": sorted(self.output),
+            "input_total": self.input_total,
+            "output_total": self.output_total,
+            "fraction": round(self.fraction, 4),
+        }
+
+
+@dataclass(slots=True)
 class FuzzRun:
     """What a fuzz run did and found."""
 
@@ -213,11 +250,23 @@ class FuzzRun:
     ignoring: tuple[str, ...] = ()
     #: How many examples tripped each finding.
     hits: dict[str, int] = field(default_factory=dict)
+    #: Runs of the target spent shrinking each finding once more on its own, after the search.
+    shrinks: int = 0
+    #: Seconds into the campaign when each finding was first tripped.
+    first_seen: dict[str, float] = field(default_factory=dict)
+    coverage: Coverage = field(default_factory=Coverage)
+    #: The least coverage the campaign had to reach (``--min-coverage``), when asked.
+    min_coverage: float | None = None
+
+    @property
+    def covered_enough(self) -> bool:
+        """The campaign reached ``min_coverage`` (or was not asked to)."""
+        return self.min_coverage is None or self.coverage.fraction >= self.min_coverage
 
     @property
     def exit_code(self) -> int:
-        """1 when a counterexample was found, else 0."""
-        return 1 if self.counterexamples else 0
+        """1 when a counterexample was found or coverage fell short of ``min_coverage``, else 0."""
+        return 1 if self.counterexamples or not self.covered_enough else 0
 
 
 def _kind(source: str, destination: str) -> bool:
@@ -293,7 +342,7 @@ def _found(prop: str, counterexample: Counterexample) -> _Found:
 def _inputs(
     source: str, quirks: str | None, damaged: bool, like: Iterable[str] | None = None
 ) -> st.SearchStrategy[Wire]:
-    valid = traces(source, quirks, like=like)
+    valid = traces(source, quirks, like=like, swarm=True)
     if not damaged:
         return valid
 
@@ -369,6 +418,7 @@ def fuzz(
     ignore: Iterable[str] = (),
     database: str | None = None,
     workers: int = 1,
+    min_coverage: float | None = None,
 ) -> FuzzRun:
     """Fuzz ``target`` (``module:function``, a callable, or a command) from ``source`` to ``destination``.
 
@@ -399,6 +449,7 @@ def fuzz(
             "time_limit": time_limit,
             "ignore": tuple(ignore),
             "database": database,
+            "min_coverage": min_coverage,
         }
         return _fan_out(target, source, destination, workers, options)
     for name in (source, destination):
@@ -410,12 +461,15 @@ def fuzz(
     deviates = frozenset(r for q in (quirks or "").split(",") if q in QUIRKS for r in QUIRKS[q].deviates)
     shaped = tuple(sorted(like)) if like is not None else ()
     run = FuzzRun(loaded.name, source, destination, max_examples, seed_value, quirks, damaged, shaped)
-    run.time_limit, run.ignoring = time_limit, tuple(ignore)
+    run.time_limit, run.ignoring, run.min_coverage = time_limit, tuple(ignore), min_coverage
+    run.coverage = Coverage(input_total=_catalogue_size(source), output_total=_catalogue_size(destination))
     examples_db = _database(database)
     key = hashlib.sha256(
         json.dumps([loaded.name, source, destination, quirks, shaped, damaged]).encode()
     ).digest()
     best: dict[str, Counterexample] = {}
+    #: Hypothesis's choices that drew each finding's best example (to shrink it again on its own).
+    choices: dict[str, tuple[Any, ...]] = {}
     done: set[str] = set()
     folder = Path(save_to).resolve() if save_to is not None else None
     ticker = _Progress(progress)
@@ -441,51 +495,94 @@ def fuzz(
         run.examples += 1
         ticker.tick(run.examples, len(best), deadline)
         outcome = judge(loaded, trace, source, destination, timeout=timeout, lossy=damaged, deviates=deviates)
+        # Steer towards examples that show shape features no example has shown yet.
+        target_value(
+            float(run.coverage.add(_shapes(outcome.judged, source), _shapes(outcome.output, destination)))
+        )
         fresh = []
         for fault in outcome.faults():
             if fault.names() & set(run.ignoring):
                 run.ignored[fault.finding] = run.ignored.get(fault.finding, 0) + 1
             elif fault.finding not in done:
                 run.hits[fault.finding] = run.hits.get(fault.finding, 0) + 1
+                run.first_seen.setdefault(fault.finding, time.monotonic() - started)
                 fresh.append(fault)
+        if not fresh:
+            return
+        made = current_build_context().data.choices
         for fault in fresh:
-            keep(_counterexample(run, loaded.name, outcome.judged or trace, outcome, fault))
-        if fresh:
-            raise _found(fresh[0].finding, best[fresh[0].finding])
+            found = _counterexample(run, loaded.name, outcome.judged or trace, outcome, fault)
+            if fault.finding not in best or found.key() < best[fault.finding].key():
+                choices[fault.finding] = made
+            keep(found)
+        raise _found(fresh[0].finding, best[fresh[0].finding])
+
+    def polish(finding: str) -> None:
+        """Shrink ``finding``'s best example on its own: only that finding counts as a failure."""
+
+        def only(trace: Wire) -> None:
+            if deadline is not None and time.monotonic() >= deadline:
+                raise _Spent("time-limit")
+            run.shrinks += 1
+            outcome = judge(
+                loaded, trace, source, destination, timeout=timeout, lossy=damaged, deviates=deviates
+            )
+            for fault in outcome.faults():
+                if fault.finding == finding:
+                    keep(_counterexample(run, loaded.name, outcome.judged or trace, outcome, fault))
+                    raise _found(finding, best[finding])
+
+        # Under the secondary key: Hypothesis takes a primary-key example as shrunk already.
+        start = InMemoryExampleDatabase()
+        start.save(b"polish.secondary", choices_to_bytes(choices[finding]))
+        test = settings(
+            database=start,
+            deadline=None,
+            verbosity=Verbosity.quiet,
+            phases=(Phase.reuse, Phase.shrink),
+            suppress_health_check=list(HealthCheck),
+        )(seed(seed_value)(given(strategy)(only)))
+        test._hypothesis_internal_database_key = b"polish"  # type: ignore[attr-defined]
+        with contextlib.suppress(_Found):
+            test()
 
     try:
-        for round_number in itertools.count():
-            budget = max_examples - run.examples
-            if budget <= 0:
-                run.stopped = "max-examples"
-                break
-            # The first round replays the database's findings; later ones leave it alone, so that a
-            # finding this campaign has set aside is not deleted from under another campaign.
-            replay_first = examples_db is not None and round_number == 0
-            test = settings(
-                max_examples=budget,
-                database=examples_db,
-                deadline=None,
-                derandomize=False,
-                verbosity=Verbosity.quiet,
-                report_multiple_bugs=True,
-                phases=(Phase.reuse, Phase.generate, Phase.shrink)
-                if replay_first
-                else (Phase.generate, Phase.shrink),
-                suppress_health_check=list(HealthCheck),
-            )(seed(seed_value + round_number)(given(strategy)(attempt)))
-            test._hypothesis_internal_database_key = key  # type: ignore[attr-defined]
-            finals = _round(test)
-            if not finals:
-                # Hypothesis ran the rest of the budget (or exhausted the inputs) and found nothing new.
-                run.stopped = "max-examples" if run.examples >= max_examples else "exhausted"
-                break
-            for final in finals:
-                best.pop(final.finding, None)
-                keep(final)
-                done.add(final.finding)
-    except _Spent as spent:
-        run.stopped = spent.reason
+        try:
+            for round_number in itertools.count():
+                budget = max_examples - run.examples
+                if budget <= 0:
+                    run.stopped = "max-examples"
+                    break
+                # The first round replays the database's findings; later ones leave it alone, so that a
+                # finding this campaign has set aside is not deleted from under another campaign.
+                replay_first = examples_db is not None and round_number == 0
+                test = settings(
+                    max_examples=budget,
+                    database=examples_db,
+                    deadline=None,
+                    derandomize=False,
+                    verbosity=Verbosity.quiet,
+                    report_multiple_bugs=True,
+                    phases=(Phase.reuse, Phase.generate, Phase.shrink)
+                    if replay_first
+                    else (Phase.generate, Phase.shrink),
+                    suppress_health_check=list(HealthCheck),
+                )(seed(seed_value + round_number)(given(strategy)(attempt)))
+                test._hypothesis_internal_database_key = key  # type: ignore[attr-defined]
+                finals = _round(test)
+                if not finals:
+                    # Hypothesis ran the rest of the budget (or exhausted the inputs): nothing new.
+                    run.stopped = "max-examples" if run.examples >= max_examples else "exhausted"
+                    break
+                done.update(final.finding for final in finals)
+        except _Spent as spent:
+            run.stopped = spent.reason
+        # Each finding's best example, shrunk once more on its own: while searching, an example
+        # that showed two findings could only count for one of them.
+        for finding in list(best):
+            polish(finding)
+    except _Spent:
+        pass  # the time limit ended the polishing; the examples kept so far stand
     except KeyboardInterrupt:
         run.interrupted = True
         run.stopped = "interrupted"
@@ -496,6 +593,21 @@ def fuzz(
         run.seconds = time.monotonic() - started
     run.counterexamples = _ordered(best.values())
     return run
+
+
+def _catalogue_size(protocol: str) -> int:
+    shapes = get_protocol(protocol).shapes
+    return len(shapes.features) if shapes is not None else 0
+
+
+def _shapes(trace: Wire | None, protocol: str) -> set[str]:
+    """The shape features of a trace, or none when it has none to show (no catalogue, unreadable)."""
+    if trace is None or get_protocol(protocol).shapes is None:
+        return set()
+    try:
+        return shapes_of(trace, protocol)
+    except Exception:  # an output too broken to describe: validity says what is wrong with it
+        return set()
 
 
 def _database(spec: str | None) -> Any:
@@ -539,6 +651,7 @@ def _fan_out(
     merged = runs[0]
     merged.max_examples, merged.seed = options["max_examples"], options["seed_value"]
     merged.examples = sum(r.examples for r in runs)
+    merged.shrinks = sum(r.shrinks for r in runs)
     merged.seconds = time.monotonic() - started
     merged.interrupted = any(r.interrupted for r in runs)
     merged.stopped = "interrupted" if merged.interrupted else runs[0].stopped
@@ -560,6 +673,9 @@ def _fan_out(
     merged.counterexamples = _ordered(found for found, _ in best.values())
     merged.saved = {finding: path for finding, (_, path) in best.items() if path is not None}
     merged.hits = {f: sum(r.hits.get(f, 0) for r in runs) for f in best}
+    merged.first_seen = {f: min(r.first_seen[f] for r in runs if f in r.first_seen) for f in best}
+    for run in runs[1:]:
+        merged.coverage.add(run.coverage.input, run.coverage.output)
     return merged
 
 

@@ -64,6 +64,7 @@ def render_fuzz(run: FuzzRun, fmt: str = "text") -> str:
                 "time_limit": run.time_limit,
                 "ignore": list(run.ignoring),
                 "examples": run.examples,
+                "shrink_runs": run.shrinks,
                 "seconds": round(run.seconds, 3),
                 "stopped": run.stopped,
                 "interrupted": run.interrupted,
@@ -71,6 +72,8 @@ def render_fuzz(run: FuzzRun, fmt: str = "text") -> str:
                 "exit_code": run.exit_code,
                 "findings": len(run.counterexamples),
                 "ignored": run.ignored,
+                "coverage": run.coverage.to_json(),
+                "min_coverage": run.min_coverage,
                 "counterexamples": [
                     c.to_json()
                     | {
@@ -90,7 +93,11 @@ def render_fuzz(run: FuzzRun, fmt: str = "text") -> str:
         saved = run.saved.get(found.finding)
         lines.extend(counterexample_text(found, str(saved) if saved else None))
     rate = run.examples / run.seconds if run.seconds else 0.0
-    summary = f"ran {run.examples} examples in {run.seconds:.1f} s ({rate:.0f}/s), stopped by {run.stopped}: "
+    shrinking = f" (+{run.shrinks} shrinking)" if run.shrinks else ""
+    summary = (
+        f"ran {run.examples} examples{shrinking} in {run.seconds:.1f} s ({rate:.0f}/s), "
+        f"stopped by {run.stopped}: "
+    )
     count = len(run.counterexamples)
     if count:
         summary += f"{count} distinct finding{'s' if count != 1 else ''}"
@@ -102,9 +109,25 @@ def render_fuzz(run: FuzzRun, fmt: str = "text") -> str:
     if run.ignored:
         summary += f"; ignored {', '.join(f'{k} ({n} examples)' for k, n in sorted(run.ignored.items()))}"
     lines.append(summary)
+    lines.append(_coverage_line(run))
+    if not run.covered_enough:
+        lines.append(
+            f"FAIL coverage: the campaign showed {run.coverage.fraction:.0%} of the shape features, "
+            f"below --min-coverage {run.min_coverage:g}"
+        )
     if run.note:
         lines.append(f"note: {run.note}")
     return "\n".join(lines)
+
+
+def _coverage_line(run: FuzzRun) -> str:
+    cover = run.coverage
+    parts = []
+    if cover.input_total:
+        parts.append(f"input {len(cover.input)}/{cover.input_total} ({run.source})")
+    if cover.output_total:
+        parts.append(f"output {len(cover.output)}/{cover.output_total} ({run.destination})")
+    return "shape coverage: " + (", ".join(parts) if parts else "no shape catalogue for these protocols")
 
 
 def _junit(run: FuzzRun) -> str:

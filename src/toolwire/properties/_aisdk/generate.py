@@ -2,19 +2,35 @@
 
 from __future__ import annotations
 
-from typing import Final
+import copy
+from typing import Any, Final
 
 from hypothesis import strategies as st
 
 from toolwire.properties._strategies._plan import Plan, Tokened, timeline
 from toolwire.properties._strategies._render import Generator, Wire
 
-__all__ = ["STREAM", "UI_STREAM", "call_id"]
+__all__ = ["STREAM", "UI_STREAM", "call_id", "finish"]
+
+#: ``LanguageModelV4Usage``: both token counts are required objects (@ai-sdk/provider 4.0.38).
+USAGE: Final = {
+    "inputTokens": {"total": 472, "noCache": 472, "cacheRead": 0, "cacheWrite": 0},
+    "outputTokens": {"total": 89, "text": 89, "reasoning": 0},
+}
 
 
 def call_id(call: Tokened) -> str:
     """``call_`` and 24 characters: the ids of the providers the SDK wraps (OpenAI's shape)."""
     return f"call_{call.token}"
+
+
+def finish(reason: str) -> dict[str, Any]:
+    """The ``finish`` part: a V4 finish reason (unified and raw) and the usage."""
+    return {
+        "type": "finish",
+        "finishReason": {"unified": reason, "raw": reason},
+        "usage": copy.deepcopy(USAGE),
+    }
 
 
 def aisdk_stream(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wire:
@@ -52,7 +68,7 @@ def aisdk_stream(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wire:
             )
     if draw(st.booleans()):
         reason = "tool-calls" if turn.calls else "stop"
-        events.append({"type": "finish", "finishReason": {"unified": reason, "raw": reason}, "usage": {}})
+        events.append(finish(reason))
     return events
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from toolwire.machines import StreamToolCall, compile_machine
-from toolwire.properties._aisdk.generate import call_id
+from toolwire.properties._aisdk.generate import call_id, finish
 from toolwire.properties._spaces._lanes import Lanes, LaneSpace, taken
 from toolwire.properties._spaces._space import Move, Wire
 
@@ -37,9 +37,7 @@ class AISDKSpace(LaneSpace):
         for move in path:
             if move[0] == "close":
                 reason = "tool-calls" if calls else "stop"
-                events.append(
-                    {"type": "finish", "finishReason": {"unified": reason, "raw": reason}, "usage": {}}
-                )
+                events.append(finish(reason))
                 continue
             call = calls[move[1]]
             ident = call_id(call)
@@ -51,7 +49,7 @@ class AISDKSpace(LaneSpace):
                     {"type": "tool-input-delta", "id": ident, "delta": call.pieces[taken(seen, call)]}
                 )
             elif event == "input_end":
-                events.append({"type": "tool-input-end", "id": call_id})
+                events.append({"type": "tool-input-end", "id": ident})
             else:
                 events.append(
                     {

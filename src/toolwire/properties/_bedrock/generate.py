@@ -32,7 +32,9 @@ def bedrock_stream(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wire:
             events.append({"contentBlockStop": {"contentBlockIndex": block}})
             block += 1
     events.append({"messageStop": {"stopReason": "tool_use" if turn.calls else "end_turn"}})
-    events.append({"metadata": {"usage": {"inputTokens": 375, "outputTokens": 76, "totalTokens": 451}}})
+    # ConverseStreamMetadataEvent requires both usage and metrics (botocore bedrock-runtime).
+    usage = {"inputTokens": 375, "outputTokens": 76, "totalTokens": 451}
+    events.append({"metadata": {"usage": usage, "metrics": {"latencyMs": 1841}}})
     return events
 
 

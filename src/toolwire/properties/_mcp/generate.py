@@ -29,7 +29,11 @@ def mcp_session(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wire:
         {
             "jsonrpc": "2.0",
             "id": 0,
-            "result": {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}}},
+            "result": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {"tools": {}},
+                "serverInfo": {"name": "weather", "version": "1.0.0"},
+            },
         },
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
     ]

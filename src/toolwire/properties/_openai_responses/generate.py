@@ -2,24 +2,42 @@
 
 from __future__ import annotations
 
-from typing import Final
+import copy
+from typing import Any, Final
 
 from hypothesis import strategies as st
 
-from toolwire.properties._strategies._plan import Call, Plan, Tokened, Turn, timeline
-from toolwire.properties._strategies._render import Generator, Renderer, Spelling, Wire, conversation
+from toolwire.properties._strategies._plan import NAMES, Call, Plan, Tokened, Turn, timeline
+from toolwire.properties._strategies._render import Generator, Spelling, Wire, conversation
 
-__all__ = ["INPUT", "OPEN_STREAM", "RESPONSE", "STREAM", "call_id"]
+__all__ = ["INPUT", "OPEN_STREAM", "RESPONSE", "STREAM", "call_id", "envelope"]
 
-#: The ``response`` object of the envelope events, as it is while in progress.
-RESPONSE: Final = {
+#: The ``response`` object of the envelope events, as it is while in progress; ``parallel_tool_calls``,
+#: ``tool_choice`` and ``tools`` are required by openai 3.54.0 ``Response`` (and always sent).
+RESPONSE: Final[dict[str, Any]] = {
     "id": "resp_a4c123b1612dd272d1371c17149d439536b3216fdaeeb975",
     "object": "response",
     "created_at": 1764000000,
     "status": "in_progress",
     "model": "gpt-4.1-2025-04-14",
     "output": [],
+    "parallel_tool_calls": True,
+    "tool_choice": "auto",
+    "tools": [
+        {
+            "type": "function",
+            "name": name,
+            "parameters": {"type": "object", "properties": {}},
+            "strict": False,
+        }
+        for name in NAMES
+    ],
 }
+
+
+def envelope(status: str) -> dict[str, Any]:
+    """A fresh copy of :data:`RESPONSE` with ``status``."""
+    return copy.deepcopy(RESPONSE) | {"status": status}
 
 
 def call_id(call: Tokened) -> str:
@@ -27,61 +45,63 @@ def call_id(call: Tokened) -> str:
     return f"call_{call.token}"
 
 
-def _responses(open_responses: bool) -> Renderer:
-    def render(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wire:
-        turn = plan.turns[0]
-        response = dict(RESPONSE)
-        events: Wire = [
-            {"type": "response.created", "response": response},
-            {"type": "response.in_progress", "response": response},
-        ]
-        position = 0
-        if turn.text:
-            events.extend(_responses_message(position, turn.text))
+def responses_stream(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wire:
+    """Responses events: an envelope, then each item added, its deltas, done, one after the other.
+
+    ``function_call_arguments.done`` carries no ``name``: openai 3.54.0's
+    ``ResponseFunctionCallArgumentsDoneEvent`` has none, and none of the
+    recorded OpenAI streams sends one (shared/traffic), so the OpenAI and
+    Open Responses streams render alike.
+    """
+    turn = plan.turns[0]
+    events: Wire = [
+        {"type": "response.created", "response": envelope("in_progress")},
+        {"type": "response.in_progress", "response": envelope("in_progress")},
+    ]
+    position = 0
+    if turn.text:
+        events.extend(_responses_message(position, turn.text))
+        position += 1
+    for filler, k, j, last in timeline(turn):
+        call = turn.calls[k]
+        item_id = f"fc_{call.token * 2}"
+        if filler and j == 0:
+            events.extend(_responses_reasoning(position, call.token))
             position += 1
-        for filler, k, j, last in timeline(turn):
-            call = turn.calls[k]
-            item_id = f"fc_{call.token * 2}"
-            if filler and j == 0:
-                events.extend(_responses_reasoning(position, call.token))
-                position += 1
-            item = {
-                "id": item_id,
-                "type": "function_call",
-                "status": "in_progress",
-                "arguments": "",
-                "call_id": call_id(call),
-                "name": call.name,
+        item = {
+            "id": item_id,
+            "type": "function_call",
+            "status": "in_progress",
+            "arguments": "",
+            "call_id": call_id(call),
+            "name": call.name,
+        }
+        if j == 0:
+            events.append({"type": "response.output_item.added", "output_index": position, "item": item})
+        events.append(
+            {
+                "type": "response.function_call_arguments.delta",
+                "item_id": item_id,
+                "output_index": position,
+                "delta": call.pieces[j],
             }
-            if j == 0:
-                events.append({"type": "response.output_item.added", "output_index": position, "item": item})
+        )
+        if last:
             events.append(
                 {
-                    "type": "response.function_call_arguments.delta",
-                    "item_id": item_id,
-                    "output_index": position,
-                    "delta": call.pieces[j],
-                }
-            )
-            if last:
-                done = {
                     "type": "response.function_call_arguments.done",
                     "item_id": item_id,
                     "output_index": position,
                     "arguments": call.arguments,
                 }
-                if not open_responses:
-                    done["name"] = call.name
-                events.append(done)
-                item = item | {"status": "completed", "arguments": call.arguments}
-                events.append({"type": "response.output_item.done", "output_index": position, "item": item})
-                position += 1
-        events.append({"type": "response.completed", "response": response | {"status": "completed"}})
-        for number, event in enumerate(events):
-            event["sequence_number"] = number
-        return events
-
-    return render
+            )
+            item = item | {"status": "completed", "arguments": call.arguments}
+            events.append({"type": "response.output_item.done", "output_index": position, "item": item})
+            position += 1
+    events.append({"type": "response.completed", "response": envelope("completed")})
+    for number, event in enumerate(events):
+        event["sequence_number"] = number
+    return events
 
 
 def _responses_message(position: int, text: str) -> Wire:
@@ -92,8 +112,8 @@ def _responses_message(position: int, text: str) -> Wire:
     return [
         {"type": "response.output_item.added", "output_index": position, "item": item},
         {"type": "response.content_part.added", **where, "part": part | {"text": ""}},
-        {"type": "response.output_text.delta", **where, "delta": text},
-        {"type": "response.output_text.done", **where, "text": text},
+        {"type": "response.output_text.delta", **where, "delta": text, "logprobs": []},
+        {"type": "response.output_text.done", **where, "text": text, "logprobs": []},
         {"type": "response.content_part.done", **where, "part": part},
         {
             "type": "response.output_item.done",
@@ -142,8 +162,8 @@ def _spelling(quirks: frozenset[str]) -> Spelling:
 
 
 #: OpenAI's stream: one item after the other.
-STREAM: Final = Generator(_responses(open_responses=False))
-#: Open Responses: as OpenAI's, without ``name`` on ``function_call_arguments.done``.
-OPEN_STREAM: Final = Generator(_responses(open_responses=True))
+STREAM: Final = Generator(responses_stream)
+#: Open Responses: the same events as OpenAI's.
+OPEN_STREAM: Final = Generator(responses_stream)
 #: A request's ``input`` items; outputs answer a turn's calls in any order.
 INPUT: Final = Generator.conversation(conversation(_spelling, any_order=True))

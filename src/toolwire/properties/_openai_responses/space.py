@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from toolwire.machines import FunctionCallItem, ResponseStream, compile_machine
-from toolwire.properties._openai_responses.generate import RESPONSE, call_id
+from toolwire.properties._openai_responses.generate import call_id, envelope
 from toolwire.properties._spaces._lanes import Lanes, LaneSpace, Slot, taken
 from toolwire.properties._spaces._space import Move, Wire
 
@@ -27,8 +27,6 @@ class ResponsesSpace(LaneSpace):
         closing="completed",
         carrier="item",
     )
-    #: Open Responses drops ``name`` from ``function_call_arguments.done``.
-    named_done = True
 
     def render(self, path: Sequence[Move]) -> Wire:
         calls = self.calls(path)
@@ -37,9 +35,9 @@ class ResponsesSpace(LaneSpace):
         for move in path:
             if move[0] == "env":
                 kind = "response.created" if move[1] == "response_created" else "response.in_progress"
-                events.append({"type": kind, "response": dict(RESPONSE)})
+                events.append({"type": kind, "response": envelope("in_progress")})
             elif move[0] == "close":
-                events.append({"type": "response.completed", "response": RESPONSE | {"status": "completed"}})
+                events.append({"type": "response.completed", "response": envelope("completed")})
             else:
                 call = calls[move[1]]
                 events.append(self._item_event(call, move[2], seen))
@@ -67,14 +65,12 @@ class ResponsesSpace(LaneSpace):
                 "delta": call.pieces[taken(seen, call)],
             }
         if event == "arguments_complete":
-            done = {"type": "response.function_call_arguments.done", **where, "arguments": call.arguments}
-            return done | {"name": call.name} if self.named_done else done
+            return {"type": "response.function_call_arguments.done", **where, "arguments": call.arguments}
         finished = item | {"status": "completed", "arguments": call.arguments}
         return {"type": "response.output_item.done", "output_index": call.position, "item": finished}
 
 
 class OpenResponsesSpace(ResponsesSpace):
-    """Open Responses: as OpenAI's, without ``name`` on ``function_call_arguments.done``."""
+    """Open Responses: the same events as OpenAI's."""
 
     protocol = "open-responses-stream"
-    named_done = False

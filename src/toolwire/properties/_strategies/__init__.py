@@ -55,6 +55,7 @@ def traces(
     *,
     max_calls: int = 4,
     like: Iterable[str] | None = None,
+    swarm: bool = False,
 ) -> st.SearchStrategy[list[dict[str, Any]]]:
     """A strategy of valid traces of ``protocol``: stream events, or a conversation's messages.
 
@@ -65,7 +66,9 @@ def traces(
     (comma-separated or a list) adds provider quirk profiles; see :data:`QUIRKS`.
     ``like`` names shape features (``toolwire shapes``): where the generator
     chooses between shapes, it chooses only among those, and calls interleave
-    or come several to a turn only when ``like`` names it.
+    or come several to a turn only when ``like`` names it.  ``swarm`` switches a
+    random subset of the shape features on for each trace (swarm testing:
+    unusual combinations come up far more often than by independent choices).
     Every trace passes ``toolwire.check`` for ``protocol``, except for the
     rules its quirks deviate from on purpose (:attr:`Quirk.deviates`).
     """
@@ -83,10 +86,12 @@ def traces(
         max_calls = max_calls if SEVERAL in shaped else min(max_calls, 1)
     drawn = plans(turns=shape.turns, max_calls=max_calls, fragments=shape.fragments, interleave=interleave)
     switches = chosen | shaped
+    catalogue = sorted(spec.shapes.catalogue()) if swarm and like is None and spec.shapes else []
 
     @st.composite
     def rendered(draw: st.DrawFn) -> list[dict[str, Any]]:
+        on = frozenset(draw(st.sets(st.sampled_from(catalogue)))) if catalogue else frozenset()
         plan: Plan = draw(drawn)
-        return shape.render(draw, plan, switches)
+        return shape.render(draw, plan, switches | on)
 
     return rendered()
