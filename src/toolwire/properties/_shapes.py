@@ -10,13 +10,28 @@ quirk profile.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import re
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
+
+import orjson
 
 from toolwire.errors import DefinitionError, UsageError
 
-__all__ = ["INTERLEAVED", "SEVERAL", "Feature", "Shapes", "matching_quirks", "shapes_of"]
+__all__ = [
+    "ARGUMENT_FEATURES",
+    "INTERLEAVED",
+    "SEVERAL",
+    "Feature",
+    "Shapes",
+    "arguments_shapes",
+    "calls_shapes",
+    "hashable",
+    "is_json",
+    "matching_quirks",
+    "shapes_of",
+]
 
 #: Feature names every family uses alike: calls whose fragments interleave; several calls in a turn.
 INTERLEAVED = "interleaved-fragments"
@@ -49,6 +64,56 @@ class Shapes:
     def catalogue(self) -> dict[str, Feature]:
         """The features by name."""
         return {f.name: f for f in self.features}
+
+
+#: The features :func:`arguments_shapes` names, for every wire that streams arguments as text.
+ARGUMENT_FEATURES: Final = (
+    Feature("whole-arguments-in-one-fragment", "a call's arguments arrive in one fragment"),
+    Feature("empty-arguments", 'a call with arguments "" or "{}"'),
+    Feature("escape-split-across-fragments", "a \\uXXXX or \\ escape is cut between two fragments"),
+    Feature("fragment-is-json-on-its-own", "an argument fragment that parses as JSON by itself"),
+    Feature("fragment-is-a-bare-number", "an argument fragment that is a bare number"),
+)
+
+_ESCAPE_CUT: Final = re.compile(r"\\u[0-9a-fA-F]{0,3}$|\\$")
+
+
+def arguments_shapes(fragments: list[str]) -> Iterator[str]:
+    """Features of one call's argument fragments (for every wire that streams them as text)."""
+    pieces = [piece for piece in fragments if piece]
+    if "".join(pieces) in ("", "{}"):
+        yield "empty-arguments"
+    elif len(pieces) == 1:
+        yield "whole-arguments-in-one-fragment"
+    for piece in pieces[:-1]:
+        if _ESCAPE_CUT.search(piece):
+            yield "escape-split-across-fragments"
+        if piece.strip().lstrip("-").replace(".", "", 1).isdigit():
+            yield "fragment-is-a-bare-number"
+        elif piece.strip() and is_json(piece):
+            yield "fragment-is-json-on-its-own"
+
+
+def calls_shapes(names: list[Any]) -> Iterator[str]:
+    """Features of one turn's calls, given their tool names: several calls, one tool twice."""
+    if len(names) > 1:
+        yield SEVERAL
+    if len(set(map(hashable, names))) < len(names):
+        yield "same-tool-twice"
+
+
+def hashable(value: Any) -> Hashable:
+    """``value`` as a key: a JSON list or object (which a broken trace may hold anywhere) as its text."""
+    return value if isinstance(value, Hashable) else repr(value)
+
+
+def is_json(text: str) -> bool:
+    """``text`` parses as JSON."""
+    try:
+        orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return False
+    return True
 
 
 def shapes_of(trace: list[Any], protocol: str) -> set[str]:

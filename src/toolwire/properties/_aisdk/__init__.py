@@ -3,7 +3,7 @@
 The family's places: ``models/_aisdk.py`` (the wire), ``machines/_aisdk.py``
 (the lifecycles) and this package: ``rules``, ``monitors`` (with the SDK
 version profiles), ``calls`` (readers, mutation sites, the id probe),
-``generate`` (Hypothesis) and ``space`` (explore).
+``generate`` (Hypothesis), ``space`` (explore) and ``shapes`` (shape features).
 """
 
 import functools
@@ -13,6 +13,7 @@ from toolwire.machines import StreamToolCall, UIToolPart
 from toolwire.properties._aisdk import calls
 from toolwire.properties._aisdk.monitors import PROFILES, StreamMonitor, UIStreamMonitor
 from toolwire.properties._aisdk.rules import RULES, STREAM, UI_STREAM
+from toolwire.properties._aisdk.shapes import STREAM_SHAPES, UI_STREAM_SHAPES
 from toolwire.properties._protocol import Family, Protocol, load
 
 __all__ = ["FAMILY", "PROFILES", "StreamMonitor", "UIStreamMonitor"]
@@ -33,6 +34,7 @@ FAMILY: Final = Family(
             breaks={"drop-id": "VS-5", "duplicate": "VS-1", "reorder": "VS-1", "truncate": "VS-2"},
             generator=load(f"{__name__}.generate", "STREAM"),
             space=load(f"{__name__}.space", "AISDKSpace"),
+            shapes=STREAM_SHAPES,
         ),
         Protocol(
             UI_STREAM,
@@ -50,6 +52,7 @@ FAMILY: Final = Family(
                 "truncate": "VU-4",
             },
             generator=load(f"{__name__}.generate", "UI_STREAM"),
+            shapes=UI_STREAM_SHAPES,
         ),
     ),
     rules=RULES,

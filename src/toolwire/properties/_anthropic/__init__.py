@@ -3,7 +3,7 @@
 The family's places: ``models/_anthropic.py`` (the wire), ``machines/_anthropic.py``
 (the lifecycles; its content blocks use the shared ``ContentBlock``) and this
 package: ``rules``, ``monitors``, ``calls`` (readers, mutation sites, the id
-probe) and ``generate`` (Hypothesis).
+probe), ``generate`` (Hypothesis) and ``shapes`` (shape features).
 """
 
 from typing import Final
@@ -12,6 +12,7 @@ from toolwire.machines import AnthropicConversation, ContentBlock, MessageStream
 from toolwire.properties._anthropic import calls
 from toolwire.properties._anthropic.monitors import ConversationMonitor, StreamMonitor
 from toolwire.properties._anthropic.rules import MESSAGES, RULES, STREAM
+from toolwire.properties._anthropic.shapes import MESSAGE_SHAPES, STREAM_SHAPES
 from toolwire.properties._protocol import Family, Protocol, load
 
 __all__ = ["FAMILY", "ConversationMonitor", "StreamMonitor"]
@@ -38,6 +39,7 @@ FAMILY: Final = Family(
                 "truncate": "AN-3",
             },
             generator=load(f"{__name__}.generate", "MESSAGES"),
+            shapes=MESSAGE_SHAPES,
         ),
         Protocol(
             STREAM,
@@ -47,6 +49,7 @@ FAMILY: Final = Family(
             sites=calls.STREAM_SITES,
             breaks={"drop-id": "AN-1", "duplicate": "AN-10b", "reorder": "AN-10a", "truncate": "AN-10a"},
             generator=load(f"{__name__}.generate", "STREAM"),
+            shapes=STREAM_SHAPES,
         ),
     ),
     rules=RULES,

@@ -3,7 +3,7 @@
 The family's places: ``models/_bedrock.py`` (the wire), ``machines/_bedrock.py``
 (the lifecycles; its content blocks use the shared ``ContentBlock``) and this
 package: ``rules``, ``monitors``, ``calls`` (readers, mutation sites, the id
-probe) and ``generate`` (Hypothesis).
+probe), ``generate`` (Hypothesis) and ``shapes`` (shape features).
 """
 
 from typing import Final
@@ -12,6 +12,7 @@ from toolwire.machines import ContentBlock, ConverseConversation, ConverseStream
 from toolwire.properties._bedrock import calls
 from toolwire.properties._bedrock.monitors import ConversationMonitor, StreamMonitor
 from toolwire.properties._bedrock.rules import CONVERSE, RULES, STREAM
+from toolwire.properties._bedrock.shapes import MESSAGE_SHAPES, STREAM_SHAPES
 from toolwire.properties._protocol import Family, Protocol, load
 
 __all__ = ["FAMILY", "ConversationMonitor", "StreamMonitor"]
@@ -38,6 +39,7 @@ FAMILY: Final = Family(
                 "truncate": "BR-2",
             },
             generator=load(f"{__name__}.generate", "CONVERSE"),
+            shapes=MESSAGE_SHAPES,
         ),
         Protocol(
             STREAM,
@@ -47,6 +49,7 @@ FAMILY: Final = Family(
             sites=calls.STREAM_SITES,
             breaks={"drop-id": "BR-1", "duplicate": "BR-9b", "reorder": "BR-9a", "truncate": "BR-9a"},
             generator=load(f"{__name__}.generate", "STREAM"),
+            shapes=STREAM_SHAPES,
         ),
     ),
     rules=RULES,

@@ -2,7 +2,8 @@
 
 The family's places: ``models/_gemini.py`` (the wire), ``machines/_gemini.py``
 (the lifecycle) and this package: ``rules``, ``monitors``, ``calls`` (readers,
-mutation sites, the id probe), ``generate`` (Hypothesis) and ``space`` (explore).
+mutation sites, the id probe), ``generate`` (Hypothesis), ``space`` (explore) and ``shapes``
+(shape features).
 """
 
 from typing import Final
@@ -11,6 +12,7 @@ from toolwire.machines import GeminiContents
 from toolwire.properties._gemini import calls
 from toolwire.properties._gemini.monitors import ContentsMonitor, StreamMonitor
 from toolwire.properties._gemini.rules import CONTENTS, RULES, STREAM
+from toolwire.properties._gemini.shapes import CONTENTS_SHAPES, STREAM_SHAPES
 from toolwire.properties._protocol import Family, Protocol, Quirk, load
 
 __all__ = ["FAMILY", "ContentsMonitor", "StreamMonitor"]
@@ -32,6 +34,7 @@ FAMILY: Final = Family(
             breaks={"drop-id": "GM-1", "duplicate": "GM-7", "reorder": "GM-3", "swap-ids": "GM-1"},
             generator=load(f"{__name__}.generate", "CONTENTS"),
             space=load(f"{__name__}.space", "GeminiSpace"),
+            shapes=CONTENTS_SHAPES,
         ),
         Protocol(
             STREAM,
@@ -40,6 +43,7 @@ FAMILY: Final = Family(
             StreamMonitor,
             sites=calls.STREAM_SITES,
             generator=load(f"{__name__}.generate", "STREAM"),
+            shapes=STREAM_SHAPES,
         ),
     ),
     rules=RULES,
@@ -50,6 +54,7 @@ FAMILY: Final = Family(
             "function calls and responses carry no id; they pair by order and name",
             (STREAM, CONTENTS),
             "protocol-rules GM-1; the Gemini API omits FunctionCall.id",
+            features=("call-without-id",),
         ),
     ),
     id_shapes=calls.ID_SHAPES,

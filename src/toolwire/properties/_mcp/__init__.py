@@ -2,7 +2,8 @@
 
 The family's places: ``models/_mcp.py`` (the wire), ``machines/_mcp.py`` (the
 request lifecycle) and this package: ``rules``, ``monitors``, ``calls``
-(readers, mutation sites, the id probe) and ``generate`` (Hypothesis).
+(readers, mutation sites, the id probe), ``generate`` (Hypothesis) and ``shapes``
+(shape features).
 """
 
 from typing import Final
@@ -11,6 +12,7 @@ from toolwire.machines import JsonRpcRequest
 from toolwire.properties._mcp import calls
 from toolwire.properties._mcp.monitors import SessionMonitor
 from toolwire.properties._mcp.rules import MCP, RULES
+from toolwire.properties._mcp.shapes import SESSION_SHAPES
 from toolwire.properties._protocol import Family, Protocol, load
 
 __all__ = ["FAMILY", "SessionMonitor"]
@@ -30,6 +32,7 @@ FAMILY: Final = Family(
             sites=calls.SITES,
             breaks={"drop-id": "MCP-2a", "duplicate": "MCP-1", "reorder": "MCP-2a"},
             generator=load(f"{__name__}.generate", "SESSION"),
+            shapes=SESSION_SHAPES,
         ),
     ),
     rules=RULES,

@@ -2,8 +2,9 @@
 
 The family's places: ``models/_mistral.py`` (the wire), ``machines/_mistral.py``
 (the lifecycle) and this package: ``rules``, ``monitors`` (with the tokenizer
-profiles) and ``generate`` (Hypothesis).  Its requests follow, and its traces
-carry calls as, OpenAI Chat Completions': that family's readers serve here.
+profiles), ``generate`` (Hypothesis) and ``shapes`` (shape features).  Its
+requests follow, and its traces carry calls as, OpenAI Chat Completions': that
+family's readers serve here.
 """
 
 import functools
@@ -13,6 +14,7 @@ from typing import Final
 from toolwire.machines import MistralConversation
 from toolwire.properties._mistral.monitors import PROFILES, ConversationMonitor, TokenizerProfile
 from toolwire.properties._mistral.rules import CHAT, RULES
+from toolwire.properties._mistral.shapes import MESSAGE_SHAPES
 from toolwire.properties._openai_chat import calls as chat_calls
 from toolwire.properties._openai_chat.rules import CHAT_STREAM
 from toolwire.properties._protocol import Family, Protocol, load
@@ -44,6 +46,7 @@ FAMILY: Final = Family(
                 "truncate": "MI-4",
             },
             generator=load(f"{__name__}.generate", "CHAT"),
+            shapes=MESSAGE_SHAPES,
         ),
     ),
     rules=RULES,

@@ -2,43 +2,21 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import Any, Final
 
-import orjson
-
 from toolwire.models import DONE
-from toolwire.properties._shapes import Feature, Shapes
+from toolwire.properties._shapes import (
+    ARGUMENT_FEATURES,
+    Feature,
+    Shapes,
+    arguments_shapes,
+    calls_shapes,
+    hashable,
+    is_json,
+)
 
-__all__ = ["MESSAGE_SHAPES", "STREAM_SHAPES", "arguments_shapes"]
-
-_ESCAPE_CUT: Final = re.compile(r"\\u[0-9a-fA-F]{0,3}$|\\$")
-
-
-def arguments_shapes(fragments: list[str]) -> Iterator[str]:
-    """Features of one call's argument fragments (for every wire that streams them as text)."""
-    pieces = [piece for piece in fragments if piece]
-    if "".join(pieces) in ("", "{}"):
-        yield "empty-arguments"
-    elif len(pieces) == 1:
-        yield "whole-arguments-in-one-fragment"
-    for piece in pieces[:-1]:
-        if _ESCAPE_CUT.search(piece):
-            yield "escape-split-across-fragments"
-        if piece.strip().lstrip("-").replace(".", "", 1).isdigit():
-            yield "fragment-is-a-bare-number"
-        elif piece.strip() and _json(piece):
-            yield "fragment-is-json-on-its-own"
-
-
-def _json(text: str) -> bool:
-    try:
-        orjson.loads(text)
-    except orjson.JSONDecodeError:
-        return False
-    return True
-
+__all__ = ["MESSAGE_SHAPES", "STREAM_SHAPES"]
 
 _STREAM: Final = (
     Feature("first-fragment-arguments-empty", 'a call\'s first fragment carries "arguments": ""'),
@@ -51,11 +29,7 @@ _STREAM: Final = (
     Feature("continuation-id-empty", "later fragments carry an empty or null id"),
     Feature("continuation-carries-type", 'later fragments carry "type"'),
     Feature("continuation-carries-name", "later fragments carry the function name"),
-    Feature("whole-arguments-in-one-fragment", "a call's arguments arrive in one fragment"),
-    Feature("empty-arguments", 'a call with arguments "" or "{}"'),
-    Feature("escape-split-across-fragments", "a \\uXXXX or \\ escape is cut between two fragments"),
-    Feature("fragment-is-json-on-its-own", "an argument fragment that parses as JSON by itself"),
-    Feature("fragment-is-a-bare-number", "an argument fragment that is a bare number"),
+    *ARGUMENT_FEATURES,
     Feature("several-calls", "a turn with two or more calls"),
     Feature("same-tool-twice", "two calls of one tool in one turn"),
     Feature("interleaved-fragments", "fragments of two calls interleave"),
@@ -96,10 +70,11 @@ def _stream(trace: list[Any]) -> Iterator[str]:
             if "refusal" in delta:
                 yield "refusal-field"
             content = content or bool(isinstance(delta.get("content"), str) and delta["content"])
-            fragments = [f for f in delta.get("tool_calls") or [] if isinstance(f, dict)]
-            if len({f.get("index") for f in fragments}) > 1:
+            listed = delta.get("tool_calls")
+            fragments = [f for f in listed if isinstance(f, dict)] if isinstance(listed, list) else []
+            if len({hashable(f.get("index")) for f in fragments}) > 1:
                 yield "several-calls-in-one-chunk"
-            if choice.get("finish_reason") is not None:
+            if isinstance(choice.get("finish_reason"), str):
                 finish = choice["finish_reason"]
                 if fragments:
                     yield "finish-reason-in-calls-chunk"
@@ -107,7 +82,7 @@ def _stream(trace: list[Any]) -> Iterator[str]:
                 function: dict[str, Any] = fragment.get("function") or {}
                 if not isinstance(function, dict):
                     function = {}
-                index, call_id = fragment.get("index"), fragment.get("id")
+                index, call_id = hashable(fragment.get("index")), fragment.get("id")
                 key: Any
                 if isinstance(call_id, str) and call_id not in ("", "null") and call_id not in pieces:
                     if index in by_index:
@@ -132,7 +107,7 @@ def _stream(trace: list[Any]) -> Iterator[str]:
         yield "several-calls"
         if set(by_index) == {0}:
             yield "index-0-for-every-call"
-    if len(set(names.values())) < len(names):
+    if len(set(map(hashable, names.values()))) < len(names):
         yield "same-tool-twice"
     if content:
         yield "content-with-calls"
@@ -208,7 +183,7 @@ def _messages(trace: list[Any]) -> Iterator[str]:
             yield "system-message"
         if role == "assistant" and "refusal" in m:
             yield "refusal-field"
-        if role == "assistant" and m.get("tool_calls"):
+        if role == "assistant" and m.get("tool_calls") and isinstance(m["tool_calls"], list):
             turns += 1
             if answered and answered != pending[: len(answered)]:
                 yield "results-out-of-call-order"
@@ -218,12 +193,9 @@ def _messages(trace: list[Any]) -> Iterator[str]:
                 yield "content-omitted-with-calls"
             else:
                 yield "content-null-with-calls" if not m["content"] else "content-text-with-calls"
-            if len(calls) > 1:
-                yield "several-calls"
-            names = [(c.get("function") or {}).get("name") for c in calls]
-            if len(set(names)) < len(names):
-                yield "same-tool-twice"
-            if any((c.get("function") or {}).get("arguments") in ("", "{}") for c in calls):
+            functions = [c["function"] if isinstance(c.get("function"), dict) else {} for c in calls]
+            yield from calls_shapes([f.get("name") for f in functions])
+            if any(f.get("arguments") in ("", "{}") for f in functions):
                 yield "empty-arguments"
         elif role == "tool":
             answered.append(m.get("tool_call_id"))
@@ -234,7 +206,7 @@ def _messages(trace: list[Any]) -> Iterator[str]:
                 yield "tool-content-parts"
             elif content in ("", None):
                 yield "empty-tool-content"
-            elif isinstance(content, str) and content.lstrip()[:1] in ("{", "[") and _json(content):
+            elif isinstance(content, str) and content.lstrip()[:1] in ("{", "[") and is_json(content):
                 yield "json-tool-content"
     if answered and answered != pending[: len(answered)]:
         yield "results-out-of-call-order"

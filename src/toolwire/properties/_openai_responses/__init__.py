@@ -3,7 +3,7 @@
 The family's places: ``models/_openai_responses.py`` (the wire),
 ``machines/_openai_responses.py`` (the lifecycles) and this package: ``rules``,
 ``stream`` and ``input`` (the monitors), ``calls`` (readers, mutation sites, the
-id probe), ``generate`` (Hypothesis) and ``space`` (explore).
+id probe), ``generate`` (Hypothesis), ``space`` (explore) and ``shapes`` (shape features).
 """
 
 from typing import Final
@@ -12,6 +12,7 @@ from toolwire.machines import FunctionCallItem, FunctionCallPairing, OutputItem,
 from toolwire.properties._openai_responses import calls
 from toolwire.properties._openai_responses.input import InputMonitor
 from toolwire.properties._openai_responses.rules import INPUT, OPEN_STREAM, RULES, STREAM
+from toolwire.properties._openai_responses.shapes import INPUT_SHAPES, STREAM_SHAPES
 from toolwire.properties._openai_responses.stream import (
     OPEN_RESPONSES,
     OPENAI_RESPONSES,
@@ -38,6 +39,7 @@ FAMILY: Final = Family(
             sites=calls.INPUT_SITES,
             breaks={"drop-id": "RS-2", "duplicate": "RS-5", "truncate": "RS-4"},
             generator=load(f"{__name__}.generate", "INPUT"),
+            shapes=INPUT_SHAPES,
         ),
         Protocol(
             STREAM,
@@ -48,6 +50,7 @@ FAMILY: Final = Family(
             breaks={"drop-id": "RS-7f", "duplicate": "RS-9a", "reorder": "RS-9b", "truncate": "RS-9e"},
             generator=load(f"{__name__}.generate", "STREAM"),
             space=load(f"{__name__}.space", "ResponsesSpace"),
+            shapes=STREAM_SHAPES,
         ),
         Protocol(
             OPEN_STREAM,
@@ -58,6 +61,7 @@ FAMILY: Final = Family(
             breaks={"drop-id": "OR-1", "duplicate": "RS-9a", "reorder": "OR-3", "truncate": "RS-9e"},
             generator=load(f"{__name__}.generate", "OPEN_STREAM"),
             space=load(f"{__name__}.space", "OpenResponsesSpace"),
+            shapes=STREAM_SHAPES,
         ),
     ),
     rules=RULES,

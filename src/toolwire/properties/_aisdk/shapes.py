@@ -1,0 +1,265 @@
+"""Shape features of Vercel AI SDK streams: provider stream parts and UI message stream chunks.
+
+No recording of either stream is in the corpus yet: each feature names the
+type definition it comes from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, Final
+
+from toolwire.properties._shapes import (
+    ARGUMENT_FEATURES,
+    INTERLEAVED,
+    Feature,
+    Shapes,
+    arguments_shapes,
+    calls_shapes,
+    hashable,
+)
+
+__all__ = ["STREAM_SHAPES", "UI_STREAM_SHAPES"]
+
+_PARTS: Final = "@ai-sdk/provider language-model-v3-stream-part.ts"
+_CHUNKS: Final = "ai src/ui-message-stream/ui-message-chunks.ts"
+
+
+def _documented(source: str, *features: tuple[str, str]) -> tuple[Feature, ...]:
+    return tuple(Feature(name, summary, documented=source) for name, summary in features)
+
+
+_STREAM: Final = (
+    *_documented(
+        _PARTS,
+        ("several-calls", "two or more tool calls"),
+        ("same-tool-twice", "two calls of one tool"),
+        ("interleaved-fragments", "tool-input-delta parts of two calls interleave"),
+    ),
+    *(Feature(f.name, f.summary, documented=_PARTS) for f in ARGUMENT_FEATURES),
+    *_documented(
+        _PARTS,
+        ("no-calls", "a stream without tool calls"),
+        ("input-streamed", "a call's input streams in tool-input-delta parts"),
+        ("input-end", "a call's input stream closes with tool-input-end"),
+        ("announced-without-deltas", "a tool-input-start followed by its tool-call, no deltas between"),
+        ("whole-tool-call", "a tool-call without tool-input-start (providers without input streaming)"),
+        ("provider-executed", "a tool call the provider runs (providerExecuted: true)"),
+        ("tool-result-part", "a tool-result part (a provider-executed tool's result)"),
+        ("dynamic-tool", "a tool call with dynamic: true"),
+        ("approval-request", "a tool-approval-request part"),
+        ("text-with-calls", "text parts besides tool calls"),
+        ("reasoning-parts", "reasoning-start / -delta / -end parts"),
+        ("stream-start", "a stream-start part"),
+        ("response-metadata", "a response-metadata part"),
+        ("raw-parts", "raw parts (includeRawChunks)"),
+        ("provider-metadata", "parts carry providerMetadata"),
+        ("finish-usage", "the finish part carries token usage"),
+        ("finish-reason-object", "finishReason is an object {unified, raw} (v3)"),
+        ("finish-reason-string", "finishReason is a string (v2)"),
+        ("no-finish", "a stream without a finish part"),
+        ("error-part", "an error part"),
+    ),
+)
+
+
+def _stream(trace: list[Any]) -> Iterator[str]:
+    pieces: dict[Any, list[str]] = {}
+    started: set[Any] = set()
+    names: list[Any] = []
+    last: Any = None
+    finished = text = False
+    for part in trace:
+        if not isinstance(part, dict):
+            continue
+        kind = part.get("type")
+        if "providerMetadata" in part:
+            yield "provider-metadata"
+        if kind == "tool-input-start":
+            last = hashable(part.get("id"))
+            started.add(last)
+            pieces[last] = []
+        elif kind == "tool-input-delta":
+            key = hashable(part.get("id"))
+            if key != last and pieces.get(key):
+                yield INTERLEAVED
+            last = key
+            yield "input-streamed"
+            if isinstance(part.get("delta"), str):
+                pieces.setdefault(key, []).append(part["delta"])
+        elif kind == "tool-input-end":
+            yield "input-end"
+        elif kind == "tool-call":
+            yield from _call(part, started, pieces)
+            names.append(part.get("toolName"))
+        elif kind == "tool-result":
+            yield "tool-result-part"
+        elif kind == "tool-approval-request":
+            yield "approval-request"
+        elif kind == "finish":
+            finished = True
+            yield from _finish(part)
+        elif kind in ("text-start", "text-delta", "text-end"):
+            text = True
+        else:
+            yield from _other(kind)
+    if not finished:
+        yield "no-finish"
+    if not names:
+        yield "no-calls"
+        return
+    yield from calls_shapes(names)
+    if text:
+        yield "text-with-calls"
+
+
+def _call(part: dict[str, Any], started: set[Any], pieces: dict[Any, list[str]]) -> Iterator[str]:
+    key = hashable(part.get("toolCallId"))
+    if key not in started:
+        yield "whole-tool-call"
+    elif not pieces.get(key):
+        yield "announced-without-deltas"
+    if pieces.get(key):
+        yield from arguments_shapes(pieces[key])
+    elif part.get("input") in ("", "{}"):
+        yield "empty-arguments"
+    if part.get("providerExecuted"):
+        yield "provider-executed"
+    if part.get("dynamic"):
+        yield "dynamic-tool"
+
+
+def _finish(part: dict[str, Any]) -> Iterator[str]:
+    if part.get("usage"):
+        yield "finish-usage"
+    reason = part.get("finishReason")
+    if isinstance(reason, dict):
+        yield "finish-reason-object"
+    elif isinstance(reason, str):
+        yield "finish-reason-string"
+
+
+def _other(kind: Any) -> Iterator[str]:
+    if kind in ("reasoning-start", "reasoning-delta", "reasoning-end"):
+        yield "reasoning-parts"
+    elif kind == "raw":
+        yield "raw-parts"
+    elif kind == "error":
+        yield "error-part"
+    elif kind in ("stream-start", "response-metadata"):
+        yield kind
+
+
+STREAM_SHAPES: Final = Shapes(_STREAM, lambda trace: set(_stream(trace)))
+
+_UI: Final = (
+    *_documented(
+        _CHUNKS,
+        ("several-calls", "two or more tool calls"),
+        ("same-tool-twice", "two calls of one tool"),
+        ("interleaved-fragments", "tool-input-delta chunks of two calls interleave"),
+    ),
+    *(Feature(f.name, f.summary, documented=_CHUNKS) for f in ARGUMENT_FEATURES),
+    *_documented(
+        _CHUNKS,
+        ("no-calls", "a stream without tool calls"),
+        ("input-streamed", "a call's input streams in tool-input-delta chunks"),
+        ("input-without-deltas", "a tool-input-available without tool-input-delta chunks before it"),
+        ("output-available", "a tool-output-available chunk"),
+        ("preliminary-output", "a tool-output-available with preliminary: true"),
+        ("output-error", "a tool-output-error chunk"),
+        ("input-error", "a tool-input-error chunk"),
+        ("call-without-output", "a call that the stream never answers (the client runs it)"),
+        ("provider-executed", "a tool call the provider runs (providerExecuted: true)"),
+        ("dynamic-tool", "a tool call with dynamic: true"),
+        ("approval-request", "a tool-approval-request chunk"),
+        ("step-boundaries", "start-step / finish-step chunks"),
+        ("several-steps", "two or more steps"),
+        ("text-with-calls", "text chunks besides tool calls"),
+        ("reasoning-chunks", "reasoning-start / -delta / -end chunks"),
+        ("data-parts", "data-* chunks"),
+        ("message-metadata", "message-metadata chunks, or metadata on start / finish"),
+        ("abort", "an abort chunk"),
+        ("error-chunk", "an error chunk"),
+    ),
+)
+
+
+def _ui_stream(trace: list[Any]) -> Iterator[str]:
+    pieces: dict[Any, list[str]] = {}
+    names: dict[Any, Any] = {}
+    answered: set[Any] = set()
+    last: Any = None
+    steps = 0
+    text = False
+    for chunk in trace:
+        if not isinstance(chunk, dict):
+            continue
+        kind, key = chunk.get("type"), hashable(chunk.get("toolCallId"))
+        if chunk.get("providerExecuted"):
+            yield "provider-executed"
+        if chunk.get("dynamic"):
+            yield "dynamic-tool"
+        if kind == "tool-input-start":
+            names.setdefault(key, chunk.get("toolName"))
+            pieces.setdefault(key, [])
+            last = key
+        elif kind == "tool-input-delta":
+            if key != last and pieces.get(key):
+                yield INTERLEAVED
+            last = key
+            yield "input-streamed"
+            if isinstance(chunk.get("inputTextDelta"), str):
+                pieces.setdefault(key, []).append(chunk["inputTextDelta"])
+        elif kind == "tool-input-available":
+            names.setdefault(key, chunk.get("toolName"))
+            if not pieces.get(key):
+                yield "input-without-deltas"
+                if chunk.get("input") in ({}, None):
+                    yield "empty-arguments"
+        elif kind in ("tool-output-available", "tool-output-error", "tool-output-denied"):
+            answered.add(key)
+            if kind == "tool-output-error":
+                yield "output-error"
+            elif kind == "tool-output-available":
+                yield "preliminary-output" if chunk.get("preliminary") else "output-available"
+        elif kind in ("text-start", "text-delta", "text-end"):
+            text = True
+        else:
+            steps += kind == "start-step"
+            yield from _ui_other(kind, chunk)
+    if steps:
+        yield "step-boundaries"
+    if steps > 1:
+        yield "several-steps"
+    if not names:
+        yield "no-calls"
+        return
+    yield from calls_shapes(list(names.values()))
+    if text:
+        yield "text-with-calls"
+    if set(names) - answered:
+        yield "call-without-output"
+    for texts in pieces.values():
+        if texts:
+            yield from arguments_shapes(texts)
+
+
+def _ui_other(kind: Any, chunk: dict[str, Any]) -> Iterator[str]:
+    if kind == "tool-input-error":
+        yield "input-error"
+    elif kind == "tool-approval-request":
+        yield "approval-request"
+    elif kind in ("reasoning-start", "reasoning-delta", "reasoning-end"):
+        yield "reasoning-chunks"
+    elif isinstance(kind, str) and kind.startswith("data-"):
+        yield "data-parts"
+    elif kind == "message-metadata" or (kind in ("start", "finish") and "messageMetadata" in chunk):
+        yield "message-metadata"
+    elif kind == "abort":
+        yield "abort"
+    elif kind == "error":
+        yield "error-chunk"
+
+
+UI_STREAM_SHAPES: Final = Shapes(_UI, lambda trace: set(_ui_stream(trace)))

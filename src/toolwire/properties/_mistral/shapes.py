@@ -1,0 +1,83 @@
+"""Shape features of Mistral chat requests: the Chat Completions message shape, as Mistral's clients send."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, Final
+
+from toolwire.properties._shapes import Feature, Shapes, calls_shapes, is_json
+
+__all__ = ["MESSAGE_SHAPES"]
+
+_API: Final = "docs.mistral.ai/api: chat completion messages (AssistantMessage, ToolMessage, SystemMessage)"
+
+_MESSAGES: Final = (
+    Feature("several-calls", "an assistant message with two or more calls"),
+    Feature("same-tool-twice", "two calls of one tool in one message"),
+    Feature("empty-arguments", 'a call with arguments "" or "{}"'),
+    Feature("several-turns", "two or more assistant turns with calls"),
+    Feature("content-empty-with-calls", 'an assistant message with tool_calls and content ""'),
+    Feature("content-null-with-calls", "an assistant message with tool_calls and content null"),
+    Feature("content-text-with-calls", "an assistant message with tool_calls and text content"),
+    Feature("content-omitted-with-calls", "an assistant message with tool_calls and no content key"),
+    Feature("prefix-field", 'assistant messages carry "prefix"'),
+    Feature("call-index-field", 'calls carry "index"'),
+    Feature("call-without-type", 'calls without "type": "function"', documented=_API),
+    Feature("tool-message-name", 'tool messages carry "name"'),
+    Feature("json-tool-content", "a tool message whose content is JSON text"),
+    Feature("empty-tool-content", "a tool message with empty content"),
+    Feature("tool-content-chunks", "a tool message whose content is a list of chunks", documented=_API),
+    Feature("system-message", "a system message", documented=_API),
+)
+
+
+def _messages(trace: list[Any]) -> Iterator[str]:
+    turns = 0
+    for m in trace:
+        if not isinstance(m, dict):
+            continue
+        role = m.get("role")
+        if role == "system":
+            yield "system-message"
+        if role == "assistant" and "prefix" in m:
+            yield "prefix-field"
+        if role == "assistant" and m.get("tool_calls"):
+            turns += 1
+            yield from _assistant(m)
+        elif role == "tool":
+            if "name" in m:
+                yield "tool-message-name"
+            content = m.get("content")
+            if isinstance(content, list):
+                yield "tool-content-chunks"
+            elif content in ("", None):
+                yield "empty-tool-content"
+            elif isinstance(content, str) and content.lstrip()[:1] in ("{", "[") and is_json(content):
+                yield "json-tool-content"
+    if turns > 1:
+        yield "several-turns"
+
+
+def _assistant(m: dict[str, Any]) -> Iterator[str]:
+    if "content" not in m:
+        yield "content-omitted-with-calls"
+    elif m["content"] == "":
+        yield "content-empty-with-calls"
+    elif m["content"] is None:
+        yield "content-null-with-calls"
+    else:
+        yield "content-text-with-calls"
+    calls = [c for c in m["tool_calls"] if isinstance(c, dict)]
+    functions: list[dict[str, Any]] = [
+        c["function"] if isinstance(c.get("function"), dict) else {} for c in calls
+    ]
+    yield from calls_shapes([f.get("name") for f in functions])
+    if any(f.get("arguments") in ("", "{}", {}) for f in functions):
+        yield "empty-arguments"
+    if any("index" in c for c in calls):
+        yield "call-index-field"
+    if any("type" not in c for c in calls):
+        yield "call-without-type"
+
+
+MESSAGE_SHAPES: Final = Shapes(_MESSAGES, lambda trace: set(_messages(trace)))
