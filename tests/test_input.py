@@ -132,9 +132,12 @@ def test_a_deeply_nested_document_is_refused(tmp_path: Path) -> None:
     assert report.exit_code == 2
 
 
-def test_an_empty_stream_lacks_its_terminal_event(tmp_path: Path) -> None:
-    report = toolwire.check_file(write(tmp_path, "t.jsonl", b""), RS)
-    assert [f.rule for f in report.findings] == ["RS-9e"]
+@pytest.mark.parametrize("content", [b"", b"  \n\n\t\n", b"\xef\xbb\xbf\n"])
+@pytest.mark.parametrize("protocol", [RS, "openai-chat", "anthropic-stream", "gemini-stream"])
+def test_an_empty_input_exits_2_and_says_so(tmp_path: Path, content: bytes, protocol: str) -> None:
+    report = toolwire.check_file(write(tmp_path, "t.jsonl", content), protocol)
+    assert (report.exit_code, report.findings) == (2, ())
+    assert "the input is empty" in report.problems[-1].message
 
 
 def test_messages_that_is_not_a_list_is_an_input_error(tmp_path: Path) -> None:

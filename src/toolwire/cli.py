@@ -358,10 +358,20 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     get_protocol(args.protocol)
     fmt = None if args.input_format == "auto" else args.input_format
-    reports = [
-        engines.check_file(path, args.protocol, input_format=fmt, after=args.after, profile=args.profile)
-        for path in args.files
-    ]
+    get_protocol(args.protocol).make(args.profile)  # a wrong profile is wrong for every file
+    reports = []
+    for path in args.files:
+        try:
+            reports.append(
+                engines.check_file(
+                    path, args.protocol, input_format=fmt, after=args.after, profile=args.profile
+                )
+            )
+        except UsageError as exc:
+            # One unreadable file: say so, and still check the others.
+            print(f"toolwire: {exc}", file=sys.stderr)
+            problem = engines.Problem(None, None, str(exc))
+            reports.append(engines.Report(str(path), args.protocol, 0, problems=(problem,)))
     render = engines.render_json if args.format == "json" else engines.render_text
     print(render(reports))
     return max(report.exit_code for report in reports)

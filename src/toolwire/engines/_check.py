@@ -7,10 +7,10 @@ import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, Literal
+from typing import Any, BinaryIO, Final, Literal
 
 from toolwire.errors import UsageError
-from toolwire.models import Frame, InputFormat, read_frames
+from toolwire.models import Frame, InputFormat, detect_format, read_frames, sniff
 from toolwire.properties import Finding, Monitor, Protocol, check_round_trip, get_protocol
 
 __all__ = ["Problem", "Report", "check", "check_file"]
@@ -116,14 +116,44 @@ def check_file(
     spec = get_protocol(protocol)
     spec.make(profile)
     previous = None
+    problems: list[Problem] = []
     if after is not None:
         with _open(after) as stream:
-            previous = _stream_before(spec, read_frames(stream, _sink([])))
-    problems: list[Problem] = []
-    with _open(path) as stream:
-        fmt = input_format or _peek_format(stream)
+            before: list[Problem] = []
+            previous = _stream_before(spec, read_frames(stream, _sink(before)))
+        problems.extend(
+            Problem(p.line, p.index, f"in --after {after}: {p.message}", p.severity) for p in before
+        )
+    with _open(path) as raw:
+        head, stream = sniff(raw)
+        unreadable = not_a_trace(head)
+        if unreadable is not None:
+            return Report(str(path), spec.name, 0, problems=(*problems, Problem(None, None, unreadable)))
+        fmt = input_format or detect_format(head)
         frames = read_frames(stream, _sink(problems), fmt)
         return _run(spec, frames, str(path), problems, fmt, previous, profile)
+
+
+def not_a_trace(head: bytes) -> str | None:
+    """Why bytes that start like ``head`` are no trace toolwire reads (gzip, UTF-16, binary), or None.
+
+    >>> not_a_trace(b"\\x1f\\x8b\\x08\\x00")
+    'the input is gzip-compressed: decompress it first (gunzip, or zcat FILE | toolwire check -)'
+    """
+    if head.startswith(b"\x1f\x8b"):
+        return "the input is gzip-compressed: decompress it first (gunzip, or zcat FILE | toolwire check -)"
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")) or head[:64].count(b"\x00") > 8:
+        return (
+            "the input looks like UTF-16 (NUL bytes between characters): convert it to UTF-8 (iconv -t utf-8)"
+        )
+    sample = head[:4096]
+    if b"\x00" in sample:
+        return "the input is binary (NUL bytes), not a trace: give an SSE capture, JSON Lines or JSON"
+    # A stray byte is a problem of its line; mostly undecodable bytes are no text at all.
+    bad = sample.decode("utf-8", "replace").count("\ufffd")
+    if bad > max(8, len(sample) // 50):
+        return "the input is not UTF-8 text (random or binary bytes): give an SSE capture, JSON Lines or JSON"
+    return None
 
 
 def _stream_before(spec: Protocol, frames: Iterator[Frame]) -> Monitor:
@@ -155,7 +185,18 @@ def _run(
             for monitor in monitors:
                 check_round_trip(previous.calls(), monitor)
     findings = [f for monitor in monitors for f in monitor.findings]
-    problems.extend(Problem(n.line, n.index, n.message, "warning") for m in monitors for n in m.notices)
+    notices = [n for m in monitors for n in m.notices]
+    skipped = {n.index for n in notices if n.index is not None}
+    if events == 0:
+        # Nothing was read: whatever a rule says of an empty trace is made up.
+        if not any(p.severity == "error" for p in problems):
+            problems.append(Problem(None, None, _EMPTY))
+        findings = []
+    elif events and len(skipped) >= events:
+        # Not one event was recognised: whatever a rule says of such a trace is made up.
+        problems.append(Problem(None, None, _unrecognised(spec)))
+        findings = []
+    problems.extend(Problem(n.line, n.index, n.message, "warning") for n in notices)
     findings.sort(key=lambda f: (f.line is None, f.line or 0, f.index is None, f.index or 0))
     problems.sort(key=lambda p: (p.line is None, p.line or 0))
     return Report(source, spec.name, events, tuple(findings), tuple(problems))
@@ -200,9 +241,27 @@ def _feed_conversations(
     return monitors, count
 
 
+_EMPTY: Final = "the input is empty: no event, message or request body to check"
+#: Input problems reported one by one; past this many, only their count.
+MAX_PROBLEMS: Final = 50
+
+
+def _unrecognised(spec: Protocol) -> str:
+    return (
+        f"nothing in the input is {spec.name} traffic (every event was skipped): check -p, "
+        "or run toolwire shapes on it"
+    )
+
+
 def _sink(problems: list[Problem]) -> Any:
+    count = [0]
+
     def problem(line: int | None, message: str) -> None:
-        problems.append(Problem(line, None, message))
+        count[0] += 1
+        if count[0] <= MAX_PROBLEMS:
+            problems.append(Problem(line, None, message))
+        elif count[0] == MAX_PROBLEMS + 1:
+            problems.append(Problem(line, None, "more unreadable input follows; only the first are listed"))
 
     return problem
 
@@ -220,7 +279,5 @@ def _open(path: str | os.PathLike[str]) -> BinaryIO:
 
 
 def _peek_format(stream: BinaryIO) -> InputFormat:
-    from toolwire.models import detect_format
-
     head = stream.peek(65536)[:65536] if hasattr(stream, "peek") else b""
     return detect_format(head)

@@ -20,6 +20,7 @@ from toolwire.models._wire import (
     read_frames,
     read_jsonl,
     read_sse,
+    sniff,
 )
 
 __all__ = [
@@ -41,4 +42,5 @@ __all__ = [
     "read_frames",
     "read_jsonl",
     "read_sse",
+    "sniff",
 ]

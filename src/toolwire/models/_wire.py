@@ -9,6 +9,7 @@ line never hides the rest of the trace.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from typing import Any, BinaryIO, Final, Literal
 
@@ -25,6 +26,7 @@ __all__ = [
     "read_frames",
     "read_jsonl",
     "read_sse",
+    "sniff",
 ]
 
 Frame = tuple[int | None, Any, str | None]
@@ -35,6 +37,8 @@ InputFormat = Literal["sse", "jsonl", "json"]
 MAX_LINE_BYTES: Final = 256 * 1024 * 1024
 _CHUNK: Final = 1 << 20
 _SSE_FIELDS: Final = (b"data:", b"event:", b"id:", b"retry:", b":")
+#: An SSE line of some field: a name without spaces or braces, then a colon.
+_SSE_NAME: Final = re.compile(rb"^[A-Za-z_-][\w-]*:")
 
 
 class _Done:
@@ -87,12 +91,19 @@ def detect_format(head: bytes) -> InputFormat:
     >>> detect_format(b'{\\n  "messages": []\\n}')
     'json'
     """
-    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    text = head.removeprefix(_BOM).lstrip(b" \t\r\n")
     if text.startswith(_SSE_FIELDS):
         return "sse"
     if text.startswith(b"["):
         return "json"
-    first = text.split(b"\n", 1)[0].strip()
+    lines = _EOL.split(text, 1)
+    if len(lines) == 1 and text.startswith(b"{"):
+        # One line longer than the head: a JSON Lines event or a one-line document; read as
+        # JSON Lines, both come out whole.
+        return "jsonl"
+    first = lines[0].strip()
+    if first and not first.startswith((b"{", b"[")) and _SSE_NAME.match(first):
+        return "sse"
     if first:
         _, reason = decode_json(first)
         if reason is None:
@@ -103,15 +114,32 @@ def detect_format(head: bytes) -> InputFormat:
     return "jsonl"
 
 
+_EOL: Final = re.compile(rb"\r\n|\r|\n")
+_BOM: Final = b"\xef\xbb\xbf"
+
+
 def _lines(stream: BinaryIO, problem: ProblemSink) -> Iterator[tuple[int, bytes]]:
-    """Yield ``(line_number, line)`` without the newline, in bounded memory."""
+    """Yield ``(line_number, line)`` without its end (LF, CRLF or CR), in bounded memory.
+
+    A leading UTF-8 byte order mark is dropped.
+    """
     number = 0
     carry = b""
     skipping = False
+    first = True
     while chunk := stream.read(_CHUNK):
-        parts = chunk.split(b"\n")
-        parts[0] = carry + parts[0]
-        carry = parts.pop()
+        if first:
+            chunk = chunk.removeprefix(_BOM)
+            first = False
+        text = carry + chunk
+        if b"\r" in text:
+            # A CR at the end may be the first half of a CRLF that the next read completes.
+            held = text.endswith(b"\r")
+            parts = _EOL.split(text[:-1] if held else text)
+            carry = parts.pop() + (b"\r" if held else b"")
+        else:
+            parts = text.split(b"\n")
+            carry = parts.pop()
         for part in parts:
             number += 1
             if skipping:
@@ -123,6 +151,7 @@ def _lines(stream: BinaryIO, problem: ProblemSink) -> Iterator[tuple[int, bytes]
                 problem(number + 1, f"line longer than {MAX_LINE_BYTES} bytes; skipped")
             skipping = True
             carry = b""
+    carry = carry.removesuffix(b"\r")
     if carry and not skipping:
         yield number + 1, carry
 
@@ -146,7 +175,7 @@ def read_sse(stream: BinaryIO, problem: ProblemSink) -> Iterator[Frame]:
     last = 0
     for number, raw in _lines(stream, problem):
         last = number
-        line = raw[:-1] if raw.endswith(b"\r") else raw
+        line = raw
         if not line:
             if data:
                 yield from _dispatch(start, data, event, problem, complete=True)
@@ -166,8 +195,8 @@ def read_sse(stream: BinaryIO, problem: ProblemSink) -> Iterator[Frame]:
                 event = value.decode("utf-8")
             except UnicodeDecodeError:
                 problem(number, "SSE event name is not valid UTF-8")
-        elif name not in (b"id", b"retry"):
-            problem(number, f"not an SSE field: {line[:40]!r}; skipped")
+        # Any other field (id, retry, or one the stream invented) is ignored, as the
+        # WHATWG event-stream rules say.
     if data:
         yield from _dispatch(start, data, event, problem, complete=False, last=last)
 
@@ -197,7 +226,7 @@ def _dispatch(
 def read_frames(stream: BinaryIO, problem: ProblemSink, fmt: InputFormat | None = None) -> Iterator[Frame]:
     """Read a trace in ``fmt`` (detected from its first bytes when ``None``)."""
     if fmt is None:
-        head = stream.peek(4096)[:4096] if hasattr(stream, "peek") else b""
+        head, stream = sniff(stream)
         fmt = detect_format(head)
     if fmt == "sse":
         return read_sse(stream, problem)
@@ -207,10 +236,55 @@ def read_frames(stream: BinaryIO, problem: ProblemSink, fmt: InputFormat | None 
 
 
 def _read_document(stream: BinaryIO, problem: ProblemSink) -> Iterator[Frame]:
-    raw = stream.read()
+    raw = stream.read().removeprefix(_BOM)
     value, reason = decode_json(raw)
     if reason is not None:
         problem(1, f"the JSON document cannot be read: {reason}")
         return
-    # A document's values have no line of their own; findings give a path instead.
+    # A document's values have no line of their own; findings give a path instead.  A JSON
+    # array is a list of events or messages (``json.dump(events)``), each its own frame.
+    if isinstance(value, list):
+        for item in value:
+            yield None, item, None
+        return
     yield None, value, None
+
+
+#: The most bytes read to decide the format: enough for any first line worth deciding on.
+SNIFF_BYTES: Final = 1 << 20
+
+
+class _Prefixed:
+    """A stream whose first bytes were read already (to sniff the format), then the rest."""
+
+    def __init__(self, head: bytes, rest: BinaryIO) -> None:
+        self._head = head
+        self._rest = rest
+
+    def read(self, size: int = -1) -> bytes:
+        if self._head:
+            if size < 0:
+                data, self._head = self._head + self._rest.read(), b""
+                return data
+            data, self._head = self._head[:size], self._head[size:]
+            return data
+        return self._rest.read(size)
+
+
+def sniff(stream: BinaryIO) -> tuple[bytes, BinaryIO]:
+    """The first bytes of ``stream`` (through its first line end, or :data:`SNIFF_BYTES`), and a
+    stream that still yields every byte.  A pipe's first read may be a partial line: read on."""
+    if hasattr(stream, "peek"):
+        head = stream.peek(SNIFF_BYTES)[:SNIFF_BYTES]
+        if _EOL.search(head) or len(head) >= 65536:
+            return head, stream
+    read = getattr(stream, "read1", stream.read)
+    head = b""
+    while len(head) < SNIFF_BYTES:
+        chunk = read(65536)
+        if not chunk:
+            break
+        head += chunk
+        if _EOL.search(head.lstrip(b" \t\r\n")):
+            break
+    return head, _Prefixed(head, stream)  # type: ignore[return-value]
