@@ -8,15 +8,20 @@ of toolwire.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import hashlib
 import importlib
 import importlib.util
 import inspect
+import json
+import os
 import re
 import shlex
 import signal
 import subprocess
 import sys
 import threading
+import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -88,17 +93,31 @@ def load_target(spec: str | Callable[..., Any]) -> Target:
     """A target from ``module:function``, ``path/to/file.py:function``, a callable, or a command line."""
     if callable(spec):
         return Target(getattr(spec, "__qualname__", repr(spec)), run_python=spec)
-    match = _CALLABLE.match(spec)
-    if match is None:
+    named = _python_name(spec)
+    if named is None:
         words = tuple(shlex.split(spec))
         if not words:
             raise UsageError("the target is empty; name module:function or a command")
         return Target(spec, command=words)
-    module = _import(match["module"])
-    function = getattr(module, match["name"], None)
+    where, name = named
+    function = getattr(_import(where), name, None)
     if not callable(function):
-        raise UsageError(f"{match['module']} has no callable {match['name']!r}")
+        raise UsageError(f"{where} has no callable {name!r}")
     return Target(spec, run_python=function)
+
+
+def _python_name(spec: str) -> tuple[str, str] | None:
+    """``(module or file, function)`` when ``spec`` names Python, else None (a command line).
+
+    A ``.py`` file that exists is Python even when its path has spaces in it.
+    """
+    match = _CALLABLE.match(spec)
+    if match is not None:
+        return match["module"], match["name"]
+    where, _, name = spec.rpartition(":")
+    if where.endswith(".py") and name.isidentifier() and Path(where).is_file():
+        return where, name
+    return None
 
 
 def _import(name: str) -> ModuleType:
@@ -106,7 +125,10 @@ def _import(name: str) -> ModuleType:
         path = Path(name)
         if not path.is_file():
             raise UsageError(f"no such file: {name}")
-        module_name = f"_toolwire_target_{path.stem}"
+        # Keyed by the file's full path: two conv.py files in two folders are two targets.
+        digest = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:12]
+        stem = re.sub(r"\W", "_", path.stem)
+        module_name = f"_toolwire_target_{stem}_{digest}"
         if module_name in sys.modules:
             return sys.modules[module_name]
         spec = importlib.util.spec_from_file_location(module_name, path)
@@ -171,12 +193,23 @@ def _with_alarm(function: Callable[..., Any], args: tuple[Any, ...], timeout: fl
         raise _Timeout
 
     previous = signal.signal(signal.SIGALRM, alarm)
-    signal.setitimer(signal.ITIMER_REAL, timeout)
+    started = time.monotonic()
+    pending, interval = 0.0, 0.0
     try:
-        return _call(function, args, timeout)
+        try:
+            # The caller's own timer (an ITIMER_REAL it set) is put back afterwards, less the time
+            # spent; the alarm may fire at once, so this is inside the handler's reach.
+            pending, interval = signal.setitimer(signal.ITIMER_REAL, timeout)
+            return _call(function, args, timeout)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+    except _Timeout:
+        # The alarm fired after the call returned, between the call and disarming it.
+        raise TargetFailure("hangs", f"no output within {timeout:g} s") from None
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+        if pending:
+            signal.setitimer(signal.ITIMER_REAL, max(1e-6, pending - (time.monotonic() - started)), interval)
 
 
 def _in_thread(function: Callable[..., Any], args: tuple[Any, ...], timeout: float) -> Wire:
@@ -210,22 +243,68 @@ def _wire(produced: Any) -> Wire:
             raise TargetFailure(
                 "garbage", f"output item {number} is {type(value).__name__}, not a JSON object"
             )
+    problem = _not_json(values)
+    if problem is not None:
+        raise TargetFailure("garbage", f"the output is not JSON: {problem}")
     return values
 
 
+def _not_json(values: Wire) -> str | None:
+    """Why ``values`` cannot be written as strict JSON (sets, bytes, NaN, absurd nesting), or None."""
+    try:
+        json.dumps(values, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        return str(exc)
+    except RecursionError:
+        return "nested too deeply to write"
+    return None
+
+
+#: The most output a command target may print for one example (64 MiB); past it, ``garbage``.
+MAX_OUTPUT: Final = 64 * 1024 * 1024
+
+
 def _run_command(command: tuple[str, ...], trace: Wire, timeout: float) -> Wire:
+    """Run a command target in a session of its own, killed whole at the timeout and after it exits.
+
+    Its output is read as it comes, up to :data:`MAX_OUTPUT`; no process of it outlives the example.
+    """
     stdin = b"".join(orjson.dumps(value) + b"\n" for value in trace)
     try:
-        done = subprocess.run(command, input=stdin, capture_output=True, timeout=timeout, check=False)
-    except subprocess.TimeoutExpired:
-        raise TargetFailure("hangs", f"no exit within {timeout:g} s") from None
+        process = subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
     except OSError as exc:
         raise UsageError(f"cannot run {command[0]}: {exc.strerror}") from None
-    if done.returncode != 0:
-        tail = done.stderr.decode(errors="replace").strip().splitlines()[-3:]
-        raise TargetFailure("crashes", f"exit status {done.returncode}: " + " | ".join(tail))
+    out, err = _Drain(process.stdout, MAX_OUTPUT), _Drain(process.stderr, 1 << 16)
+    feeder = threading.Thread(target=_feed, args=(process, stdin), daemon=True)
+    feeder.start()
+    try:
+        process.wait(timeout)
+    except subprocess.TimeoutExpired:
+        hung = True
+    else:
+        hung = False
+    finally:
+        _kill_group(process)
+    for thread in (feeder, out.thread, err.thread):
+        thread.join(1.0)
+    for pipe in (process.stdout, process.stderr):
+        if pipe is not None:
+            pipe.close()
+    if out.overflow:
+        raise TargetFailure("garbage", f"more than {MAX_OUTPUT >> 20} MiB of output for one example")
+    if hung:
+        raise TargetFailure("hangs", f"no exit within {timeout:g} s")
+    if process.returncode != 0:
+        tail = bytes(err.data).decode(errors="replace").strip().splitlines()[-3:]
+        raise TargetFailure("crashes", f"exit status {process.returncode}: " + " | ".join(tail))
     values = []
-    for number, line in enumerate(done.stdout.splitlines(), start=1):
+    for number, line in enumerate(bytes(out.data).splitlines(), start=1):
         if not line.strip():
             continue
         try:
@@ -235,3 +314,37 @@ def _run_command(command: tuple[str, ...], trace: Wire, timeout: float) -> Wire:
                 "garbage", f"stdout line {number} is not JSON ({exc}): {line[:60]!r}"
             ) from None
     return _wire(values)
+
+
+class _Drain:
+    """Reads a pipe to its end in a thread, keeping at most ``cap`` bytes."""
+
+    def __init__(self, pipe: Any, cap: int) -> None:
+        self.data = bytearray()
+        self.overflow = False
+        self.thread = threading.Thread(target=self._read, args=(pipe, cap), daemon=True)
+        self.thread.start()
+
+    def _read(self, pipe: Any, cap: int) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            while chunk := pipe.read1(1 << 16):
+                if len(self.data) + len(chunk) > cap:
+                    self.overflow = True
+                    continue  # keep reading, so the target is never blocked on a full pipe
+                self.data += chunk
+
+
+def _feed(process: subprocess.Popen[bytes], data: bytes) -> None:
+    assert process.stdin is not None
+    with contextlib.suppress(OSError):
+        process.stdin.write(data)
+    with contextlib.suppress(OSError):
+        process.stdin.close()
+
+
+def _kill_group(process: subprocess.Popen[bytes]) -> None:
+    """End the target's whole session: the command and every process it started."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(5)
