@@ -102,3 +102,64 @@ def test_saved_counterexamples_are_strict_json(tmp_path: Path) -> None:
         text = path.read_text()
         assert "NaN" not in text and "Infinity" not in text
         json.loads(text)
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b'{"from":"openai-chat-stream","to":"openai-responses-stream","input":[],"seed":"abc"}',
+        b'{"from":"openai-chat-stream","to":"openai-responses-stream","input":[],"showing":5}',
+        b'{"from":"openai-chat-stream","to":"openai-responses-stream","input":[],"message":"caf\xe9"}',
+        b'{"from":"nope","to":"openai-responses-stream","input":[]}',
+        b'{"from":"openai-chat-stream","to":"mcp","input":[],"x":' + b"[" * 100_000 + b"]" * 100_000 + b"}",
+    ],
+    ids=["seed", "showing", "latin1", "protocol", "deep"],
+)
+def test_a_malformed_counterexample_file_is_a_usage_error(
+    tmp_path: Path, content: bytes, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from toolwire.cli import main
+
+    path = tmp_path / "ce.json"
+    path.write_bytes(content)
+    assert main(["replay", str(path), "cat"]) == 2
+    assert main(["diagram", "--counterexample", str(path), "--out", str(tmp_path), "--format", "dot"]) == 2
+    assert str(path) in capsys.readouterr().err
+
+
+def test_a_crafted_counterexample_cannot_inject_into_dot_or_mermaid(tmp_path: Path) -> None:
+    from toolwire.cli import main
+
+    evil = {
+        "target": "conv.py:convert",
+        "from": "openai-chat-stream",
+        "to": "openai-responses-stream",
+        "property": 'x"; "INJECTED" [URL="javascript:alert(1)", label="pwn"]; label="y\nparticipant EVIL',
+        "message": "m\nparticipant EVIL2",
+        "input": [{"choices": []}],
+        "output": [{"type": "response.created"}],
+        "showing": [0],
+    }
+    path = tmp_path / "evil.json"
+    path.write_text(json.dumps(evil))
+    assert main(["diagram", "--counterexample", str(path), "--out", str(tmp_path), "--format", "dot",
+                 "--format", "mermaid"]) == 0  # fmt: skip
+    dot = (tmp_path / "evil.dot").read_text()
+    assert '"INJECTED" [' not in dot
+    mermaid = (tmp_path / "evil.mmd").read_text()
+    assert not any(
+        line.startswith(("participant EVIL", "    participant EVIL")) for line in mermaid.splitlines()
+    )
+
+
+def test_diagram_writes_replace_a_planted_link_instead_of_following_it(tmp_path: Path) -> None:
+    from toolwire.cli import main
+
+    victim = tmp_path / "victim"
+    victim.write_text("precious")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "FunctionCallItem.dot").symlink_to(victim)
+    assert main(["diagram", "FunctionCallItem", "--out", str(out), "--format", "dot"]) == 0
+    assert victim.read_text() == "precious"
+    assert not (out / "FunctionCallItem.dot").is_symlink()

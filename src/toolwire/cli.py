@@ -380,6 +380,7 @@ def _run(args: argparse.Namespace) -> int:
 def _explore(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from toolwire.engines._diagram import write_file
     from toolwire.engines._explore import coverage_suite, explore, state_spaces
     from toolwire.engines._explore_report import render_exploration, render_space
     from toolwire.properties import Bounds, space_for
@@ -402,7 +403,8 @@ def _explore(args: argparse.Namespace) -> int:
         folder.mkdir(parents=True, exist_ok=True)
         for number, trace in enumerate(coverage_suite(space)):
             path = folder / f"{args.source}-{number:03d}.jsonl"
-            path.write_text("".join(json.dumps(event, ensure_ascii=False) + "\n" for event in trace))
+            text = "".join(json.dumps(event, ensure_ascii=False) + "\n" for event in trace)
+            write_file(path, text.encode("utf-8"))
             print(path, file=sys.stderr)
     if args.target is None:
         if args.destination:

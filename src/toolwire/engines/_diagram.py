@@ -31,6 +31,7 @@ __all__ = [
     "summary",
     "to_dot",
     "to_mermaid",
+    "write_file",
 ]
 
 DiagramFormat = Literal["dot", "mermaid", "svg", "png"]
@@ -155,22 +156,40 @@ def _write(sources: dict[str, str], formats: Iterable[DiagramFormat], out: Path,
     for fmt in formats:
         path = out / f"{stem}.{'mmd' if fmt == 'mermaid' else fmt}"
         if fmt in sources:
-            path.write_text(sources[fmt], encoding="utf-8")
+            write_file(path, sources[fmt].encode("utf-8"))
         else:
             result = subprocess.run(
-                ["dot", f"-T{fmt}", "-o", str(path)],
-                input=sources["dot"].encode(),
-                capture_output=True,
-                check=False,
+                ["dot", f"-T{fmt}"], input=sources["dot"].encode(), capture_output=True, check=False
             )
             if result.returncode != 0:
                 raise UsageError(f"dot failed on {stem}: {result.stderr.decode(errors='replace')}")
+            write_file(path, result.stdout)
         written.append(path)
     return written
 
 
+def write_file(path: Path, data: bytes) -> None:
+    """Write ``data`` at ``path`` through a new file renamed over it: a planted link is replaced, not
+    followed, and the file gets the user's umask."""
+    import os
+    import tempfile
+
+    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
+    try:
+        with os.fdopen(descriptor, "wb") as stream:
+            stream.write(data)
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(temporary, 0o666 & ~mask)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
 def _escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace('"', '\\"')
+    """``text`` safe inside a DOT double-quoted string: quotes, backslashes and line ends escaped."""
+    return text.replace("\\", "\\\\").replace('"', '\\"').replace("\r", " ").replace("\n", "\\n")
 
 
 #: Keys whose string values are call ids worth showing on a counterexample picture.
@@ -212,20 +231,26 @@ def summary(event: object) -> str:
 
 def counterexample_dot(found: Counterexample) -> str:
     """The counterexample as two columns, input events and output events, the bad ones in red."""
-    title = _escape(f"{found.target}: {found.source} -> {found.destination}") + f"\\nFAIL {found.property}"
+    title = (
+        _escape(f"{found.target}: {found.source} -> {found.destination}")
+        + "\\nFAIL "
+        + _escape(found.property)
+    )
     out = [
         'digraph "counterexample" {',
         "  rankdir=TB; nodesep=0.6;",
         '  node [shape=box, style="rounded,filled", fillcolor=white, fontname="Helvetica", fontsize=10];',
         "  edge [style=invis];",
         f'  labelloc=t; label="{title}";',
-        f'  subgraph cluster_in {{ label="input ({found.source})"; fontname="Helvetica";',
+        f'  subgraph cluster_in {{ label="input ({_escape(found.source)})"; fontname="Helvetica";',
     ]
     for n, event in enumerate(found.input):
         out.append(f'    "in{n}" [label="{n}: {_escape(summary(event))}"];')
     out.append("  }")
     output = found.output or []
-    out.append(f'  subgraph cluster_out {{ label="output ({found.destination})"; fontname="Helvetica";')
+    out.append(
+        f'  subgraph cluster_out {{ label="output ({_escape(found.destination)})"; fontname="Helvetica";'
+    )
     bad = set(found.showing)
     for n, event in enumerate(output):
         mark = ', fillcolor="#ffd6d6", color="#c00000", penwidth=2' if n in bad else ""
@@ -249,21 +274,24 @@ def counterexample_mermaid(found: Counterexample) -> str:
     """The counterexample as a Mermaid sequence diagram, the bad output events in a red box."""
 
     def text(value: str) -> str:
-        return value.replace(";", ",").replace("#", "").replace("\n", " ")
+        # One line of plain words: no statement breaks, comments, entities or line ends.
+        return (
+            value.replace(";", ",").replace("#", "").replace("%%", "%").replace("\r", " ").replace("\n", " ")
+        )
 
     out = [
         "sequenceDiagram",
-        f"    %% {text(found.target)}: FAIL {found.property}",
-        f"    participant I as input ({found.source})",
+        f"    %% {text(found.target)}: FAIL {text(found.property)}",
+        f"    participant I as input ({text(found.source)})",
         "    participant T as target",
-        f"    participant O as output ({found.destination})",
+        f"    participant O as output ({text(found.destination)})",
     ]
     out.extend(f"    I->>T: {n}: {text(summary(e))}" for n, e in enumerate(found.input))
     bad = set(found.showing)
     for n, event in enumerate(found.output or []):
         line = f"    T->>O: {n}: {text(summary(event))}"
         out.extend(["    rect rgb(255, 214, 214)", line, "    end"] if n in bad else [line])
-    out.append(f"    Note over T,O: FAIL {found.property}: {text(found.message)}")
+    out.append(f"    Note over T,O: FAIL {text(found.property)}: {text(found.message)}")
     return "\n".join(out) + "\n"
 
 

@@ -37,7 +37,7 @@ from hypothesis.errors import Flaky
 from toolwire import __version__
 from toolwire.engines._targets import Target, TargetFailure, load_target, tool_result
 from toolwire.errors import UsageError
-from toolwire.properties import MUTATORS, QUIRKS, Finding, get_protocol, mutate, traces
+from toolwire.properties import MUTATORS, PROTOCOLS, QUIRKS, Finding, get_protocol, mutate, traces
 from toolwire.properties._relations import RELATIONS, Broken, damageable, intact, ledger, relate
 from toolwire.properties._shapes import shapes_of
 
@@ -760,8 +760,12 @@ def load_counterexample(path: str | os.PathLike[str]) -> Counterexample:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{path} is not UTF-8 text (byte {exc.start}); not a counterexample") from None
     except json.JSONDecodeError as exc:
         raise UsageError(f"{path} line {exc.lineno}: not JSON ({exc.msg})") from None
+    except RecursionError:
+        raise UsageError(f"{path} is nested too deeply to be a counterexample") from None
     missing = (
         [key for key in ("from", "to", "input") if key not in data] if isinstance(data, dict) else ["all"]
     )
@@ -769,6 +773,16 @@ def load_counterexample(path: str | os.PathLike[str]) -> Counterexample:
         raise UsageError(
             f"{path} is not a toolwire counterexample (missing {', '.join(missing) or 'input list'})"
         )
+    expected: dict[str, type | tuple[type, ...]] = {
+        "from": str, "to": str, "target": str, "property": str, "kind": str, "message": str,
+        "quirks": (str, type(None)), "mutate": bool, "seed": int, "showing": list,
+    }  # fmt: skip
+    wrong = [key for key, kind in expected.items() if key in data and not isinstance(data[key], kind)]
+    if wrong or not all(isinstance(n, int) for n in data.get("showing", [])):
+        raise UsageError(f"{path}: the fields {', '.join(wrong) or 'showing'} have the wrong type")
+    for key in ("from", "to"):
+        if data[key] not in PROTOCOLS:
+            raise UsageError(f"{path}: {key} names no protocol toolwire knows: {data[key]!r}")
     return Counterexample(
         str(data.get("target", "")),
         data["from"],
