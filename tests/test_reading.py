@@ -140,3 +140,12 @@ def test_read_problems_in_the_after_stream_are_reported(tmp_path: Path) -> None:
     )
     report = toolwire.check_file(DATA / "openai-chat" / "seed001-fixed.json", "openai-chat", after=stream)
     assert any("in --after" in p.message for p in report.problems)
+
+
+def test_notices_are_capped_and_counted(tmp_path: Path) -> None:
+    path = tmp_path / "objects.jsonl"
+    path.write_text("{}\n" * 20_000)
+    report = toolwire.check_file(path, RS)
+    assert report.exit_code == 2
+    assert len(report.problems) <= 55
+    assert any("more skipped events" in p.message for p in report.problems)

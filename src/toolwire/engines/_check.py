@@ -186,17 +186,20 @@ def _run(
                 check_round_trip(previous.calls(), monitor)
     findings = [f for monitor in monitors for f in monitor.findings]
     notices = [n for m in monitors for n in m.notices]
-    skipped = {n.index for n in notices if n.index is not None}
+    skipped = sum(m.skipped for m in monitors)
+    unlisted = sum(m.noticed - len(m.notices) for m in monitors)
     if events == 0:
         # Nothing was read: whatever a rule says of an empty trace is made up.
         if not any(p.severity == "error" for p in problems):
             problems.append(Problem(None, None, _EMPTY))
         findings = []
-    elif events and len(skipped) >= events:
+    elif events and skipped >= events:
         # Not one event was recognised: whatever a rule says of such a trace is made up.
         problems.append(Problem(None, None, _unrecognised(spec)))
         findings = []
     problems.extend(Problem(n.line, n.index, n.message, "warning") for n in notices)
+    if unlisted:
+        problems.append(Problem(None, None, f"{unlisted} more skipped events, not listed", "warning"))
     findings.sort(key=lambda f: (f.line is None, f.line or 0, f.index is None, f.index or 0))
     problems.sort(key=lambda p: (p.line is None, p.line or 0))
     return Report(source, spec.name, events, tuple(findings), tuple(problems))

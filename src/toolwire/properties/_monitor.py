@@ -12,7 +12,10 @@ from toolwire.models import Frame
 from toolwire.properties._rule import Finding, Rule, Severity
 from toolwire.properties._turn import Turn
 
-__all__ = ["Monitor", "Notice", "Violations", "guards"]
+__all__ = ["MAX_NOTICES", "Monitor", "Notice", "Violations", "guards"]
+
+#: Notices a monitor keeps; past this many it only counts them (memory stays bounded on junk input).
+MAX_NOTICES = 50
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +107,10 @@ class Monitor:
         self.input_format: str | None = None
         self.findings: list[Finding] = []
         self.notices: list[Notice] = []
+        #: Notices made in all (only the first :data:`MAX_NOTICES` are kept) and events they skipped.
+        self.noticed = 0
+        self.skipped = 0
+        self._noticed_at: int | None = None
         self._rules = rules
 
     def open_document(self, document: dict[str, Any]) -> None:
@@ -188,5 +195,10 @@ class Monitor:
         )
 
     def notice(self, index: int | None, line: int | None, message: str) -> None:
-        """Record input that was skipped or could not be judged."""
-        self.notices.append(Notice(index, line, message))
+        """Record input that was skipped or could not be judged (the first :data:`MAX_NOTICES` kept)."""
+        self.noticed += 1
+        if index is not None and index != self._noticed_at:
+            self.skipped += 1
+            self._noticed_at = index
+        if len(self.notices) < MAX_NOTICES:
+            self.notices.append(Notice(index, line, message))
