@@ -24,6 +24,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="toolwire",
         description="Check LLM tool-call traffic against explicit lifecycle machines.",
     )
+    parser.add_argument("--version", action="version", version=f"toolwire {_version()}")
     verbs = parser.add_subparsers(dest="verb", required=True, metavar="VERB")
 
     check = verbs.add_parser("check", help="check recorded traffic against a protocol's rules")
@@ -215,6 +216,12 @@ def _parser() -> argparse.ArgumentParser:
     protocols = verbs.add_parser("protocols", help="list the protocol names (stable)")
     protocols.add_argument("--format", choices=("text", "json"), default="text")
     return parser
+
+
+def _version() -> str:
+    from toolwire import __version__
+
+    return __version__
 
 
 #: ``--max-examples`` when only ``--time-limit`` bounds a campaign.
