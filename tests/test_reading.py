@@ -149,3 +149,15 @@ def test_notices_are_capped_and_counted(tmp_path: Path) -> None:
     assert report.exit_code == 2
     assert len(report.problems) <= 55
     assert any("more skipped events" in p.message for p in report.problems)
+
+
+def test_an_output_item_added_without_item_is_named_once(tmp_path: Path) -> None:
+    found = events(VIOLATION)
+    del found[2]["item"]
+    path = tmp_path / "t.jsonl"
+    path.write_text("".join(json.dumps(e) + "\n" for e in found))
+    report = toolwire.check_file(path, RS)
+    assert [(f.rule, f.message) for f in report.errors][:1] == [
+        ("OR-8", "response.output_item.added has no item")
+    ]
+    assert "RS-1a" not in {f.rule for f in report.errors}

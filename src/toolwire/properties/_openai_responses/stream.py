@@ -300,13 +300,9 @@ class StreamMonitor(Monitor):
                 "OR-8", "response.output_item.added has no integer output_index", index=index, line=line
             )
             return
-        if raw is not None and not isinstance(raw, dict):
-            self.report(
-                "OR-8",
-                "response.output_item.added carries an item that is not an object",
-                index=index,
-                line=line,
-            )
+        if not isinstance(raw, dict):
+            what = "has no item" if raw is None else "carries an item that is not an object"
+            self.report("OR-8", f"response.output_item.added {what}", index=index, line=line)
             raw = None
         known = self._items.get(output_index)
         if known is not None:
@@ -542,6 +538,8 @@ class StreamMonitor(Monitor):
         self, event: dict[str, Any], etype: str, item: _Item | None, index: int, line: int | None
     ) -> None:
         output_index = event.get("output_index")
+        if item is not None and item.type is None:
+            return  # its output_item.added had no item, and OR-8 said so: nothing more to say of it
         if item is not None:
             self.report(
                 "RS-1a",
