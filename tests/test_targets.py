@@ -163,3 +163,25 @@ def test_diagram_writes_replace_a_planted_link_instead_of_following_it(tmp_path:
     assert main(["diagram", "FunctionCallItem", "--out", str(out), "--format", "dot"]) == 0
     assert victim.read_text() == "precious"
     assert not (out / "FunctionCallItem.dot").is_symlink()
+
+
+def _noisy(trace: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    import os
+    import sys
+
+    print("debug: converting")
+    os.chdir("/")
+    sys.stdout.close()
+    return trace
+
+
+def test_a_target_that_prints_closes_stdout_or_changes_folder_leaves_toolwire_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    run = fuzz(_noisy, "openai-chat-stream", "openai-chat-stream", max_examples=5, save_to="found")
+    assert Path.cwd() == tmp_path
+    assert "debug" not in capsys.readouterr().out
+    print("toolwire still prints")
+    assert "still prints" in capsys.readouterr().out
+    assert all(path.is_relative_to(tmp_path) for path in run.saved.values())

@@ -366,6 +366,8 @@ def _run(args: argparse.Namespace) -> int:
     get_protocol(args.protocol)
     fmt = None if args.input_format == "auto" else args.input_format
     get_protocol(args.protocol).make(args.profile)  # a wrong profile is wrong for every file
+    if [*args.files, args.after].count("-") > 1:
+        raise UsageError("standard input (-) can be read once; name it once among FILE and --after")
     reports = []
     for path in args.files:
         try:

@@ -13,6 +13,7 @@ import hashlib
 import importlib
 import importlib.util
 import inspect
+import io
 import json
 import os
 import re
@@ -159,9 +160,17 @@ class _Timeout(BaseException):
 
 def _run_python(function: Callable[..., Any], trace: Wire, timeout: float, round_trip: bool) -> Wire:
     args: tuple[Any, ...] = (trace, tool_result) if round_trip else (trace,)
-    if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
-        return _with_alarm(function, args, timeout)
-    return _in_thread(function, args, timeout)
+    # toolwire's stdout and working folder stay its own: what the target prints is set aside
+    # (it would corrupt --format json), and a target that changes folder is put back.
+    folder = os.getcwd()
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
+                return _with_alarm(function, args, timeout)
+            return _in_thread(function, args, timeout)
+    finally:
+        if os.getcwd() != folder:
+            os.chdir(folder)
 
 
 def _call(function: Callable[..., Any], args: tuple[Any, ...], timeout: float) -> Wire:
