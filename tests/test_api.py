@@ -23,7 +23,7 @@ PUBLIC = {
     toolwire.models: [
         "DONE", "MAX_LINE_BYTES", "Frame", "InputFormat", "ProblemSink", "aisdk", "anthropic", "bedrock",
         "decode_json", "gemini", "mcp", "mistral",
-        "detect_format", "openai_chat", "openai_responses", "read_frames", "read_jsonl", "read_sse",
+        "detect_format", "openai_chat", "openai_responses", "read_frames", "read_jsonl", "read_sse", "sniff",
     ],
     toolwire.machines: [
         "ILLEGAL", "MACHINES", "AnthropicConversation", "ContentBlock", "ConverseConversation",

@@ -93,24 +93,15 @@ def test_seed003_name_keyed_map_breaks_correlation_on_two_calls_of_one_tool() ->
     found = broken("seed003", "buggy", "gemini-contents", "aisdk-ui-stream")
     assert list(found) == ["correlation:crossed", "correlation:lost", "validity:VU-4"]
     crossed = found["correlation:crossed"]
-    first, second = (p["functionCall"]["id"] for p in crossed.input[1]["parts"])
-    name = crossed.input[1]["parts"][0]["functionCall"]["name"]
-    call = {"name": name, "args": {}}
-    answer = {"name": name, "response": {"output": ""}}
-    assert crossed.input == [
-        {"role": "user", "parts": [{"text": "Hello"}]},
-        {
-            "role": "model",
-            "parts": [{"functionCall": call | {"id": first}}, {"functionCall": call | {"id": second}}],
-        },
-        {
-            "role": "user",
-            "parts": [
-                {"functionResponse": answer | {"id": first}},
-                {"functionResponse": answer | {"id": second} | {"response": {"output": "0"}}},
-            ],
-        },
-    ]
+    # Minimal: a user turn, one model content calling one tool twice, one user content answering both
+    # (the wire details, such as thoughtSignature or the response wrapper, are drawn like real traffic).
+    assert [c["role"] for c in crossed.input] == ["user", "model", "user"]
+    calls = [p["functionCall"] for p in crossed.input[1]["parts"] if "functionCall" in p]
+    answers = [p["functionResponse"] for p in crossed.input[2]["parts"]]
+    assert len(calls) == len(answers) == 2
+    assert calls[0]["name"] == calls[1]["name"] and calls[0]["id"] != calls[1]["id"]
+    assert [a["id"] for a in answers] == [c["id"] for c in calls]
+    assert answers[0]["response"] != answers[1]["response"]  # two different results to tell apart
     outputs = [e["toolCallId"] for e in crossed.output or [] if e["type"] == "tool-output-available"]
     assert outputs == ["call_1", "call_1"]
 

@@ -25,7 +25,7 @@ def test_shapes_names_a_recordings_features_and_the_quirk_profiles_they_match(
     (report,) = json.loads(capsys.readouterr().out)["reports"]
     names = {feature["name"] for feature in report["features"]}
     assert {"first-fragment-arguments-empty", "continuation-repeats-id", "done-sentinel"} <= names
-    assert report["quirks"] == ["repeated-ids"]
+    assert report["quirks"] == ["repeated-ids", "omitted-finish-reason"]
 
 
 def test_shapes_reads_each_request_body_of_a_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -52,7 +52,7 @@ def test_like_learns_the_features_and_quirk_profiles_of_a_recording() -> None:
     features, quirks = learned([REPEATED_IDS], "openai-chat-stream")
     assert "continuation-repeats-id" in features
     assert "several-calls" not in features
-    assert quirks == ["repeated-ids"]
+    assert quirks == ["repeated-ids", "omitted-finish-reason"]
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
@@ -68,3 +68,88 @@ def test_an_unknown_feature_is_a_usage_error() -> None:
 
     with pytest.raises(UsageError, match="no shape features"):
         traces("openai-chat-stream", like=["no-such-feature"])
+
+
+# --- the generators against the real corpus -------------------------------------------------------
+
+import collections  # noqa: E402
+import tomllib  # noqa: E402
+from functools import cache  # noqa: E402
+
+from hypothesis import Phase  # noqa: E402
+
+from toolwire.models import DONE, read_frames  # noqa: E402
+from toolwire.properties import PROTOCOLS, quirks_for  # noqa: E402
+
+MANIFEST = tomllib.loads((TRAFFIC / "manifest.toml").read_text())["trace"]
+#: Features of the recording, not of the events: no generator of JSON events can show them.
+FRAMING = {"done-sentinel"}
+SAMPLES = 300
+CATALOGUED = [
+    name for name, spec in PROTOCOLS.items() if spec.shapes is not None and spec.generator is not None
+]
+
+
+def _real_trace(entry: dict[str, Any]) -> list[Any]:
+    with (TRAFFIC / entry["file"]).open("rb") as handle:
+        values = [v for _, v, _ in read_frames(handle, lambda *_: None, entry["input_format"])]
+    container = PROTOCOLS[entry["protocol"]].container
+    if container and len(values) == 1 and isinstance(values[0], dict) and container in values[0]:
+        return list(values[0][container])
+    return values
+
+
+@cache
+def real_features(protocol: str) -> frozenset[str]:
+    """Every feature the recorded traffic of ``protocol`` shows."""
+    found: set[str] = set()
+    for entry in MANIFEST:
+        if entry["protocol"] == protocol:
+            found |= shapes_of(_real_trace(entry), protocol)
+    return frozenset(found - FRAMING)
+
+
+@cache
+def generated(protocol: str, quirk: str | None = None) -> dict[str, float]:
+    """The share of generated traces that show each feature."""
+    counts: collections.Counter[str] = collections.Counter()
+    total = [0]
+
+    @settings(
+        max_examples=SAMPLES,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        phases=(Phase.generate,),
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(traces(protocol, quirk))
+    def draw(trace: list[Any]) -> None:
+        total[0] += 1
+        counts.update(shapes_of([e for e in trace if e is not DONE], protocol))
+
+    draw()
+    return {feature: count / total[0] for feature, count in counts.items()}
+
+
+@pytest.mark.parametrize("protocol", CATALOGUED)
+def test_the_generators_produce_every_shape_real_traffic_shows(protocol: str) -> None:
+    """Each real feature comes up in at least 1% of default traces, or under a named quirk profile."""
+    uncovered = []
+    for feature in sorted(real_features(protocol)):
+        if generated(protocol).get(feature, 0.0) >= 0.01:
+            continue
+        if not any(generated(protocol, quirk).get(feature, 0.0) >= 0.01 for quirk in quirks_for(protocol)):
+            uncovered.append(feature)
+    assert uncovered == []
+
+
+@pytest.mark.parametrize("protocol", CATALOGUED)
+def test_the_generators_produce_no_shape_that_no_provider_sends(protocol: str) -> None:
+    """Realism: every generated feature is in the real corpus, or its catalogue entry names a source."""
+    shapes = PROTOCOLS[protocol].shapes
+    assert shapes is not None
+    catalogue = shapes.catalogue()
+    produced = set(generated(protocol)) | {f for q in quirks_for(protocol) for f in generated(protocol, q)}
+    unreal = sorted(f for f in produced if f not in real_features(protocol) and not catalogue[f].documented)
+    assert unreal == []

@@ -45,9 +45,11 @@ def aisdk_stream(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wire:
     events: Wire = []
     if draw(st.booleans()):
         events.append({"type": "stream-start", "warnings": []})
-    if turn.text:
+    # A turn without calls answers in text: a stream is never empty.
+    text = turn.text or ("" if turn.calls else "Hello")
+    if text:
         events.append({"type": "text-start", "id": "txt-0"})
-        events.append({"type": "text-delta", "id": "txt-0", "delta": turn.text})
+        events.append({"type": "text-delta", "id": "txt-0", "delta": text})
         events.append({"type": "text-end", "id": "txt-0"})
     modes = [draw(st.sampled_from(("announced", "whole", "streamed"))) for _ in turn.calls]
     ended = [draw(st.booleans()) for _ in turn.calls]

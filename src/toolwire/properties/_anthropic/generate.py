@@ -1,72 +1,248 @@
-"""Generated Anthropic Messages traffic: stream events and request messages."""
+"""Generated Anthropic Messages traffic: stream events and request messages.
+
+Where real traffic varies (tests/data/traffic), each trace draws its shape with
+:func:`pick`, the commonest real shape first: the API itself or Bedrock's
+InvokeModel stream, ``caller`` fields, thinking blocks, a server tool's blocks,
+the empty first ``partial_json``; in requests, how results are written.
+"""
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
 from typing import Any, Final
 
 from hypothesis import strategies as st
 
 from toolwire.properties._strategies._plan import Call, Plan, Turn, timeline
-from toolwire.properties._strategies._render import Generator, Spelling, Wire, conversation
+from toolwire.properties._strategies._render import Generator, Spelling, Wire, conversation, pick
 
 __all__ = ["MESSAGES", "STREAM"]
 
+#: An opaque thinking signature, as the API sends it (base64).
+SIGNATURE: Final = (
+    "EoQDCm0IDhgCKkCDzGs2kL2PgnDCZU/nM2wG2P1VIXCRHVnhDDzBQxNF1fl4QBXEKLxRItNJ2MwFdW9eeZPhsxSQIxD54cv3"
+    "zs29MhljbGF1ZGUtaGFpa3UtNC01LTIwMjUxMDAxOABCCHRoaW5raW5nEgy/OWlwTmmqUjC6L70aDJ4P0R5NfuIe9U5zAiIw"
+)
+THOUGHT: Final = "The user wants the weather."
+#: A server tool's id (one server tool call per generated trace), its query and the text citing it.
+SERVER_ID: Final = "srvtoolu_01SPfvT38PDPAFnkcrMNGUrM"
+QUERY: Final = {"query": "weather today"}
+CITED: Final = "It is overcast."
+SEARCH_RESULT: Final = {
+    "type": "web_search_result",
+    "title": "San Francisco, CA Weather Forecast | AccuWeather",
+    "url": "https://www.accuweather.com/en/us/san-francisco/94103/weather-forecast/347629",
+    "encrypted_content": "Eo4UCioICRgCIiRiMzIwZGYxNi1jNzYzLTQ0NTUtYjkwMS0zZjdkNTRlOWEwMTISDBKj80joO",
+    "page_age": None,
+}
+CITATION: Final = {
+    "type": "web_search_result_location",
+    "cited_text": "Hourly Forecast for Today · 18% / 0 in · Overcast.",
+    "url": "https://www.accuweather.com/en/us/san-francisco/94103/weather-forecast/347629",
+    "title": "San Francisco, CA Weather Forecast | AccuWeather",
+    "encrypted_index": "EpMBCioICRgCIiRiMzIwZGYxNi1jNzYzLTQ0NTUtYjkwMS0zZjdkNTRlOWEwMTISDNLhGIq9",
+}
+#: A 1x1 PNG, as computer-use tool results carry screenshots.
+PNG: Final = (
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8/5+hHgAHggJ/PchI7wAAAABJRU5ErkJggg=="
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _Host:
+    """Where the stream comes from: the Anthropic API, or Bedrock's InvokeModel stream of Claude."""
+
+    message_id: str
+    tool_prefix: str
+    bedrock: bool
+
+
+_API: Final = _Host("msg_014p7gG3wDgGV9EUtLvnow3U", "toolu_01", bedrock=False)
+_BEDROCK: Final = _Host("msg_bdrk_01NBUvvcS6aKrQB4TD7RpJZH", "toolu_bdrk_01", bedrock=True)
+
 
 def anthropic_stream(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wire:
-    """Anthropic Messages events: one ``tool_use`` content block per call, blocks in order."""
+    """Anthropic Messages events: one ``tool_use`` content block per call, blocks in order.
+
+    Each trace draws its host (the API's full usage on ``message_delta``, or
+    Bedrock's invocation metrics on ``message_stop``), ``caller`` fields, a
+    thinking block, a server tool with its result and cited text, and whether
+    a tool block's input starts with an empty ``partial_json`` (as the API
+    always sends; a tool without arguments then sends nothing else).
+    """
     turn = plan.turns[0]
+    host = pick(draw, {"message-delta-full-usage": _API, "bedrock-invocation-metrics": _BEDROCK}, quirks)
+    caller = not host.bedrock and pick(draw, {"no-caller-field": False, "caller-field": True}, quirks)
+    thinking = pick(
+        draw,
+        {"no-thinking": None, "thinking-block": "thinking", "redacted-thinking": "redacted_thinking"},
+        quirks,
+    )
+    server = pick(draw, {"no-server-tool": False, "server-tool-use": True}, quirks)
+    cited = server and pick(draw, {"citations-delta": True, "no-citations": False}, quirks)
+    empty_first = pick(draw, {"empty-partial-json": True, "no-empty-partial-json": False}, quirks)
+    usage: dict[str, Any] = {"input_tokens": 472, "output_tokens": 2}
+    if not host.bedrock:
+        usage |= {"cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
     message: dict[str, Any] = {
-        "id": "msg_014p7gG3wDgGV9EUtLvnow3U",
+        "id": host.message_id,
         "type": "message",
         "role": "assistant",
         "content": [],
         "model": "claude-opus-4-6",
         "stop_reason": None,
         "stop_sequence": None,
-        "usage": {"input_tokens": 472, "output_tokens": 2},
+        "usage": usage,
     }
     events: Wire = [{"type": "message_start", "message": message}]
     block = 0
-    if turn.text:
-        events.extend(
-            _anthropic_block(block, {"type": "text", "text": ""}, "text_delta", "text", [turn.text])
-        )
+    if thinking == "thinking":
+        start = {"type": "thinking", "thinking": "", "signature": ""}
+        deltas = [{"type": "thinking_delta", "thinking": t} for t in (THOUGHT, "")]
+        events.extend(_block(block, start, [*deltas, {"type": "signature_delta", "signature": SIGNATURE}]))
         block += 1
+    elif thinking == "redacted_thinking":
+        events.extend(_block(block, {"type": "redacted_thinking", "data": SIGNATURE}, []))
+        block += 1
+    # A turn without calls answers in text.
+    text = turn.text or ("" if turn.calls or server else "Hello")
+    if text:
+        events.extend(_block(block, {"type": "text", "text": ""}, [_text(text)]))
+        block += 1
+    if server:
+        events.extend(_server_tool(block, empty_first, cited))
+        block += 3
     for filler, k, j, last in timeline(turn):
         call = turn.calls[k]
         if filler:
             events.append({"type": "ping"})
         if j == 0:
-            start = {"type": "tool_use", "id": f"toolu_01{call.token[:22]}", "name": call.name, "input": {}}
-            events.append({"type": "content_block_start", "index": block, "content_block": start})
-        delta = {"type": "input_json_delta", "partial_json": call.pieces[j]}
-        events.append({"type": "content_block_delta", "index": block, "delta": delta})
+            use: dict[str, Any] = {"type": "tool_use", "id": f"{host.tool_prefix}{call.token[:22]}"}
+            use |= {"name": call.name, "input": {}}
+            if caller:
+                use["caller"] = {"type": "direct"}
+            events.append({"type": "content_block_start", "index": block, "content_block": use})
+            if empty_first:
+                events.append(_input(block, ""))
+        if not (empty_first and call.arguments == "{}"):
+            events.append(_input(block, call.pieces[j]))
         if last:
             events.append({"type": "content_block_stop", "index": block})
             block += 1
-    reason = "tool_use" if turn.calls else "end_turn"
-    events.append(
-        {
-            "type": "message_delta",
-            "delta": {"stop_reason": reason, "stop_sequence": None},
-            "usage": {"output_tokens": 89},
+    events.append(_message_delta(host, "tool_use" if turn.calls else "end_turn", server))
+    stop: dict[str, Any] = {"type": "message_stop"}
+    if host.bedrock:
+        stop["amazon-bedrock-invocationMetrics"] = {
+            "inputTokenCount": 472,
+            "outputTokenCount": 89,
+            "invocationLatency": 1298,
+            "firstByteLatency": 1175,
         }
-    )
-    events.append({"type": "message_stop"})
+    events.append(stop)
     return events
 
 
-def _anthropic_block(index: int, start: dict[str, Any], kind: str, field: str, pieces: list[str]) -> Wire:
+def _block(index: int, start: dict[str, Any], deltas: list[dict[str, Any]]) -> Wire:
     return [
         {"type": "content_block_start", "index": index, "content_block": start},
-        *({"type": "content_block_delta", "index": index, "delta": {"type": kind, field: p}} for p in pieces),
+        *({"type": "content_block_delta", "index": index, "delta": d} for d in deltas),
         {"type": "content_block_stop", "index": index},
     ]
 
 
-def _spelling(quirks: frozenset[str]) -> Spelling:
+def _text(text: str) -> dict[str, Any]:
+    return {"type": "text_delta", "text": text}
+
+
+def _input(index: int, fragment: str) -> dict[str, Any]:
+    delta = {"type": "input_json_delta", "partial_json": fragment}
+    return {"type": "content_block_delta", "index": index, "delta": delta}
+
+
+def _server_tool(index: int, empty_first: bool, cited: bool) -> Wire:
+    """A web search the API runs: its ``server_tool_use`` block, its result, then text citing it."""
+    start = {"type": "server_tool_use", "id": SERVER_ID, "name": "web_search", "input": {}}
+    query = json.dumps(QUERY)
+    pieces = [query[:9], query[9:]]
+    events: Wire = [{"type": "content_block_start", "index": index, "content_block": start}]
+    events.extend(_input(index, piece) for piece in ([""] if empty_first else []) + pieces)
+    events.append({"type": "content_block_stop", "index": index})
+    result = {"type": "web_search_tool_result", "tool_use_id": SERVER_ID, "content": [SEARCH_RESULT]}
+    events.extend(_block(index + 1, result, []))
+    text: dict[str, Any] = {"type": "text", "text": ""}
+    deltas = [_text(CITED)]
+    if cited:
+        text = {"citations": [], **text}
+        deltas.insert(0, {"type": "citations_delta", "citation": CITATION})
+    events.extend(_block(index + 2, text, deltas))
+    return events
+
+
+def _message_delta(host: _Host, reason: str, server: bool) -> dict[str, Any]:
+    usage: dict[str, Any] = {"output_tokens": 89}
+    if not host.bedrock:
+        # The API sends the whole usage again; Bedrock's InvokeModel stream the output tokens only.
+        usage = {"input_tokens": 472, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0} | usage
+        if server:
+            usage["server_tool_use"] = {"web_search_requests": 1, "web_fetch_requests": 0}
+    return {
+        "type": "message_delta",
+        "delta": {"stop_reason": reason, "stop_sequence": None},
+        "usage": usage,
+    }
+
+
+def anthropic_messages(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wire:
+    """A request's ``messages``: the shapes a client writes are drawn once per trace."""
+    spelling = _spelling(draw, quirks)
+    return conversation(lambda _: spelling, any_order=True)(draw, plan, quirks)
+
+
+def _spelling(draw: st.DrawFn, quirks: frozenset[str]) -> Spelling:
+    """How one client writes its requests: user content, thinking, results, error flags, caching."""
+    string_user = pick(draw, {"user-text-blocks": False, "user-content-string": True}, quirks)
+    thinking = pick(
+        draw,
+        {"no-thinking": None, "thinking-block": "thinking", "redacted-thinking": "redacted_thinking"},
+        quirks,
+    )
+    server = pick(draw, {"no-server-tool": False, "server-tool-use": True}, quirks)
+    result = pick(
+        draw,
+        {
+            "result-string": "string",
+            "result-text-blocks": "blocks",
+            "result-json-string": "json",
+            "result-image-blocks": "image",
+        },
+        quirks,
+    )
+    flagged = pick(draw, {"no-is-error": False, "result-is-error-false": True}, quirks)
+    cached = pick(draw, {"no-cache-control": False, "cache-control": True}, quirks)
+    first = [True]
+
+    def user(text: str) -> dict[str, Any]:
+        return {"role": "user", "content": text if string_user else [{"type": "text", "text": text}]}
+
     def assistant(turn: Turn) -> Wire:
-        blocks: Wire = [{"type": "text", "text": turn.text}] if turn.text else []
+        blocks: Wire = []
+        if turn.calls and thinking == "thinking":
+            blocks.append({"type": "thinking", "thinking": THOUGHT, "signature": SIGNATURE})
+        elif turn.calls and thinking == "redacted_thinking":
+            blocks.append({"type": "redacted_thinking", "data": SIGNATURE})
+        if turn.text:
+            blocks.append({"type": "text", "text": turn.text})
+        if turn.calls and server and first[0]:
+            # The first turn with calls also searched the web (a server tool: no result to send).
+            first[0] = False
+            blocks.extend(
+                [
+                    {"type": "server_tool_use", "id": SERVER_ID, "name": "web_search", "input": QUERY},
+                    {"type": "web_search_tool_result", "tool_use_id": SERVER_ID, "content": [SEARCH_RESULT]},
+                    {"type": "text", "text": CITED},
+                ]
+            )
         for call in turn.calls:
             blocks.append(
                 {
@@ -79,21 +255,44 @@ def _spelling(quirks: frozenset[str]) -> Spelling:
         return [{"role": "assistant", "content": blocks}] if blocks else []
 
     def results(calls: list[Call], _: str) -> Wire:
-        blocks = [
-            {"type": "tool_result", "tool_use_id": f"toolu_01{c.token[:22]}", "content": c.result}
-            for c in calls
-        ]
+        blocks: Wire = []
+        for c in calls:
+            block: dict[str, Any] = {"type": "tool_result", "tool_use_id": f"toolu_01{c.token[:22]}"}
+            if flagged:
+                block["is_error"] = False
+            block["content"] = _content(c.result, result)
+            blocks.append(block)
+        if cached:
+            blocks[-1]["cache_control"] = {"type": "ephemeral"}
         return [{"role": "user", "content": blocks}]
 
     return (
-        lambda text: {"role": "user", "content": text},
+        user,
         assistant,
         results,
         lambda text: {"role": "assistant", "content": [{"type": "text", "text": text}]},
     )
 
 
+def _content(result: str, shape: str) -> Any:
+    """A tool's result as a client writes it: a string, text blocks, JSON text, or with an image.
+
+    The API rejects empty text blocks: an empty result is no block at all.
+    """
+    texts = [{"type": "text", "text": result}] if result else []
+    if shape == "blocks":
+        return texts
+    if shape == "json":
+        return json.dumps({"result": result})
+    if shape == "image":
+        return [
+            *texts,
+            {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": PNG}},
+        ]
+    return result
+
+
 #: One ``tool_use`` content block per call, blocks in order.
 STREAM: Final = Generator(anthropic_stream)
 #: A request's ``messages``; one user message answers a turn's calls, in any order.
-MESSAGES: Final = Generator.conversation(conversation(_spelling, any_order=True))
+MESSAGES: Final = Generator.conversation(anthropic_messages)

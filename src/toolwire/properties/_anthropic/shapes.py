@@ -21,6 +21,14 @@ _DOCS: Final = "docs.anthropic.com"
 _STREAMING: Final = f"{_DOCS}/en/docs/build-with-claude/streaming"
 _THINKING: Final = f"{_DOCS}/en/docs/build-with-claude/extended-thinking"
 _SERVER_TOOLS: Final = ("server_tool_use", "mcp_tool_use")
+_TOOL_USE: Final = f"{_DOCS}/en/docs/agents-and-tools/tool-use"
+#: Where the docs show argument fragments the recorded streams happen not to (their cuts are arbitrary).
+_FRAGMENTS: Final = {
+    "whole-arguments-in-one-fragment": f"{_STREAMING}#input-json-delta: models emit one complete key "
+    "and value of input at a time, so a one-key input can arrive in one fragment",
+    "escape-split-across-fragments": f"{_STREAMING}#input-json-delta: the deltas are partial JSON "
+    "strings, cut anywhere for maximum granularity",
+}
 
 
 def _server_result(kind: Any) -> bool:
@@ -39,7 +47,7 @@ _BLOCKS: Final = (
 _STREAM: Final = (
     Feature("several-calls", "two or more tool_use blocks"),
     Feature("same-tool-twice", "two tool_use blocks of one tool"),
-    *ARGUMENT_FEATURES,
+    *(Feature(f.name, f.summary, documented=_FRAGMENTS.get(f.name)) for f in ARGUMENT_FEATURES),
     Feature("no-calls", "a stream without tool_use blocks"),
     Feature("empty-partial-json", 'an input_json_delta with partial_json ""'),
     Feature(
@@ -169,13 +177,22 @@ _MESSAGES: Final = (
     Feature("same-tool-twice", "two tool_use blocks of one tool in one message"),
     Feature("empty-arguments", "a tool_use block with input {}"),
     Feature("several-turns", "two or more assistant messages with tool_use blocks"),
-    Feature("results-out-of-call-order", "tool_result blocks answer a turn's calls in another order"),
+    Feature(
+        "results-out-of-call-order",
+        "tool_result blocks answer a turn's calls in another order",
+        documented=f"{_TOOL_USE}/parallel-tool-use: one tool_result per tool_use, all in the next user "
+        "message, paired by tool_use_id; the API sets no order among them",
+    ),
     *_BLOCKS,
     Feature("result-string", "a tool_result whose content is a string"),
     Feature("result-json-string", "a tool_result whose content is JSON text"),
     Feature("result-text-blocks", "a tool_result whose content is a list of text blocks"),
     Feature("result-image-blocks", "a tool_result whose content holds image blocks"),
-    Feature("result-empty", "a tool_result with empty or absent content"),
+    Feature(
+        "result-empty",
+        "a tool_result with empty or absent content",
+        documented="anthropic SDK types ToolResultBlockParam: content is optional (a tool with no output)",
+    ),
     Feature("result-is-error", "a tool_result with is_error true"),
     Feature("result-is-error-false", "a tool_result with is_error false spelled out"),
     Feature("text-after-results", "a user message with text after its tool_result blocks"),

@@ -1,63 +1,132 @@
-"""Generated AWS Bedrock Converse traffic: ConverseStream events and request messages."""
+"""Generated AWS Bedrock Converse traffic: ConverseStream events and request messages.
+
+Where real traffic varies (tests/data/traffic), each trace draws its shape with
+:func:`pick`, the commonest real shape first: ConverseStream's ``p`` padding,
+Claude's empty first input delta, Nova's one text block per delta, UUID ids and
+skipped block indexes (Nova through InvokeModelWithResponseStream, which also
+sends its invocation metrics); in requests, how results are written.
+"""
 
 from __future__ import annotations
 
-from typing import Final
+import string
+import uuid
+from collections.abc import Callable
+from typing import Any, Final
 
 from hypothesis import strategies as st
 
-from toolwire.properties._strategies._plan import Call, Plan, Turn, timeline
-from toolwire.properties._strategies._render import Generator, Spelling, Wire, conversation
+from toolwire.properties._strategies._plan import Call, Plan, Tokened, Turn, timeline
+from toolwire.properties._strategies._render import Generator, Spelling, Wire, conversation, pick
 
 __all__ = ["CONVERSE", "STREAM"]
 
+#: ConverseStream pads each event with ``p``: the first letters and digits, to a varying length.
+_PADDING: Final = string.ascii_letters + string.digits
+
+
+def _tooluse(call: Tokened) -> str:
+    return f"tooluse_{call.token[:22]}"
+
+
+def _uuid(call: Tokened) -> str:
+    """A bare UUID (Nova through InvokeModelWithResponseStream): distinct tokens, distinct ids."""
+    return str(uuid.UUID(bytes=call.token[:16].encode()))
+
 
 def bedrock_stream(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wire:
-    """Bedrock ConverseStream events: a ``toolUse`` content block per call, blocks in order."""
+    """Bedrock ConverseStream events: a ``toolUse`` content block per call, blocks in order.
+
+    Text blocks have no ``contentBlockStart``.  Each trace draws the ``p``
+    padding, an empty first input delta (Claude), one text block per text
+    delta, UUID ids and skipped indexes (Nova's InvokeModel stream), and
+    the invocation metrics beside the metadata.
+    """
     turn = plan.turns[0]
-    events: Wire = [{"messageStart": {"role": "assistant"}}]
+    padded = pick(draw, {"padding-field": True, "no-padding-field": False}, quirks)
+    empty_first = pick(draw, {"empty-input-delta": True, "no-empty-input-delta": False}, quirks)
+    split_text = pick(draw, {"one-text-block": False, "several-text-blocks": True}, quirks)
+    ident: Callable[[Tokened], str] = pick(
+        draw, {"tooluse-tool-use-id": _tooluse, "uuid-tool-use-id": _uuid}, quirks
+    )
+    skips = pick(draw, {"contiguous-block-indexes": False, "block-index-skips": True}, quirks)
+    invoked = pick(draw, {"no-invocation-metrics": False, "bedrock-invocation-metrics": True}, quirks)
+
+    def event(kind: str, body: dict[str, Any]) -> dict[str, Any]:
+        if padded:
+            body["p"] = _PADDING[: 1 + (len(events) * 17) % len(_PADDING)]
+        return {kind: body}
+
+    events: Wire = []
+
+    events.append(event("messageStart", {"role": "assistant"}))
     block = 0
-    if turn.text:
-        events.append({"contentBlockDelta": {"delta": {"text": turn.text}, "contentBlockIndex": block}})
-        events.append({"contentBlockStop": {"contentBlockIndex": block}})
-        block += 1
+    # A turn without calls answers in text.
+    text = turn.text or ("" if turn.calls else "Hello")
+    if text:
+        words = text.split(" ")
+        pieces = [w if not n else f" {w}" for n, w in enumerate(words)] if split_text else [text]
+        for n, piece in enumerate(pieces):
+            delta = {"delta": {"text": piece}, "contentBlockIndex": block}
+            events.append(event("contentBlockDelta", delta))
+            if split_text or n == len(pieces) - 1:
+                events.append(event("contentBlockStop", {"contentBlockIndex": block}))
+                block += 1
     for _, k, j, last in timeline(turn):
         call = turn.calls[k]
         if j == 0:
-            start = {"toolUse": {"toolUseId": f"tooluse_{call.token[:22]}", "name": call.name}}
-            events.append({"contentBlockStart": {"start": start, "contentBlockIndex": block}})
-        delta = {"toolUse": {"input": call.pieces[j]}}
-        events.append({"contentBlockDelta": {"delta": delta, "contentBlockIndex": block}})
+            if skips and k:
+                block += 1
+            start = {"toolUse": {"toolUseId": ident(call), "name": call.name}}
+            events.append(event("contentBlockStart", {"start": start, "contentBlockIndex": block}))
+            if empty_first:
+                delta = {"delta": {"toolUse": {"input": ""}}, "contentBlockIndex": block}
+                events.append(event("contentBlockDelta", delta))
+        if not (empty_first and call.arguments == "{}"):
+            delta = {"delta": {"toolUse": {"input": call.pieces[j]}}, "contentBlockIndex": block}
+            events.append(event("contentBlockDelta", delta))
         if last:
-            events.append({"contentBlockStop": {"contentBlockIndex": block}})
+            events.append(event("contentBlockStop", {"contentBlockIndex": block}))
             block += 1
-    events.append({"messageStop": {"stopReason": "tool_use" if turn.calls else "end_turn"}})
+    events.append(event("messageStop", {"stopReason": "tool_use" if turn.calls else "end_turn"}))
     # ConverseStreamMetadataEvent requires both usage and metrics (botocore bedrock-runtime).
     usage = {"inputTokens": 375, "outputTokens": 76, "totalTokens": 451}
-    events.append({"metadata": {"usage": usage, "metrics": {"latencyMs": 1841}}})
+    metadata = event("metadata", {"usage": usage, "metrics": {"latencyMs": 1841}})
+    if invoked:
+        # InvokeModelWithResponseStream sends the invocation's metrics beside the last event.
+        metadata["amazon-bedrock-invocationMetrics"] = {
+            "inputTokenCount": 375,
+            "outputTokenCount": 76,
+            "invocationLatency": 433,
+            "firstByteLatency": 61,
+        }
+    events.append(metadata)
     return events
 
 
-def _spelling(quirks: frozenset[str]) -> Spelling:
+def bedrock_converse(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wire:
+    """A request's ``messages``: how results are written is drawn once per trace."""
+    spelling = _spelling(draw, quirks)
+    return conversation(lambda _: spelling, any_order=True)(draw, plan, quirks)
+
+
+def _spelling(draw: st.DrawFn, quirks: frozenset[str]) -> Spelling:
+    json_result = pick(draw, {"result-json-block": True, "result-text-block": False}, quirks)
+    status = pick(draw, {"result-without-status": False, "result-status-success": True}, quirks)
+
     def assistant(turn: Turn) -> Wire:
         blocks: Wire = [{"text": turn.text}] if turn.text else []
         for c in turn.calls:
-            blocks.append(
-                {"toolUse": {"toolUseId": f"tooluse_{c.token[:22]}", "name": c.name, "input": c.input}}
-            )
+            blocks.append({"toolUse": {"toolUseId": _tooluse(c), "name": c.name, "input": c.input}})
         return [{"role": "assistant", "content": blocks}] if blocks else []
 
     def results(calls: list[Call], _: str) -> Wire:
-        blocks = [
-            {
-                "toolResult": {
-                    "toolUseId": f"tooluse_{c.token[:22]}",
-                    "content": [{"json": {"result": c.result}}],
-                    "status": "success",
-                }
-            }
-            for c in calls
-        ]
+        blocks: Wire = []
+        for c in calls:
+            result: dict[str, Any] = {"toolUseId": _tooluse(c), "content": _content(c.result, json_result)}
+            if status:
+                result["status"] = "success"
+            blocks.append({"toolResult": result})
         return [{"role": "user", "content": blocks}]
 
     return (
@@ -68,7 +137,14 @@ def _spelling(quirks: frozenset[str]) -> Spelling:
     )
 
 
+def _content(result: str, json_result: bool) -> Wire:
+    """A result as a json block, or a text block (Converse rejects a blank text block: then none)."""
+    if json_result:
+        return [{"json": {"result": result}}]
+    return [{"text": result}] if result else []
+
+
 #: A ``toolUse`` content block per call, blocks in order.
 STREAM: Final = Generator(bedrock_stream)
 #: A request's ``messages``; one user message answers a turn's calls, in any order.
-CONVERSE: Final = Generator.conversation(conversation(_spelling, any_order=True))
+CONVERSE: Final = Generator.conversation(bedrock_converse)

@@ -19,13 +19,30 @@ from toolwire.properties._shapes import (
 __all__ = ["MESSAGE_SHAPES", "STREAM_SHAPES"]
 
 _API: Final = "docs.aws.amazon.com/bedrock/latest/APIReference"
+_GUIDE: Final = "docs.aws.amazon.com/bedrock/latest/userguide/tool-use-inference-call.html"
+#: Claude on Bedrock streams Anthropic's input_json_delta pieces as toolUse input deltas.
+_PIECES: Final = (
+    f"{_API}/API_runtime_ToolUseBlockDelta.html: input is a piece of the JSON input, cut where the "
+    "model's stream cuts it (Claude on Bedrock: as Anthropic's own input_json_delta pieces)"
+)
+_STREAM_DOCUMENTED: Final = {
+    "empty-arguments": f"{_API}/API_runtime_ToolUseBlock.html: input is any JSON document, {{}} for a "
+    "tool without parameters (Claude streams one empty input delta for it)",
+    "escape-split-across-fragments": _PIECES,
+    "fragment-is-json-on-its-own": _PIECES,
+    "fragment-is-a-bare-number": _PIECES,
+}
 _UUID: Final = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 _STREAM: Final = (
     Feature("several-calls", "two or more toolUse blocks"),
     Feature("same-tool-twice", "two toolUse blocks of one tool"),
-    *ARGUMENT_FEATURES,
-    Feature("no-calls", "a stream without toolUse blocks"),
+    *(Feature(f.name, f.summary, documented=_STREAM_DOCUMENTED.get(f.name)) for f in ARGUMENT_FEATURES),
+    Feature(
+        "no-calls",
+        "a stream without toolUse blocks",
+        documented=f"{_API}/API_runtime_ConverseStream.html: a turn that answers in text alone",
+    ),
     Feature("empty-input-delta", 'a toolUse delta with input ""'),
     Feature("text-before-tool-use", "a text block before a toolUse block"),
     Feature("text-without-block-start", "a text block whose deltas come without a contentBlockStart"),
@@ -42,7 +59,11 @@ _STREAM: Final = (
     Feature("metadata-metrics", "metadata carries metrics (latencyMs)"),
     Feature("bedrock-invocation-metrics", 'events carry "amazon-bedrock-invocationMetrics"'),
     Feature("stop-reason-tool-use", 'a stream with calls ends with stopReason "tool_use"'),
-    Feature("stop-reason-end-turn", 'the stream ends with stopReason "end_turn"'),
+    Feature(
+        "stop-reason-end-turn",
+        'the stream ends with stopReason "end_turn"',
+        documented=f"{_API}/API_runtime_MessageStopEvent.html",
+    ),
     Feature(
         "max-tokens-stop",
         'the stream ends with stopReason "max_tokens" (a toolUse block may be cut)',
@@ -141,9 +162,22 @@ STREAM_SHAPES: Final = Shapes(_STREAM, lambda trace: set(_stream(trace)))
 _MESSAGES: Final = (
     Feature("several-calls", "an assistant message with two or more toolUse blocks"),
     Feature("same-tool-twice", "two toolUse blocks of one tool in one message"),
-    Feature("empty-arguments", "a toolUse block with input {}"),
-    Feature("several-turns", "two or more assistant messages with toolUse blocks"),
-    Feature("results-out-of-call-order", "toolResult blocks answer a turn's calls in another order"),
+    Feature(
+        "empty-arguments",
+        "a toolUse block with input {}",
+        documented=f"{_API}/API_runtime_ToolUseBlock.html: input is any JSON document, {{}} for a tool "
+        "without parameters",
+    ),
+    Feature(
+        "several-turns",
+        "two or more assistant messages with toolUse blocks",
+        documented=f"{_GUIDE}: the conversation goes on with each toolResult, and the model may call again",
+    ),
+    Feature(
+        "results-out-of-call-order",
+        "toolResult blocks answer a turn's calls in another order",
+        documented=f"{_API}/API_runtime_ToolResultBlock.html: a result names its call by toolUseId",
+    ),
     Feature("text-before-tool-use", "an assistant message with text before its toolUse blocks"),
     Feature("result-json-block", "a toolResult whose content holds a json block"),
     Feature("result-text-block", "a toolResult whose content holds a text block"),

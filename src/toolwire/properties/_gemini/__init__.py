@@ -56,6 +56,23 @@ FAMILY: Final = Family(
             "protocol-rules GM-1; the Gemini API omits FunctionCall.id",
             features=("call-without-id",),
         ),
+        Quirk(
+            "snake-case",
+            "parts spelled function_call / function_response, as a Python SDK dumps them",
+            (CONTENTS,),
+            "tests/data/traffic simonw__llm-gemini gemini-contents test_tools*.i2.req.json "
+            "(gemini-2.5-flash, gemini-3-flash-preview); the API reads both spellings",
+            features=("snake-case-parts",),
+        ),
+        Quirk(
+            "split-responses",
+            "each functionResponse of a call turn comes in a user content of its own (a GM-5b warning)",
+            (CONTENTS,),
+            "tests/data/traffic crewAIInc__crewAI gemini-contents TestGeminiNativeToolCalling."
+            "test_gemini_parallel_native_tool_*.i2.req.json (gemini-2.5-flash, HTTP 200); "
+            "protocol-rules GM-5b: the Gemini API merges them, Vertex AI rejects them",
+            features=("responses-split-over-contents",),
+        ),
     ),
     id_shapes=calls.ID_SHAPES,
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import itertools
 from collections.abc import Callable
 from typing import Any, Final
@@ -9,7 +10,7 @@ from typing import Any, Final
 from hypothesis import strategies as st
 
 from toolwire.properties._strategies._plan import Call, Plan, Tokened, Turn
-from toolwire.properties._strategies._render import Generator, Spelling, Wire, conversation
+from toolwire.properties._strategies._render import Generator, Spelling, Wire, conversation, pick
 
 __all__ = ["CONTENTS", "STREAM", "api_id", "gemini_call", "gemini_id"]
 
@@ -33,6 +34,20 @@ def api_id(call: Tokened) -> str:
     return call.token[:8]
 
 
+#: An opaque thought signature, as the API sends it on a turn's first function call (base64).
+SIGNATURE: Final = (
+    "CrICAb4-9vtrrkiSatPyOs7fssb9akcgCIiQdJKp_k-hcEZVNFvU_H0e4FFmLIhTCPRyHxmU-AQPtBZ5vg6y9ZCcv11RdcWg"
+)
+#: ``usageMetadata`` as every chunk of a recorded stream carries it.
+USAGE: Final = {
+    "promptTokenCount": 157,
+    "candidatesTokenCount": 32,
+    "totalTokenCount": 627,
+    "promptTokensDetails": [{"modality": "TEXT", "tokenCount": 157}],
+    "thoughtsTokenCount": 438,
+}
+
+
 def gemini_call(
     call: Call, quirks: frozenset[str], ident: Callable[[Tokened], str] = gemini_id
 ) -> dict[str, Any]:
@@ -43,51 +58,116 @@ def gemini_call(
     return {"functionCall": body}
 
 
+def _signed(parts: Wire, signed: bool) -> Wire:
+    """The thought signature goes on the first function call of a turn (Gemini 2.5 and 3)."""
+    for part in parts if signed else []:
+        if "functionCall" in part:
+            part["thoughtSignature"] = SIGNATURE
+            break
+    return parts
+
+
 def gemini_stream(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wire:
     """``streamGenerateContent`` chunks: whole calls, split over chunks at drawn points.
 
     Calls carry the API's own ids (Gemini 3); under ``missing-ids`` none (Gemini 2.x).
+    Each trace draws a thought signature, ``usageMetadata`` on every chunk, a
+    thought part first, and how the turn ends: ``finishReason`` on the last
+    part's chunk, with an empty text part after it, or in a chunk of its own.
     """
     turn = plan.turns[0]
-    parts: list[dict[str, Any]] = [{"text": turn.text}] if turn.text else []
-    parts.extend(gemini_call(call, quirks, api_id) for call in turn.calls)
+    signed = pick(draw, {"thought-signature": True, "no-thought-signature": False}, quirks)
+    usage = pick(draw, {"usage-metadata": True, "no-usage-metadata": False}, quirks)
+    thought = pick(draw, {"no-thought-part": False, "thought-part": True}, quirks)
+    ending = pick(
+        draw,
+        {
+            "finish-with-last-part": "last",
+            "empty-text-part": "empty",
+            "finish-reason-in-later-chunk": "later",
+        },
+        quirks,
+    )
+    parts: Wire = [{"text": turn.text}] if turn.text else []
+    parts.extend(_signed([gemini_call(call, quirks, api_id) for call in turn.calls], signed))
     if not parts:
         parts.append({"text": "Hello"})
+    if thought:
+        parts.insert(0, {"text": "The user wants the weather.", "thought": True})
     cuts = sorted(set(draw(st.lists(st.integers(1, max(1, len(parts) - 1)), max_size=2))))
     bounds = [0, *(c for c in cuts if c < len(parts)), len(parts)]
+    chunks = [parts[a:b] for a, b in itertools.pairwise(bounds)]
+    if ending == "empty":
+        chunks[-1].append({"text": ""})
+    elif ending == "later":
+        chunks.append([{"text": ""}])
     model = "gemini-2.5-flash" if "missing-ids" in quirks else "gemini-3.5-flash"
     events = []
-    for a, b in itertools.pairwise(bounds):
-        candidate: dict[str, Any] = {"content": {"parts": parts[a:b], "role": "model"}, "index": 0}
-        if b == len(parts):
+    for number, chunk in enumerate(chunks):
+        candidate: dict[str, Any] = {"content": {"parts": chunk, "role": "model"}, "index": 0}
+        if number == len(chunks) - 1:
             candidate["finishReason"] = "STOP"
-        events.append(
-            {
-                "candidates": [candidate],
-                "modelVersion": model,
-                "responseId": "jr1qaLbPO8Ga1MkP2qXwuAU",
-            }
-        )
+        event: dict[str, Any] = {"candidates": [candidate]}
+        if usage:
+            event["usageMetadata"] = copy.deepcopy(USAGE)
+        events.append(event | {"modelVersion": model, "responseId": "jr1qaLbPO8Ga1MkP2qXwuAU"})
     return events
 
 
-def _spelling(quirks: frozenset[str]) -> Spelling:
+def gemini_contents(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wire:
+    """A request's ``contents``: how the client writes them is drawn once per trace."""
+    spelling = _spelling(draw, quirks)
+    return conversation(lambda _: spelling, any_order=False)(draw, plan, quirks)
+
+
+def _spelling(draw: st.DrawFn, quirks: frozenset[str]) -> Spelling:
+    """Thought signatures replayed, the response's wrapper key, a file beside the first question.
+
+    Under ``snake-case`` parts are spelled as a Python SDK dumps them
+    (``function_call``); under ``split-responses`` each response comes in a
+    user content of its own.  Only those quirk profiles turn them on (not
+    ``--like`` or swarm switches): a converter may rightly not read them.
+    """
+    signed = pick(draw, {"thought-signature": True, "no-thought-signature": False}, quirks)
+    key = pick(
+        draw,
+        {"response-result-key": "result", "response-output-key": "output", "response-other-keys": "content"},
+        quirks,
+    )
+    attached = pick(draw, {"text-only-question": False, "inline-data": True}, quirks)
+    call_key, response_key = (
+        ("function_call", "function_response")
+        if "snake-case" in quirks
+        else ("functionCall", "functionResponse")
+    )
+    first = [True]
+
+    def user(text: str) -> dict[str, Any]:
+        parts: Wire = [{"text": text}]
+        if attached and first[0]:
+            first[0] = False
+            parts.append({"inlineData": {"data": "MTIz", "mimeType": "text/plain"}})
+        return {"role": "user", "parts": parts}
+
     def assistant(turn: Turn) -> Wire:
         parts: Wire = [{"text": turn.text}] if turn.text else []
-        parts.extend(gemini_call(call, quirks) for call in turn.calls)
+        calls = _signed([gemini_call(call, quirks) for call in turn.calls], signed)
+        parts.extend({call_key if k == "functionCall" else k: v for k, v in c.items()} for c in calls)
         return [{"role": "model", "parts": parts}] if parts else []
 
     def results(calls: list[Call], _: str) -> Wire:
         parts = []
         for call in calls:
-            body: dict[str, Any] = {"name": call.name, "response": {"output": call.result}}
+            body: dict[str, Any] = {"name": call.name, "response": {key: call.result}}
             if "missing-ids" not in quirks:
                 body["id"] = gemini_id(call)
-            parts.append({"functionResponse": body})
+            parts.append({response_key: body})
+        if "split-responses" in quirks:
+            return [{"role": "user", "parts": [part]} for part in parts]
         return [{"role": "user", "parts": parts}]
 
     return (
-        lambda text: {"role": "user", "parts": [{"text": text}]},
+        user,
         assistant,
         results,
         lambda text: {"role": "model", "parts": [{"text": text}]},
@@ -97,4 +177,4 @@ def _spelling(quirks: frozenset[str]) -> Spelling:
 #: Whole calls with the API's ids, the parts split over chunks at drawn points.
 STREAM: Final = Generator(gemini_stream, fragments=False)
 #: A request's ``contents``; one user content answers a turn's calls, in call order.
-CONTENTS: Final = Generator.conversation(conversation(_spelling, any_order=False))
+CONTENTS: Final = Generator.conversation(gemini_contents)

@@ -51,7 +51,12 @@ _COMMON: Final = (
 _STREAM: Final = (
     Feature("several-calls", "two or more functionCall parts"),
     Feature("same-tool-twice", "two functionCall parts of one tool"),
-    Feature("no-calls", "a stream without functionCall parts"),
+    Feature(
+        "no-calls",
+        "a stream without functionCall parts",
+        documented="ai.google.dev/gemini-api/docs/function-calling: with function calling in AUTO mode "
+        "the model may answer in text alone",
+    ),
     *_COMMON,
     Feature(
         "several-calls-in-one-chunk", "one chunk carries two or more functionCall parts (parallel calls)"
@@ -63,7 +68,12 @@ _STREAM: Final = (
         documented=f"{_TYPES}.FunctionCall: partialArgs, willContinue (Vertex AI)",
     ),
     Feature("thought-part", "a thought part (thought: true)"),
-    Feature("text-with-calls", "text parts in the same turn as calls"),
+    Feature(
+        "text-with-calls",
+        "text parts in the same turn as calls",
+        documented=f"{_TYPES}.GenerateContentResponse.text: warns when a response holds non-text parts "
+        "(function_call) beside its text",
+    ),
     Feature("empty-text-part", 'a part with text ""'),
     Feature("usage-metadata", "chunks carry usageMetadata"),
     Feature("finish-reason-stop-with-calls", 'a turn with calls ends with finishReason "STOP"'),

@@ -13,7 +13,7 @@ from toolwire.properties._mcp import calls
 from toolwire.properties._mcp.monitors import SessionMonitor
 from toolwire.properties._mcp.rules import MCP, RULES
 from toolwire.properties._mcp.shapes import SESSION_SHAPES
-from toolwire.properties._protocol import Family, Protocol, load
+from toolwire.properties._protocol import Family, Protocol, Quirk, load
 
 __all__ = ["FAMILY", "SessionMonitor"]
 
@@ -37,4 +37,14 @@ FAMILY: Final = Family(
     ),
     rules=RULES,
     machines=(JsonRpcRequest,),
+    quirks=(
+        Quirk(
+            "lists-tools",
+            "the client lists the server's tools (tools/list) before it calls one",
+            (MCP,),
+            "tests/data/traffic posit-dev__chatlas mcp test_call_http_mcp_tool.jsonl (mcp 1.27.0 server); "
+            "modelcontextprotocol.io/specification/2025-06-18/server/tools#listing-tools",
+            features=("tools-list",),
+        ),
+    ),
 )

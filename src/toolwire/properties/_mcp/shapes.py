@@ -13,13 +13,40 @@ __all__ = ["SESSION_SHAPES"]
 _SPEC: Final = "modelcontextprotocol.io/specification/2025-06-18"
 _TOOLS: Final = f"{_SPEC}/server/tools"
 
+#: JSON-RPC 2.0, which MCP messages follow: a response names its request by id.
+_JSONRPC: Final = (
+    f"{_SPEC}/basic (requests and responses pair by id); jsonrpc.org/specification (responses may "
+    "come in any order, matched by id)"
+)
+
 _SESSION: Final = (
-    Feature("several-calls", "two or more tools/call requests"),
-    Feature("same-tool-twice", "two tools/call requests of one tool"),
+    Feature(
+        "several-calls",
+        "two or more tools/call requests",
+        documented=f"{_TOOLS}: a client calls tools/call as often as it needs within a session",
+    ),
+    Feature(
+        "same-tool-twice",
+        "two tools/call requests of one tool",
+        documented=f"{_TOOLS}: a client calls tools/call as often as it needs within a session",
+    ),
     Feature("empty-arguments", "a tools/call with arguments {} or none"),
-    Feature("no-calls", "a session without tools/call"),
-    Feature("concurrent-calls", "a tools/call sent before an earlier one is answered"),
-    Feature("results-out-of-call-order", "responses answer tools/call requests in another order"),
+    Feature(
+        "no-calls",
+        "a session without tools/call",
+        documented=f"{_SPEC}/basic/lifecycle: a session initializes; calling a tool is optional",
+    ),
+    Feature(
+        "concurrent-calls",
+        "a tools/call sent before an earlier one is answered",
+        documented=f"{_JSONRPC}; {_SPEC}/basic/transports: Streamable HTTP sends each request in a POST "
+        "of its own, so several may be in flight (2025-03-26 also allowed JSON-RPC batches)",
+    ),
+    Feature(
+        "results-out-of-call-order",
+        "responses answer tools/call requests in another order",
+        documented=_JSONRPC,
+    ),
     Feature("integer-ids", "requests with integer ids"),
     Feature("string-ids", "requests with string ids", documented=f"{_SPEC}/basic: string or number ids"),
     Feature("notification", "a notification (a method without an id)"),

@@ -1,37 +1,76 @@
-"""Generated Mistral chat requests: the Chat Completions shape with Mistral's 9-character ids."""
+"""Generated Mistral chat requests: the Chat Completions shape with Mistral's 9-character ids.
+
+Where clients differ, a trace draws one client's shape with
+:func:`~toolwire.properties._strategies._render.pick`, keyed by the shape
+feature (``shapes.py``) each shows: the recorded traffic's first, unless another
+takes fewer messages (counterexamples shrink to the first option).
+"""
 
 from __future__ import annotations
 
-from typing import Final
+import json
+from typing import Any, Final
 
-from toolwire.properties._strategies._plan import Call, Turn
-from toolwire.properties._strategies._render import Generator, Spelling, Wire, conversation
+from hypothesis import strategies as st
+
+from toolwire.properties._strategies._plan import Call, Plan, Turn
+from toolwire.properties._strategies._render import Generator, Spelling, Wire, conversation, pick
 
 __all__ = ["CHAT"]
 
 
-def _spelling(quirks: frozenset[str]) -> Spelling:
-    def assistant(turn: Turn) -> Wire:
-        if not turn.calls:
-            return []
-        calls = [
-            {"id": c.token[:9], "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
-            for c in turn.calls
-        ]
-        return [{"role": "assistant", "content": turn.text or None, "tool_calls": calls}]
+def mistral_messages(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wire:
+    """A request's ``messages``, as the mistralai SDK or the API documentation writes them.
 
-    def results(calls: list[Call], _: str) -> Wire:
-        return [
-            {"role": "tool", "tool_call_id": c.token[:9], "content": c.result, "name": c.name} for c in calls
-        ]
+    The SDK replays the response's assistant message: ``content`` "" next to
+    the calls, ``prefix`` false, each call with its ``index``; its tool
+    messages carry JSON and no ``name``.  The documentation's example adds
+    ``name`` to tool messages; the API takes content null and a system prompt.
+    """
+    system = pick(draw, {"no-system-message": False, "system-message": True}, quirks)
+    empty = pick(draw, {"content-empty-with-calls": "", "content-null-with-calls": None}, quirks)
+    prefix = pick(draw, {"prefix-field": True, "no-prefix-field": False}, quirks)
+    indexed = pick(draw, {"call-index-field": True, "no-call-index-field": False}, quirks)
+    named = pick(draw, {"no-tool-message-name": False, "tool-message-name": True}, quirks)
+    as_json = pick(draw, {"json-tool-content": True, "plain-tool-content": False}, quirks)
 
-    return (
-        lambda text: {"role": "user", "content": text},
-        assistant,
-        results,
-        lambda text: {"role": "assistant", "content": text},
-    )
+    def spelling(_: frozenset[str]) -> Spelling:
+        def assistant(turn: Turn) -> Wire:
+            if not turn.calls:
+                return []
+            calls = []
+            for k, c in enumerate(turn.calls):
+                call: dict[str, Any] = {
+                    "id": c.token[:9],
+                    "type": "function",
+                    "function": {"name": c.name, "arguments": c.arguments},
+                }
+                calls.append(call | {"index": k} if indexed else call)
+            message = {"role": "assistant", "content": turn.text or empty, "tool_calls": calls}
+            return [message | {"prefix": False} if prefix else message]
+
+        def results(calls: list[Call], _: str) -> Wire:
+            out = []
+            for c in calls:
+                message = {"role": "tool", "tool_call_id": c.token[:9]}
+                if named:
+                    message["name"] = c.name
+                content = json.dumps({"result": c.result}, ensure_ascii=False) if as_json else c.result
+                out.append(message | {"content": content})
+            return out
+
+        return (
+            lambda text: {"role": "user", "content": text},
+            assistant,
+            results,
+            lambda text: {"role": "assistant", "content": text},
+        )
+
+    messages = conversation(spelling, any_order=False)(draw, plan, quirks)
+    if system:
+        messages.insert(0, {"role": "system", "content": "You are a helpful assistant."})
+    return messages
 
 
 #: A request's ``messages``; tool messages answer a turn's calls in call order (MI-4).
-CHAT: Final = Generator.conversation(conversation(_spelling, any_order=False))
+CHAT: Final = Generator.conversation(mistral_messages)

@@ -10,22 +10,47 @@ from toolwire.properties._shapes import Feature, Shapes, calls_shapes, is_json
 __all__ = ["MESSAGE_SHAPES"]
 
 _API: Final = "docs.mistral.ai/api: chat completion messages (AssistantMessage, ToolMessage, SystemMessage)"
+#: The function-calling guide: parallel calls in one assistant message, each answered by a tool
+#: message with ``name``, ``tool_call_id`` and the function's JSON result.
+_GUIDE: Final = "docs.mistral.ai/capabilities/function_calling (parallel function calling; tool messages)"
+_SDK: Final = "mistralai 3.7.0 client/models"
 
 _MESSAGES: Final = (
-    Feature("several-calls", "an assistant message with two or more calls"),
-    Feature("same-tool-twice", "two calls of one tool in one message"),
-    Feature("empty-arguments", 'a call with arguments "" or "{}"'),
-    Feature("several-turns", "two or more assistant turns with calls"),
+    Feature("several-calls", "an assistant message with two or more calls", documented=_GUIDE),
+    Feature("same-tool-twice", "two calls of one tool in one message", documented=_GUIDE),
+    Feature(
+        "empty-arguments",
+        'a call with arguments "" or "{}"',
+        documented=f"{_GUIDE}; a function without parameters is called with arguments {{}}",
+    ),
+    Feature("several-turns", "two or more assistant turns with calls", documented=_GUIDE),
     Feature("content-empty-with-calls", 'an assistant message with tool_calls and content ""'),
-    Feature("content-null-with-calls", "an assistant message with tool_calls and content null"),
-    Feature("content-text-with-calls", "an assistant message with tool_calls and text content"),
+    Feature(
+        "content-null-with-calls",
+        "an assistant message with tool_calls and content null",
+        documented=f"{_API}; {_SDK}/assistantmessage.py (content OptionalNullable)",
+    ),
+    Feature(
+        "content-text-with-calls",
+        "an assistant message with tool_calls and text content",
+        documented=f"{_API}; {_SDK}/assistantmessage.py",
+    ),
     Feature("content-omitted-with-calls", "an assistant message with tool_calls and no content key"),
     Feature("prefix-field", 'assistant messages carry "prefix"'),
     Feature("call-index-field", 'calls carry "index"'),
     Feature("call-without-type", 'calls without "type": "function"', documented=_API),
-    Feature("tool-message-name", 'tool messages carry "name"'),
+    Feature(
+        "tool-message-name",
+        'tool messages carry "name"',
+        documented=f"{_GUIDE}; {_SDK}/toolmessage.py (name)",
+    ),
     Feature("json-tool-content", "a tool message whose content is JSON text"),
-    Feature("empty-tool-content", "a tool message with empty content"),
+    Feature(
+        "empty-tool-content",
+        "a tool message with empty content",
+        documented=f'{_SDK}/toolmessage.py (content: any string); tools that print nothing answer "": '
+        "earendil-works/pi#3309",
+    ),
     Feature("tool-content-chunks", "a tool message whose content is a list of chunks", documented=_API),
     Feature("system-message", "a system message", documented=_API),
 )

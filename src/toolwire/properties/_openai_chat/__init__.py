@@ -97,6 +97,15 @@ FAMILY: Final = Family(
             features=("index-reused",),
         ),
         Quirk(
+            "omitted-finish-reason",
+            "no chunk carries finish_reason: the stream just ends (kimi-k2 via OpenRouter and Novita)",
+            (CHAT_STREAM,),
+            f"{_CC6}; tests/data/traffic simonw__llm test_tools_streaming_variant_a.i1.sse, which ends "
+            "with [DONE] (a warning); a list of events has no [DONE], so check reports an error",
+            ("CC-6d",),
+            features=("no-finish-reason",),
+        ),
+        Quirk(
             "two-per-chunk",
             "fragments of two calls arrive in one chunk",
             (CHAT_STREAM,),

@@ -18,6 +18,25 @@ from toolwire.properties._shapes import (
 
 __all__ = ["MESSAGE_SHAPES", "STREAM_SHAPES"]
 
+_CC6: Final = "protocol-rules CC-6, deviations seen in practice"
+#: Models write a \uXXXX escape token by token, so a fragment can end inside one.
+_ESCAPES: Final = "ggml-org/llama.cpp#16526, assistant-ui/assistant-ui#6355 (escapes cut between fragments)"
+#: Agents append tool results as the tools finish, not in call order; the API pairs them by id.
+_COMPLETION_ORDER: Final = (
+    "protocol-rules CC-5 (order not required); results in completion order: vercel/ai#16567, "
+    "can1357/oh-my-pi#11179"
+)
+#: Tools with no output (a write, a silent command) answer with content "".
+_EMPTY_RESULT: Final = 'earendil-works/pi#3309, dirge-code/dirge#757 (tools that print nothing answer "")'
+
+
+def _documented(feature: Feature) -> Feature:
+    """The shared argument features, with the source of the one the recorded corpus lacks."""
+    if feature.name == "escape-split-across-fragments":
+        return Feature(feature.name, feature.summary, documented=_ESCAPES)
+    return feature
+
+
 _STREAM: Final = (
     Feature("first-fragment-arguments-empty", 'a call\'s first fragment carries "arguments": ""'),
     Feature("first-fragment-carries-arguments", "a call's first fragment carries argument text"),
@@ -25,17 +44,38 @@ _STREAM: Final = (
     Feature("first-fragment-without-type", 'a call\'s first fragment has no "type"'),
     Feature("continuation-index-and-arguments-only", "later fragments carry only index and arguments"),
     Feature("continuation-repeats-id", "later fragments repeat the call id (quirk repeated-ids)"),
-    Feature("continuation-id-null-string", 'later fragments carry the id "null" (quirk null-ids)'),
+    Feature(
+        "continuation-id-null-string",
+        'later fragments carry the id "null" (quirk null-ids)',
+        documented=f"{_CC6}; langchain-ai/langchainjs#11373",
+    ),
     Feature("continuation-id-empty", "later fragments carry an empty or null id"),
     Feature("continuation-carries-type", 'later fragments carry "type"'),
     Feature("continuation-carries-name", "later fragments carry the function name"),
-    *ARGUMENT_FEATURES,
+    *map(_documented, ARGUMENT_FEATURES),
     Feature("several-calls", "a turn with two or more calls"),
     Feature("same-tool-twice", "two calls of one tool in one turn"),
-    Feature("interleaved-fragments", "fragments of two calls interleave"),
-    Feature("several-calls-in-one-chunk", "one chunk carries fragments of two calls (quirk two-per-chunk)"),
-    Feature("index-0-for-every-call", "every call of a turn arrives at index 0 (quirk index-0)"),
-    Feature("index-reused", "a new call reuses an earlier call's index"),
+    Feature(
+        "interleaved-fragments",
+        "fragments of two calls interleave",
+        documented=f"{_CC6}; QwenLM/Qwen-Agent#943, mcowger/plexus#694, continuedev/continue#13223",
+    ),
+    Feature(
+        "several-calls-in-one-chunk",
+        "one chunk carries fragments of two calls (quirk two-per-chunk)",
+        documented="openapi ChatCompletionChunk (delta.tool_calls is an array); langchain4j/langchain4j#4889",
+    ),
+    Feature(
+        "index-0-for-every-call",
+        "every call of a turn arrives at index 0 (quirk index-0)",
+        documented=f"{_CC6}; comet-ml/opik#8362 (Mistral), huggingface/smolagents#1958, "
+        "ai-dynamo/dynamo#4723",
+    ),
+    Feature(
+        "index-reused",
+        "a new call reuses an earlier call's index",
+        documented=f"{_CC6}; mcowger/plexus#691",
+    ),
     Feature("content-with-calls", "text content in the same turn as calls"),
     Feature("refusal-field", 'deltas carry "refusal"'),
     Feature("finish-reason-tool-calls", 'the turn ends with finish_reason "tool_calls"'),
@@ -44,7 +84,11 @@ _STREAM: Final = (
     Feature("no-finish-reason", "a turn with calls and no finish_reason"),
     Feature("usage-only-chunk", "a chunk with choices [] and usage (stream_options.include_usage)"),
     Feature("done-sentinel", "the stream ends with data: [DONE]"),
-    Feature("no-calls", "a stream without tool calls"),
+    Feature(
+        "no-calls",
+        "a stream without tool calls",
+        documented='openai types/chat/chat_completion_chunk.py: a text answer ends with finish_reason "stop"',
+    ),
 )
 
 
@@ -159,10 +203,14 @@ _MESSAGES: Final = (
     Feature("content-omitted-with-calls", "an assistant message with tool_calls and no content key"),
     Feature("several-calls", "an assistant message with two or more calls"),
     Feature("same-tool-twice", "two calls of one tool in one message"),
-    Feature("results-out-of-call-order", "tool messages answer a turn's calls in another order"),
+    Feature(
+        "results-out-of-call-order",
+        "tool messages answer a turn's calls in another order",
+        documented=_COMPLETION_ORDER,
+    ),
     Feature("tool-message-name", 'tool messages carry "name"'),
     Feature("tool-content-parts", "a tool message's content is a list of parts"),
-    Feature("empty-tool-content", "a tool message with empty content"),
+    Feature("empty-tool-content", "a tool message with empty content", documented=_EMPTY_RESULT),
     Feature("json-tool-content", "a tool message whose content is JSON text"),
     Feature("empty-arguments", 'a call with arguments "" or "{}"'),
     Feature("system-message", "a system or developer message"),

@@ -19,7 +19,7 @@ from toolwire.properties._openai_responses.stream import (
     StreamMonitor,
     StreamProfile,
 )
-from toolwire.properties._protocol import Family, Protocol, load
+from toolwire.properties._protocol import Family, Protocol, Quirk, load
 
 __all__ = ["FAMILY", "OPENAI_RESPONSES", "OPEN_RESPONSES", "InputMonitor", "StreamMonitor", "StreamProfile"]
 
@@ -66,6 +66,25 @@ FAMILY: Final = Family(
     ),
     rules=RULES,
     machines=(ResponseStream, FunctionCallItem, OutputItem, FunctionCallPairing),
+    quirks=(
+        Quirk(
+            "no-item-ids",
+            "function_call items without their item id and status, as clients that build them send",
+            (INPUT,),
+            "tests/data/traffic: 90 of the 116 recorded requests with function_call items "
+            "(posit-dev/chatlas, simonw/llm, charmbracelet/fantasy, ...); protocol-rules RS "
+            "(id is optional on input). Without item ids a duplicated call is only RS-4b, a warning",
+            features=("call-item-without-id",),
+        ),
+        Quirk(
+            "unnumbered",
+            "events without sequence_number (or obfuscation): streams from before 2025-05-21",
+            (STREAM,),
+            "protocol-rules RS-8 (check warns RS-8a: an older stream); tests/data/traffic "
+            "DataDog__dd-trace-py response_function_call_streamed.sse (gpt-4.1, 2025-05-20)",
+            features=("no-sequence-number",),
+        ),
+    ),
     id_shapes=calls.ID_SHAPES,
     envelope_ids=("resp_", "msg_"),
 )

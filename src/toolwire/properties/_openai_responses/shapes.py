@@ -19,6 +19,12 @@ from toolwire.properties._shapes import (
 __all__ = ["INPUT_SHAPES", "STREAM_SHAPES"]
 
 _TYPES: Final = "openai-python types/responses"
+#: Open Responses (no recorded traffic of its own): openresponses/openresponses schema/*.tsp.
+_OR: Final = "openresponses schema"
+_OR_DELTAS: Final = f"{_OR}/events.tsp: response.function_call_arguments.delta (arguments as text deltas)"
+_OR_CALLS: Final = f"{_OR}/responses.tsp: parallel_tool_calls; items.tsp: one FunctionCall item per call"
+#: Models write a \uXXXX escape token by token, so a delta can end inside one.
+_ESCAPES: Final = "ggml-org/llama.cpp#16526, assistant-ui/assistant-ui#6355 (escapes cut between deltas)"
 #: Item types of the built-in (hosted) tools besides web search, MCP and custom tools.
 _HOSTED: Final = frozenset(
     {
@@ -55,9 +61,19 @@ def _item_kind(kind: Any) -> Iterator[str]:
         yield "other-hosted-tool-item"
 
 
+def _documented(feature: Feature) -> Feature:
+    """The shared argument features, with the Open Responses schema that streams them."""
+    source = _ESCAPES if feature.name == "escape-split-across-fragments" else _OR_DELTAS
+    return Feature(feature.name, feature.summary, documented=source)
+
+
 _ITEMS: Final = (
-    Feature("reasoning-item", "a reasoning item"),
-    Feature("encrypted-reasoning", "a reasoning item with encrypted_content"),
+    Feature("reasoning-item", "a reasoning item", documented=f"{_OR}/items.tsp: ReasoningBody"),
+    Feature(
+        "encrypted-reasoning",
+        "a reasoning item with encrypted_content",
+        documented=f"{_OR}/items.tsp: ReasoningBody.encrypted_content",
+    ),
     Feature(
         "custom-tool-call-item",
         "a custom_tool_call item (free-form input)",
@@ -75,13 +91,21 @@ _ITEMS: Final = (
 )
 
 _STREAM: Final = (
-    Feature("several-calls", "two or more function_call items"),
-    Feature("same-tool-twice", "two function_call items of one tool"),
+    Feature("several-calls", "two or more function_call items", documented=_OR_CALLS),
+    Feature("same-tool-twice", "two function_call items of one tool", documented=_OR_CALLS),
     Feature("interleaved-fragments", "argument deltas of two function_call items interleave"),
-    *ARGUMENT_FEATURES,
-    Feature("no-calls", "a stream without function_call items"),
+    *map(_documented, ARGUMENT_FEATURES),
+    Feature(
+        "no-calls",
+        "a stream without function_call items",
+        documented=f"{_TYPES}/response_output_message.py (a text answer)",
+    ),
     *_ITEMS,
-    Feature("reasoning-summary-streamed", "response.reasoning_summary_text.delta events"),
+    Feature(
+        "reasoning-summary-streamed",
+        "response.reasoning_summary_text.delta events",
+        documented=f"{_OR}/events.tsp: response.reasoning_summary_part.added, reasoning_summary_text.delta",
+    ),
     Feature(
         "reasoning-text-streamed",
         "response.reasoning_text.delta events (raw reasoning)",
@@ -105,10 +129,18 @@ _STREAM: Final = (
         "a refusal content part (response.refusal.delta)",
         documented=f"{_TYPES}/response_refusal_delta_event.py",
     ),
-    Feature("obfuscation-field", 'delta events carry "obfuscation" (stream_options.include_obfuscation)'),
+    Feature(
+        "obfuscation-field",
+        'delta events carry "obfuscation" (stream_options.include_obfuscation)',
+        documented=f"{_OR}/events.tsp: obfuscation on the delta events",
+    ),
     Feature("done-carries-name", "function_call_arguments.done carries the function name"),
     Feature("no-sequence-number", "events without sequence_number"),
-    Feature("completed-with-usage", "response.completed carries usage"),
+    Feature(
+        "completed-with-usage",
+        "response.completed carries usage",
+        documented=f"{_OR}/responses.tsp: ResponseResource.usage",
+    ),
     Feature(
         "incomplete-response",
         "the stream ends with response.incomplete (max_output_tokens)",
@@ -193,7 +225,12 @@ _INPUT: Final = (
     Feature("same-tool-twice", "two function_call items of one tool in a row"),
     Feature("empty-arguments", 'a function_call with arguments "" or "{}"'),
     Feature("several-turns", "function_call items in two or more turns (messages between)"),
-    Feature("results-out-of-call-order", "function_call_output items answer the calls in another order"),
+    Feature(
+        "results-out-of-call-order",
+        "function_call_output items answer the calls in another order",
+        documented="pairing is by call_id (protocol-rules RS-1); outputs in completion order: "
+        "can1357/oh-my-pi#11179 (openai-codex), vercel/ai#16567",
+    ),
     Feature(
         "outputs-between-calls", "a function_call_output before the next function_call (call, output, call)"
     ),
@@ -202,7 +239,12 @@ _INPUT: Final = (
     Feature("call-item-status", 'function_call items carry "status"'),
     Feature("output-string", "a function_call_output whose output is plain text"),
     Feature("output-json-string", "a function_call_output whose output is JSON text"),
-    Feature("output-empty", "a function_call_output with empty output"),
+    Feature(
+        "output-empty",
+        "a function_call_output with empty output",
+        documented=f"{_TYPES}/response_input_item_param.py: FunctionCallOutput.output (any string); tools "
+        'that print nothing answer "": earendil-works/pi#3309, dirge-code/dirge#757',
+    ),
     Feature(
         "output-content-list",
         "a function_call_output whose output is a list of input_text / input_image parts",
