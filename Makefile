@@ -56,3 +56,4 @@ bench: $(STAMP)
 	$(PY) benchmarks/bench_anthropic.py
 	$(PY) benchmarks/bench_fuzz.py
 	$(PY) benchmarks/bench_explore.py
+	$(PY) benchmarks/bench_campaign.py
