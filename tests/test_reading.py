@@ -161,3 +161,18 @@ def test_an_output_item_added_without_item_is_named_once(tmp_path: Path) -> None
         ("OR-8", "response.output_item.added has no item")
     ]
     assert "RS-1a" not in {f.rule for f in report.errors}
+
+
+STREAMS = {
+    "anthropic-stream": DATA / "anthropic-stream" / "good-parallel-same-tool.sse",
+    RS: VIOLATION,
+}
+
+
+FOREIGN = [(t, p) for t in sorted(STREAMS) for p in sorted(toolwire.PROTOCOLS) if p != t]
+
+
+@pytest.mark.parametrize(("traffic", "protocol"), FOREIGN)
+def test_a_stream_of_another_protocol_is_never_clean(traffic: str, protocol: str) -> None:
+    report = toolwire.check_file(STREAMS[traffic], protocol)
+    assert report.exit_code != 0, (protocol, report.problems[:2])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import sys
 from collections.abc import Iterable, Iterator
@@ -174,6 +175,13 @@ def _run(
     previous: Monitor | None,
     profile: str | None = None,
 ) -> Report:
+    sample: list[Any] = []
+    if spec.recognises is not None:
+        # The first events (or the first messages of the first bodies) say whether any of it is
+        # this protocol's traffic at all; the rest streams past unsampled.
+        head = list(itertools.islice(frames, _SAMPLE))
+        frames = itertools.chain(head, frames)
+        sample = _sampled([value for _, value, _ in head], spec.container)
     if spec.shape == "stream":
         monitor = spec.make(profile)
         monitor.input_format = fmt
@@ -193,7 +201,9 @@ def _run(
         if not any(p.severity == "error" for p in problems):
             problems.append(Problem(None, None, _EMPTY))
         findings = []
-    elif events and skipped >= events:
+    elif events and (
+        skipped >= events or (spec.recognises is not None and not any(map(spec.recognises, sample)))
+    ):
         # Not one event was recognised: whatever a rule says of such a trace is made up.
         problems.append(Problem(None, None, _unrecognised(spec)))
         findings = []
@@ -245,6 +255,23 @@ def _feed_conversations(
 
 
 _EMPTY: Final = "the input is empty: no event, message or request body to check"
+#: Events (or request bodies) sampled to tell whether the input is the protocol's traffic at all.
+_SAMPLE: Final = 200
+
+
+def _sampled(values: list[Any], container: str | None) -> list[Any]:
+    """The events or messages among ``values``: request bodies opened, lists flattened."""
+    out: list[Any] = []
+    for value in values:
+        if container is not None and isinstance(value, dict) and isinstance(value.get(container), list):
+            out.extend(value[container][:_SAMPLE])
+        elif isinstance(value, list):
+            out.extend(value[:_SAMPLE])
+        else:
+            out.append(value)
+    return out
+
+
 #: Input problems reported one by one; past this many, only their count.
 MAX_PROBLEMS: Final = 50
 

@@ -105,6 +105,9 @@ class Protocol:
     generator: Callable[[], Any] | None = None
     space: Callable[[], Any] | None = None
     shapes: Shapes | None = None
+    #: Whether one event or message looks like this protocol's at all; for protocols whose
+    #: monitor passes foreign events over silently (``check`` then says nothing was recognised).
+    recognises: Callable[[Any], bool] | None = None
 
     def make(self, profile: str | None = None) -> Monitor:
         """A fresh monitor, of ``profile`` when given; a :class:`UsageError` lists the profiles."""

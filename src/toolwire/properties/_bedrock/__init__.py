@@ -30,6 +30,7 @@ FAMILY: Final = Family(
             follows=(STREAM,),
             probe=calls.probe,
             results=calls.results,
+            recognises=calls.recognises,
             sites=calls.MESSAGE_SITES,
             breaks={
                 "drop-id": "BR-1",

@@ -48,3 +48,12 @@ def probe(call_id: str) -> dict[str, Any]:
             },
         ]
     }
+
+
+def recognises(message: Any) -> bool:
+    """A Converse message: a role and a list of content blocks."""
+    return (
+        isinstance(message, dict)
+        and message.get("role") in ("user", "assistant")
+        and isinstance(message.get("content"), list)
+    )

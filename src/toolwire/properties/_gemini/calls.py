@@ -54,3 +54,18 @@ def probe(call_id: str) -> dict[str, Any]:
             },
         ]
     }
+
+
+_CHUNK_KEYS: Final = frozenset({"candidates", "usageMetadata", "promptFeedback", "modelVersion"})
+
+
+def recognises_content(content: Any) -> bool:
+    """A Gemini content: parts, or a role of user or model."""
+    return isinstance(content, dict) and (
+        isinstance(content.get("parts"), list) or content.get("role") in ("user", "model")
+    )
+
+
+def recognises_chunk(chunk: Any) -> bool:
+    """A streamGenerateContent chunk: candidates, usage or prompt feedback."""
+    return isinstance(chunk, dict) and not _CHUNK_KEYS.isdisjoint(chunk)

@@ -32,6 +32,7 @@ FAMILY: Final = Family(
             probe=calls.probe,
             results=calls.results,
             intact=calls.intact,
+            recognises=calls.recognises,
             sites=calls.MESSAGE_SITES,
             breaks={
                 "drop-id": "CC-3",

@@ -70,3 +70,11 @@ def intact(trace: list[Any]) -> set[str]:
                     called[call.get("id")] += 1
                     pending.add(call.get("id"))
     return {i for i in ok if called[i] == 1 and answered[i] == 1}
+
+
+_ROLES: Final = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
+
+
+def recognises(message: Any) -> bool:
+    """A Chat Completions message: an object with a role."""
+    return isinstance(message, dict) and message.get("role") in _ROLES

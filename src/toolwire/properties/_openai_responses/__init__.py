@@ -36,6 +36,7 @@ FAMILY: Final = Family(
             follows=(STREAM, OPEN_STREAM),
             probe=calls.probe,
             results=calls.results,
+            recognises=calls.recognises,
             sites=calls.INPUT_SITES,
             breaks={"drop-id": "RS-2", "duplicate": "RS-5", "truncate": "RS-4"},
             generator=load(f"{__name__}.generate", "INPUT"),

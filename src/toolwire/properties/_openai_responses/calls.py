@@ -41,3 +41,19 @@ def probe(call_id: str) -> dict[str, Any]:
             {"type": "function_call_output", "call_id": call_id, "output": "15 degrees"},
         ]
     }
+
+
+_ROLES: Final = frozenset({"system", "developer", "user", "assistant"})
+_ITEMS: Final = frozenset(
+    {"message", "reasoning", "item_reference", "compaction", "mcp_list_tools", "mcp_approval_request"}
+)
+
+
+def recognises(item: Any) -> bool:
+    """A Responses input item: a message with a role, or an item of a Responses item type."""
+    if not isinstance(item, dict):
+        return False
+    kind = item.get("type")
+    return item.get("role") in _ROLES or (
+        isinstance(kind, str) and (kind in _ITEMS or kind.endswith(("_call", "_output", "_response")))
+    )
