@@ -576,6 +576,8 @@ def fuzz(
     finally:
         watching.close()
         ticker.close()
+        if not isinstance(target, Target):
+            loaded.close()
         run.seconds = time.monotonic() - started
     run.counterexamples = _ordered(best.values())
     return run
@@ -683,10 +685,15 @@ def _round(test: Callable[[], None]) -> list[Counterexample]:
     try:
         test()
     except (_Found, BaseExceptionGroup) as exc:
-        finals = [e.counterexample for e in _leaves(exc) if isinstance(e, _Found)]
-        if not finals:
-            raise
-        return finals
+        leaves = _leaves(exc)
+        finals = [e.counterexample for e in leaves if isinstance(e, _Found)]
+        if finals:
+            return finals
+        # The budget ran out while Hypothesis was shrinking two failures: it reports both.
+        spent = [e for e in leaves if isinstance(e, _Spent)]
+        if spent:
+            raise spent[0] from None
+        raise
     return []
 
 
@@ -791,6 +798,9 @@ def replay(
     """Re-run a saved counterexample's input through ``target``: the saved case and today's outcome."""
     saved = load_counterexample(path)
     loaded = load_target(target)
-    return saved, judge(
-        loaded, saved.input, saved.source, saved.destination, timeout=timeout, lossy=saved.mutate
-    )
+    try:
+        return saved, judge(
+            loaded, saved.input, saved.source, saved.destination, timeout=timeout, lossy=saved.mutate
+        )
+    finally:
+        loaded.close()
