@@ -437,11 +437,17 @@ class _Drain:
     def _read(self, pipe: Any, cap: int, tail: bool) -> None:
         with contextlib.suppress(OSError, ValueError):
             while chunk := pipe.read1(1 << 16):
+                if self.overflow and not tail:
+                    continue  # keep reading, so the target is never blocked on a full pipe
                 if len(self.data) + len(chunk) > cap:
                     self.overflow = True
                     if tail:
                         self.data = (self.data + chunk)[-cap:]
-                    continue  # keep reading, so the target is never blocked on a full pipe
+                    else:
+                        # What was kept is of no use past the cap: hold no memory for it (a failing
+                        # example's frames live on in Hypothesis's report).
+                        self.data = bytearray()
+                    continue
                 self.data += chunk
 
 
