@@ -352,3 +352,15 @@ def test_a_campaign_writes_nothing_into_the_working_folder_but_its_counterexampl
     assert done.returncode == 1, done.stderr
     assert sorted(p.name for p in work.iterdir()) == ["counterexamples"]
     assert (tmp_path / "cache" / "toolwire" / "hypothesis").is_dir()
+
+
+def test_saved_counterexamples_get_the_users_umask(tmp_path: Path) -> None:
+    import os
+
+    previous = os.umask(0o027)
+    try:
+        run = fuzz(lambda trace: [], "openai-chat", "openai-chat", max_examples=20, save_to=tmp_path)
+    finally:
+        os.umask(previous)
+    assert run.saved
+    assert {path.stat().st_mode & 0o777 for path in run.saved.values()} == {0o640}

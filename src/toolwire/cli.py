@@ -471,9 +471,9 @@ def _run(args: argparse.Namespace) -> int:
 def _explore(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from toolwire.engines._diagram import write_file
     from toolwire.engines._explore import coverage_suite, explore, state_spaces
     from toolwire.engines._explore_report import render_exploration, render_space
+    from toolwire.engines._files import write_file
     from toolwire.properties import Bounds, space_for
 
     if args.timeout <= 0 or (args.max_traces is not None and args.max_traces < 1):

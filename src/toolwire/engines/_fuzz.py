@@ -36,6 +36,7 @@ from hypothesis.errors import Flaky
 
 from toolwire import __version__
 from toolwire.engines._coverage import Coverage, Watch
+from toolwire.engines._files import write_file
 from toolwire.engines._targets import Target, TargetFailure, load_target, tool_result
 from toolwire.errors import UsageError
 from toolwire.properties import MUTATORS, PROTOCOLS, QUIRKS, Finding, get_protocol, mutate, traces
@@ -739,11 +740,8 @@ def save(found: Counterexample, folder: Path) -> Path:
     name = f"{_slug(Path(found.target.split(':')[0]).stem + '-' + found.target.split(':')[-1])}"
     digest = hashlib.sha256(json.dumps(found.input, sort_keys=True).encode()).hexdigest()[:10]
     path = folder / f"{name}.{found.source}.{found.destination}.{_slug(found.finding)}.{digest}.json"
-    descriptor, temporary = tempfile.mkstemp(dir=folder, prefix=".", suffix=".tmp")
-    with os.fdopen(descriptor, "w", encoding="utf-8") as stream:
-        json.dump(found.to_json(), stream, indent=1, ensure_ascii=False, allow_nan=False, default=repr)
-        stream.write("\n")
-    os.replace(temporary, path)
+    text = json.dumps(found.to_json(), indent=1, ensure_ascii=False, allow_nan=False, default=repr)
+    write_file(path, (text + "\n").encode("utf-8"))
     return path
 
 
