@@ -11,8 +11,8 @@ from typing import Any, Final, NotRequired, TypedDict
 
 __all__ = [
     "CHAT_TOOL_CALL_ID_MAX",
-    "FINISH_TOOL_CALLS",
     "FINISH_STOP",
+    "FINISH_TOOL_CALLS",
     "NULL_ID_PLACEHOLDER",
     "OBJECT_CHUNK",
     "OBJECT_COMPLETION",
@@ -78,7 +78,7 @@ def message_tool_calls(message: dict[str, Any]) -> list[Any] | None:
     return calls
 
 
-#: A non-streaming response body: ``ChatCompletion.object`` (``openai`` 3.54.0 ``types/chat/chat_completion.py``).
+#: A response body's ``object`` (``openai`` 3.54.0 ``types/chat/chat_completion.py``).
 OBJECT_COMPLETION: Final = "chat.completion"
 #: A streamed chunk's ``object``, which no body carries.
 OBJECT_CHUNK: Final = "chat.completion.chunk"

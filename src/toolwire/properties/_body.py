@@ -24,7 +24,15 @@ from toolwire.properties._shapes import Feature, Shapes, calls_shapes
 from toolwire.properties._text import clip
 from toolwire.properties._turn import Turn
 
-__all__ = ["BODY_FEATURES", "BodyCall", "BodyMonitor", "BodyRules", "BodyTurn", "body_catalogue", "body_shapes"]
+__all__ = [
+    "BODY_FEATURES",
+    "BodyCall",
+    "BodyMonitor",
+    "BodyRules",
+    "BodyTurn",
+    "body_catalogue",
+    "body_shapes",
+]
 
 _TABLE: Final = compile_machine(ResponseBody)
 
@@ -146,7 +154,13 @@ class BodyMonitor(Monitor):
             if isinstance(call.id, str):
                 seen.setdefault(call.id, call.path)
         if turn.reason is not None:
-            event = "tools_stop" if turn.reason in rules.tools else "end_stop" if turn.reason in rules.ends else "stop"
+            event = (
+                "tools_stop"
+                if turn.reason in rules.tools
+                else "end_stop"
+                if turn.reason in rules.ends
+                else "stop"
+            )
             state = self._step(state, event, turn, None, seen, index, line)
         self._turns.append(calls)
 
@@ -199,27 +213,38 @@ class BodyMonitor(Monitor):
 
     def _check_call(self, call: BodyCall, index: int, line: int | None) -> None:
         rules = self.rules
-        if call.id is None and rules.ids_required or call.id is not None and not _text(call.id):
+        if (call.id is None and rules.ids_required) or (call.id is not None and not _text(call.id)):
             self.report(
-                rules.call, f"{call.path} has no id" if call.id is None else f"{call.path}.id is {call.id!r}",
-                index=index, line=line, path=call.path,
-            )  # fmt: skip
+                rules.call,
+                f"{call.path} has no id" if call.id is None else f"{call.path}.id is {call.id!r}",
+                index=index,
+                line=line,
+                path=call.path,
+            )
         elif call.id is not None:
             self.check_id(call, index, line)
         if not _text(call.name):
             self.report(
-                rules.call, f"{call.path} has no name" if call.name is None else f"{call.path}.name is {call.name!r}",
-                index=index, line=line, ids=(call.id,), path=call.path,
-            )  # fmt: skip
+                rules.call,
+                f"{call.path} has no name" if call.name is None else f"{call.path}.name is {call.name!r}",
+                index=index,
+                line=line,
+                ids=(call.id,),
+                path=call.path,
+            )
         arguments = call.arguments
         if arguments is None and not rules.arguments_required:
             return
         if call.text:
             if not isinstance(arguments, str):
                 self.report(
-                    rules.arguments, f"the input of custom call {call.id} is {type(arguments).__name__}, not text",
-                    index=index, line=line, ids=(call.id,), path=call.path,
-                )  # fmt: skip
+                    rules.arguments,
+                    f"the input of custom call {call.id} is {type(arguments).__name__}, not text",
+                    index=index,
+                    line=line,
+                    ids=(call.id,),
+                    path=call.path,
+                )
             return
         if rules.text:
             if rules.objects_too and isinstance(arguments, dict):
@@ -228,21 +253,33 @@ class BodyMonitor(Monitor):
                 self.report(
                     rules.arguments,
                     f"the arguments of call {call.id} are {_kind(arguments)}, not a JSON string",
-                    index=index, line=line, ids=(call.id,), path=call.path,
-                )  # fmt: skip
+                    index=index,
+                    line=line,
+                    ids=(call.id,),
+                    path=call.path,
+                )
                 return
             try:
                 orjson.loads(arguments)
             except orjson.JSONDecodeError as exc:
                 self.report(
-                    rules.arguments, f"the arguments of call {call.id} are not JSON ({exc}): {arguments[:60]!r}",
-                    index=index, line=line, ids=(call.id,), path=call.path, severity="warning",
-                )  # fmt: skip
+                    rules.arguments,
+                    f"the arguments of call {call.id} are not JSON ({exc}): {arguments[:60]!r}",
+                    index=index,
+                    line=line,
+                    ids=(call.id,),
+                    path=call.path,
+                    severity="warning",
+                )
         elif not isinstance(arguments, dict):
             self.report(
-                rules.arguments, f"the input of call {call.id} is {_kind(arguments)}, not a JSON object",
-                index=index, line=line, ids=(call.id,), path=call.path,
-            )  # fmt: skip
+                rules.arguments,
+                f"the input of call {call.id} is {_kind(arguments)}, not a JSON object",
+                index=index,
+                line=line,
+                ids=(call.id,),
+                path=call.path,
+            )
 
     def calls(self) -> list[Turn]:
         """The calls of every body, one turn per choice, candidate or message."""

@@ -65,7 +65,9 @@ class ResponseMonitor(BodyMonitor):
     def check_id(self, call: BodyCall, index: int, line: int | None) -> None:
         problem = id_problem(wire.TOOL_USE, call.id)
         if problem is not None:
-            self.report("AN-1", f"{call.path}.id is {problem}", index=index, line=line, ids=(call.id,), path=call.path)
+            self.report(
+                "AN-1", f"{call.path}.id is {problem}", index=index, line=line, ids=(call.id,), path=call.path
+            )
 
     def check_body(self, body: dict[str, Any], turns: list[BodyTurn], index: int, line: int | None) -> None:
         for k, block in enumerate(body.get("content") or []):

@@ -308,7 +308,12 @@ def anthropic_response(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> W
         content.append(use)
     if content and content[0].get("text") == "":
         content[0]["text"] = "Done."
-    body = {"id": _API.message_id, "type": "message", "role": "assistant", "model": "claude-sonnet-4-5-20250929"}
+    body = {
+        "id": _API.message_id,
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-sonnet-4-5-20250929",
+    }
     reason = "tool_use" if turn.calls else "end_turn"
     usage = {"input_tokens": 472, "output_tokens": 89}
     return [body | {"content": content, "stop_reason": reason, "stop_sequence": None, "usage": usage}]

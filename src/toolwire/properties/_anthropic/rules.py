@@ -163,6 +163,7 @@ RULES: Final = (
         source="anthropic 2.12.0 types/stop_reason.py, types/message.py (stop_reason: 'tool_use: the model "
         f"invoked one or more tools'); protocol-rules AN-10; {_HANDLE}; every recorded message with "
         "tool_use stops tool_use: shared/traffic anthropic-message-response",
-        fix='Take stop_reason from the stream\'s message_delta; a turn with client tool calls stops "tool_use".',
+        fix="Take stop_reason from the stream's message_delta; a turn with client tool calls stops "
+        '"tool_use".',
     ),
 )

@@ -51,11 +51,15 @@ def chat_turns(body: dict[str, Any]) -> list[BodyTurn] | str:
             if call.get("type") == wire.TYPE_CUSTOM:
                 custom = call.get("custom")
                 custom = custom if isinstance(custom, dict) else {}
-                turn.calls.append(BodyCall(where, call.get("id"), custom.get("name"), custom.get("input"), True))
+                turn.calls.append(
+                    BodyCall(where, call.get("id"), custom.get("name"), custom.get("input"), True)
+                )
                 continue
             function = call.get("function")
             function = function if isinstance(function, dict) else {}
-            turn.calls.append(BodyCall(where, call.get("id"), function.get("name"), function.get("arguments")))
+            turn.calls.append(
+                BodyCall(where, call.get("id"), function.get("name"), function.get("arguments"))
+            )
         turns.append(turn)
     return turns
 

@@ -17,7 +17,16 @@ from hypothesis import strategies as st
 from toolwire.properties._strategies._plan import Call, Plan, Tokened, Turn, timeline
 from toolwire.properties._strategies._render import Generator, Spelling, Wire, conversation, pick
 
-__all__ = ["CONVERSATION", "RESPONSE", "STREAM", "add_fragment", "chat_fragment", "chat_id", "chat_message", "chunk"]
+__all__ = [
+    "CONVERSATION",
+    "RESPONSE",
+    "STREAM",
+    "add_fragment",
+    "chat_fragment",
+    "chat_id",
+    "chat_message",
+    "chunk",
+]
 
 #: The usage that ``stream_options.include_usage`` adds, in a last chunk with ``choices: []``.
 _USAGE: Final = {
@@ -238,7 +247,10 @@ def chat_message(draw: st.DrawFn, turn: Turn, quirks: frozenset[str]) -> dict[st
     empty = pick(draw, {"content-null-with-calls": None, "content-empty-with-calls": ""}, quirks)
     refusal = pick(draw, {"refusal-field": True, "no-refusal-field": False}, quirks)
     indexed = pick(draw, {"no-call-index-field": False, "call-index-field": True}, quirks)
-    message: dict[str, Any] = {"role": "assistant", "content": turn.text or (empty if turn.calls else "Done.")}
+    message: dict[str, Any] = {
+        "role": "assistant",
+        "content": turn.text or (empty if turn.calls else "Done."),
+    }
     if refusal:
         message |= {"refusal": None, "annotations": []}
     calls = []
@@ -257,7 +269,12 @@ def openai_chat_response(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) ->
     reason = "tool_calls" if turn.calls else "stop"
     if turn.calls and "forced-tool-choice" in quirks:
         reason = "stop"
-    choice = {"index": 0, "message": chat_message(draw, turn, quirks), "logprobs": None, "finish_reason": reason}
+    choice = {
+        "index": 0,
+        "message": chat_message(draw, turn, quirks),
+        "logprobs": None,
+        "finish_reason": reason,
+    }
     body = chunk({}) | {"object": "chat.completion", "choices": [choice]}
     return [body | {"usage": {k: v for k, v in _USAGE.items() if k.endswith("tokens")}}]
 
