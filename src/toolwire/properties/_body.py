@@ -325,11 +325,15 @@ def body_catalogue(
     features: Iterable[Feature],
     texts: Callable[[dict[str, Any], BodyTurn], bool],
     extra: Callable[[dict[str, Any], list[BodyTurn]], Iterable[str]],
+    documented: Mapping[str, str] | None = None,
 ) -> Shapes:
     """A body protocol's shape catalogue: :data:`BODY_FEATURES` and ``features``.
 
-    ``texts`` says whether a turn carries text; ``extra`` names a body's own features.
+    ``texts`` says whether a turn carries text; ``extra`` names a body's own features;
+    ``documented`` names the source of a shared feature no recorded body shows.
     """
+    sources = documented or {}
+    shared = tuple(Feature(f.name, f.summary, sources.get(f.name)) for f in BODY_FEATURES)
 
     def extract(trace: list[Any]) -> set[str]:
         found: set[str] = set()
@@ -341,4 +345,4 @@ def body_catalogue(
             found.update(extra(body, turns))
         return found
 
-    return Shapes((*BODY_FEATURES, *features), extract)
+    return Shapes((*shared, *features), extract)

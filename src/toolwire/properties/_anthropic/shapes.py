@@ -280,4 +280,13 @@ def _texts(body: dict[str, Any], turn: BodyTurn) -> bool:
     return any(isinstance(b, dict) and b.get("type") == "text" for b in body.get("content") or [])
 
 
-RESPONSE_SHAPES: Final = body_catalogue(message_turns, _RESPONSE, _texts, _response)
+RESPONSE_SHAPES: Final = body_catalogue(
+    message_turns,
+    _RESPONSE,
+    _texts,
+    _response,
+    {
+        "empty-arguments": "anthropic 2.12.0 lib/streaming/_messages.py accumulate_event: a tool_use without "
+        "input fragments keeps its start's input {} in the accumulated message"
+    },
+)

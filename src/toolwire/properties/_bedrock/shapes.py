@@ -305,4 +305,13 @@ def _texts(body: dict[str, Any], turn: BodyTurn) -> bool:
     return any(isinstance(b, dict) and b.get("text") for b in content)
 
 
-RESPONSE_SHAPES: Final = body_catalogue(converse_turns, _RESPONSE, _texts, _response)
+RESPONSE_SHAPES: Final = body_catalogue(
+    converse_turns,
+    _RESPONSE,
+    _texts,
+    _response,
+    {
+        "empty-arguments": _STREAM_DOCUMENTED["empty-arguments"],
+        "no-calls": f"{_API}/API_runtime_Converse.html: a turn that answers in text alone (stopReason end_turn)",
+    },
+)

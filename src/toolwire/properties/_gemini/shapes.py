@@ -269,4 +269,16 @@ def _body_texts(body: dict[str, Any], turn: BodyTurn) -> bool:
     return any(p.get("text") and not p.get("thought") for p in _candidate_parts(body, turn))
 
 
-RESPONSE_SHAPES: Final = body_catalogue(candidate_turns, _BODY, _body_texts, _body)
+RESPONSE_SHAPES: Final = body_catalogue(
+    candidate_turns,
+    _BODY,
+    _body_texts,
+    _body,
+    {
+        "empty-arguments": f"{_TYPES}.FunctionCall.args: the parameters as a JSON object, {{}} for none",
+        "no-calls": "ai.google.dev/gemini-api/docs/function-calling: with function calling in AUTO mode the "
+        "model may answer in text alone",
+        "text-with-calls": f"{_TYPES}.GenerateContentResponse.text: warns when a response holds non-text "
+        "parts next to text",
+    },
+)

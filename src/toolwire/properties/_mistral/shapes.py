@@ -110,13 +110,26 @@ MESSAGE_SHAPES: Final = Shapes(_MESSAGES, lambda trace: set(_messages(trace)))
 
 
 _RESPONSE: Final = (
-    Feature("content-empty-with-calls", 'the message with tool_calls has content ""'),
+    Feature(
+        "content-empty-with-calls",
+        'the message with tool_calls has content ""',
+        documented=f'{_GUIDE} (the response\'s assistant message: content "" next to tool_calls)',
+    ),
     Feature(
         "content-null-with-calls",
         "the message with tool_calls has content null",
         documented="mistralai 3.7.0 client/models/assistantmessage.py (content: OptionalNullable)",
     ),
 )
+
+#: No recorded Mistral body: every shared feature cites its source.
+_DOCUMENTED: Final = {
+    "several-calls": _GUIDE,
+    "same-tool-twice": _GUIDE,
+    "no-calls": f"{_API}: a choice that answers in text alone (finish_reason stop)",
+    "empty-arguments": f"{_GUIDE}; a function without parameters is called with arguments {{}}",
+    "text-with-calls": f"{_SDK}/assistantmessage.py (content next to tool_calls)",
+}
 
 
 def response_shapes(read: Reader) -> Shapes:
@@ -133,4 +146,7 @@ def response_shapes(read: Reader) -> Shapes:
             if turn.calls and content in (None, ""):
                 yield "content-null-with-calls" if content is None else "content-empty-with-calls"
 
-    return body_catalogue(read, _RESPONSE, lambda body, turn: bool(message(body, turn).get("content")), extra)
+    def texts(body: dict[str, Any], turn: BodyTurn) -> bool:
+        return bool(message(body, turn).get("content"))
+
+    return body_catalogue(read, _RESPONSE, texts, extra, _DOCUMENTED)
