@@ -312,6 +312,7 @@ RESPONSE_SHAPES: Final = body_catalogue(
     _response,
     {
         "empty-arguments": _STREAM_DOCUMENTED["empty-arguments"],
-        "no-calls": f"{_API}/API_runtime_Converse.html: a turn that answers in text alone (stopReason end_turn)",
+        "no-calls": f"{_API}/API_runtime_Converse.html: a turn that answers in text alone "
+        "(stopReason end_turn)",
     },
 )

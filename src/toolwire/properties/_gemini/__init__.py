@@ -57,6 +57,7 @@ FAMILY: Final = Family(
             recognises=calls.recognises_response,
             sites=calls.RESPONSE_SITES,
             generator=load(f"{__name__}.generate", "RESPONSE"),
+            space=load(f"{__name__}.space", "GeminiResponseSpace"),
             shapes=RESPONSE_SHAPES,
         ),
     ),

@@ -67,6 +67,7 @@ FAMILY: Final = Family(
             sites=calls.RESPONSE_SITES,
             breaks={"drop-id": "CC-9a"},
             generator=load(f"{__name__}.generate", "RESPONSE"),
+            space=load(f"{__name__}.space", "ChatResponseSpace"),
             shapes=RESPONSE_SHAPES,
         ),
     ),

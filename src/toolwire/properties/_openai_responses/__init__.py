@@ -84,6 +84,7 @@ FAMILY: Final = Family(
             sites=calls.RESPONSE_SITES,
             breaks={"drop-id": "RS-10a"},
             generator=load(f"{__name__}.generate", "BODY"),
+            space=load(f"{__name__}.space", "ResponsesResponseSpace"),
             shapes=RESPONSE_SHAPES,
         ),
     ),
