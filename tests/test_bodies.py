@@ -136,3 +136,17 @@ def test_the_cli_checks_a_recorded_body(capsys: pytest.CaptureFixture[str]) -> N
     assert main(["check", str(body), "-p", "anthropic-message-response", "--format", "json"]) == 0
     (report,) = json.loads(capsys.readouterr().out)["reports"]
     assert (report["events"], report["findings"]) == (1, [])
+
+
+EXAMPLE = Path(__file__).parents[1] / "examples" / "stream_to_body.py"
+
+
+def test_the_examples_accumulators_are_caught_and_cleared() -> None:
+    buggy = fuzz(
+        f"{EXAMPLE}:buggy", "openai-chat-stream", "openai-chat-response", max_examples=100, save_to=None
+    )
+    fixed = fuzz(
+        f"{EXAMPLE}:fixed", "openai-chat-stream", "openai-chat-response", max_examples=100, save_to=None
+    )
+    assert "one-to-one:lost" in {c.finding for c in buggy.counterexamples}
+    assert fixed.counterexamples == []
