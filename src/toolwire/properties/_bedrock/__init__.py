@@ -28,7 +28,7 @@ FAMILY: Final = Family(
             "conversation",
             ConversationMonitor,
             container="messages",
-            follows=(STREAM,),
+            follows=(STREAM, RESPONSE),
             probe=calls.probe,
             results=calls.results,
             recognises=calls.recognises,

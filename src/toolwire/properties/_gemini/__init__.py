@@ -28,7 +28,7 @@ FAMILY: Final = Family(
             "conversation",
             ContentsMonitor,
             container="contents",
-            follows=(STREAM,),
+            follows=(STREAM, RESPONSE),
             probe=calls.probe,
             results=calls.results,
             recognises=calls.recognises_content,

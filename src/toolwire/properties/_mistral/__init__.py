@@ -34,7 +34,7 @@ FAMILY: Final = Family(
             "conversation",
             ConversationMonitor,
             container="messages",
-            follows=(CHAT_STREAM,),
+            follows=(CHAT_STREAM, RESPONSE),
             profiles={name: functools.partial(ConversationMonitor, p) for name, p in PROFILES.items()},
             probe=chat_calls.probe,
             results=chat_calls.results,

@@ -29,7 +29,7 @@ FAMILY: Final = Family(
             "conversation",
             ConversationMonitor,
             container="messages",
-            follows=(CHAT_STREAM,),
+            follows=(CHAT_STREAM, CHAT_RESPONSE),
             probe=calls.probe,
             results=calls.results,
             intact=calls.intact,

@@ -42,7 +42,7 @@ FAMILY: Final = Family(
             "conversation",
             InputMonitor,
             container="input",
-            follows=(STREAM, OPEN_STREAM),
+            follows=(STREAM, OPEN_STREAM, RESPONSE),
             probe=calls.probe,
             results=calls.results,
             recognises=calls.recognises,
