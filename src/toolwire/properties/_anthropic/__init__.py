@@ -62,6 +62,7 @@ FAMILY: Final = Family(
             sites=calls.RESPONSE_SITES,
             breaks={"drop-id": "AN-12a"},
             generator=load(f"{__name__}.generate", "RESPONSE"),
+            space=load(f"{__name__}.space", "AnthropicResponseSpace"),
             shapes=RESPONSE_SHAPES,
         ),
     ),

@@ -64,6 +64,7 @@ FAMILY: Final = Family(
             sites=calls.RESPONSE_SITES,
             breaks={"drop-id": "BR-10a"},
             generator=load(f"{__name__}.generate", "RESPONSE"),
+            space=load(f"{__name__}.space", "ConverseResponseSpace"),
             shapes=RESPONSE_SHAPES,
         ),
     ),

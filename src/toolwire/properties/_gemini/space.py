@@ -68,4 +68,5 @@ class GeminiResponseSpace(BodySpace):
 
     protocol = "gemini-response"
     quirks = frozenset({"missing-ids"})
+    neutral = True
     generator = RESPONSE

@@ -60,6 +60,7 @@ FAMILY: Final = Family(
             sites=chat_calls.RESPONSE_SITES,
             breaks={"drop-id": "MI-7a"},
             generator=load(f"{__name__}.generate", "RESPONSE"),
+            space=load(f"{__name__}.space", "MistralResponseSpace"),
             shapes=response_shapes(chat_turns),
         ),
     ),

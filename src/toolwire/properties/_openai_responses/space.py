@@ -82,4 +82,5 @@ class ResponsesResponseSpace(BodySpace):
 
     protocol = "openai-responses-response"
     quirks = frozenset()
+    neutral = True
     generator = BODY

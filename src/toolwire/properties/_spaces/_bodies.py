@@ -14,9 +14,9 @@ from typing import Any, ClassVar, cast
 
 from hypothesis import strategies as st
 
-from toolwire.machines import ContentBlock, ResponseBody, compile_machine
+from toolwire.machines import ILLEGAL, ContentBlock, ResponseBody, compile_machine
 from toolwire.properties._spaces._lanes import Lanes, LaneSpace
-from toolwire.properties._spaces._space import Move, Wire
+from toolwire.properties._spaces._space import Fired, Move, Step, Wire
 from toolwire.properties._strategies._plan import Call, Plan, Turn
 from toolwire.properties._strategies._render import Generator
 
@@ -37,14 +37,32 @@ class BodySpace(LaneSpace):
         fragments=frozenset(),
         envelope=compile_machine(ResponseBody),
         carrier="call",
-        closing="stop",
         broadcast="stop",
     )
+    #: The stop reason says neither tool calls nor end of turn (Gemini's STOP, a Responses status).
+    neutral: ClassVar[bool] = False
     #: The protocol's body generator (its ``generate`` module's), which writes a plan as a body.
     generator: ClassVar[Generator]
 
     def default_interleave(self) -> bool:
         return True
+
+    def _close(self, env: int, slots: tuple[tuple[int, int, int], ...]) -> Step | None:
+        """The stop reason the body carries: tools_stop after calls, end_stop without, or neutral."""
+        event = "stop" if self.neutral else "tools_stop" if any(n >= 0 for _, _, n in slots) else "end_stop"
+        envelope = self.lanes.envelope
+        assert envelope is not None
+        target = envelope.rows[event][env]
+        if target == ILLEGAL:
+            return None
+        fired: list[Fired] = [(0, env, event)]
+        closed = []
+        for state, count, name in slots:
+            if name >= 0:
+                fired.append((1, state, "stop"))
+                state = self.lanes.lane.rows["stop"][state]
+            closed.append((state, count, name))
+        return ("close",), (self._closed, target, tuple(closed)), tuple(fired)
 
     def render(self, path: Sequence[Move]) -> Wire:
         slots = self.calls(path).values()
