@@ -30,7 +30,7 @@ PUBLIC = {
         "ConverseStream", "GeminiContents", "JsonRpcRequest", "MessageStream", "MistralConversation",
         "StreamToolCall", "UIToolPart",
         "ChatConversation", "ChatToolCallStream", "CheckingMachine",
-        "FunctionCallItem", "FunctionCallPairing", "OutputItem", "ResponseStream", "Table",
+        "FunctionCallItem", "FunctionCallPairing", "OutputItem", "ResponseBody", "ResponseStream", "Table",
         "compile_machine",
     ],
     toolwire.properties: [

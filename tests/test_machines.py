@@ -31,6 +31,7 @@ PINNED = {
     "StreamToolCall": (6, 11),
     "UIToolPart": (8, 14),
     "JsonRpcRequest": (4, 4),
+    "ResponseBody": (3, 6),
 }
 
 

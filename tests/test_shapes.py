@@ -81,7 +81,11 @@ from hypothesis import Phase  # noqa: E402
 from toolwire.models import DONE, read_frames  # noqa: E402
 from toolwire.properties import PROTOCOLS, quirks_for  # noqa: E402
 
-MANIFEST = tomllib.loads((TRAFFIC / "manifest.toml").read_text())["trace"]
+MANIFEST = [
+    # A response body's folder names its protocol (the manifest leaves it blank).
+    t | {"protocol": t["protocol"] or t["file"].split("/")[1]} if t.get("body") == "response" else t
+    for t in tomllib.loads((TRAFFIC / "manifest.toml").read_text())["trace"]
+]
 #: Features of the recording, not of the events: no generator of JSON events can show them.
 FRAMING = {"done-sentinel"}
 SAMPLES = 300

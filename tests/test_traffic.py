@@ -35,3 +35,23 @@ def test_real_traffic_is_judged_right(trace: dict[str, Any]) -> None:
         assert (errors, problems) == ([], []), trace["note"]
     else:
         assert errors, trace["note"]
+
+
+#: The response bodies: the manifest leaves their protocol blank, and their folder names it.
+RESPONSES = [t | {"protocol": t["file"].split("/")[1]} for t in MANIFEST if t.get("body") == "response"]
+
+
+def test_every_response_body_has_a_protocol_named_by_its_folder() -> None:
+    assert len(RESPONSES) == 442
+    assert {t["protocol"] for t in RESPONSES} == {
+        "openai-chat-response", "openai-responses-response", "anthropic-message-response",
+        "gemini-response", "bedrock-converse-response",
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize("trace", RESPONSES, ids=lambda t: t["file"])
+def test_real_response_bodies_check_clean(trace: dict[str, Any]) -> None:
+    report = check_file(TRAFFIC / trace["file"], trace["protocol"], input_format=trace["input_format"])
+    assert trace["expected"] == "clean"
+    assert report.events == 1
+    assert ([(f.rule, f.message) for f in report.errors], list(report.problems)) == ([], [])

@@ -160,9 +160,15 @@ def not_a_trace(head: bytes) -> str | None:
 def _stream_before(spec: Protocol, frames: Iterator[Frame]) -> Monitor:
     if not spec.follows:
         raise UsageError(f"{spec.name} is not a request that follows a stream; drop --after")
-    stream_spec = get_protocol(spec.follows[0])
+    head = list(itertools.islice(frames, 1))
+    # What the request followed: the first of its protocols that recognises the first value (a
+    # response body), else its stream.
+    followed = [get_protocol(name) for name in spec.follows]
+    stream_spec = next(
+        (p for p in followed if p.recognises is not None and head and p.recognises(head[0][1])), followed[0]
+    )
     monitor = stream_spec.monitor()
-    _feed_stream(monitor, frames)
+    _feed_stream(monitor, itertools.chain(head, frames))
     return monitor
 
 

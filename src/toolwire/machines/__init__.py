@@ -9,6 +9,7 @@ from toolwire.machines._anthropic import AnthropicConversation, MessageStream
 from toolwire.machines._base import CheckingMachine
 from toolwire.machines._bedrock import ConverseConversation, ConverseStream
 from toolwire.machines._blocks import ContentBlock
+from toolwire.machines._body import ResponseBody
 from toolwire.machines._gemini import GeminiContents
 from toolwire.machines._mcp import JsonRpcRequest
 from toolwire.machines._mistral import MistralConversation
@@ -41,6 +42,7 @@ MACHINES: dict[str, type[CheckingMachine]] = {
         StreamToolCall,
         UIToolPart,
         JsonRpcRequest,
+        ResponseBody,
     )
 }
 
@@ -61,6 +63,7 @@ __all__ = [
     "MessageStream",
     "MistralConversation",
     "OutputItem",
+    "ResponseBody",
     "ResponseStream",
     "StreamToolCall",
     "Table",

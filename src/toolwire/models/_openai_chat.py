@@ -11,10 +11,15 @@ from typing import Any, Final, NotRequired, TypedDict
 
 __all__ = [
     "CHAT_TOOL_CALL_ID_MAX",
+    "FINISH_STOP",
     "FINISH_TOOL_CALLS",
     "NULL_ID_PLACEHOLDER",
+    "OBJECT_CHUNK",
+    "OBJECT_COMPLETION",
     "ROLE_ASSISTANT",
     "ROLE_TOOL",
+    "TYPE_CUSTOM",
+    "TYPE_FUNCTION",
     "ChatFunction",
     "ChatToolCall",
     "ChatToolCallChunk",
@@ -71,3 +76,14 @@ def message_tool_calls(message: dict[str, Any]) -> list[Any] | None:
     if message.get("role") != ROLE_ASSISTANT or not isinstance(calls, list) or not calls:
         return None
     return calls
+
+
+#: A response body's ``object`` (``openai`` 3.54.0 ``types/chat/chat_completion.py``).
+OBJECT_COMPLETION: Final = "chat.completion"
+#: A streamed chunk's ``object``, which no body carries.
+OBJECT_CHUNK: Final = "chat.completion.chunk"
+#: The finish reason of a turn that ended without calling tools.
+FINISH_STOP: Final = "stop"
+#: ``ChatCompletionMessageCustomToolCall``: ``{id, type: "custom", custom: {name, input}}``.
+TYPE_FUNCTION: Final = "function"
+TYPE_CUSTOM: Final = "custom"

@@ -225,7 +225,8 @@ def _identity(
     images: dict[Any, Any] = {}
     for n, k in pairs:
         a, b = source.calls[n], output.calls[k]
-        if b[0] is None or b[0] == "":
+        if (b[0] is None or b[0] == "") and a[0] is not None:
+            # An input call without an id (Gemini's) owes the output none.
             yield Broken(
                 "identity", f"input call {a[0]} ({a[1]}) has no id in the output", _ids(a), kind="dropped"
             )

@@ -1,4 +1,4 @@
-"""Anthropic Messages: request messages (AN-1 to AN-7) and stream events (AN-1, AN-2, AN-10).
+"""Anthropic Messages: request messages (AN-1 to AN-7), stream events (AN-10), message bodies (AN-12).
 
 The family's places: ``models/_anthropic.py`` (the wire), ``machines/_anthropic.py``
 (the lifecycles; its content blocks use the shared ``ContentBlock``) and this
@@ -8,14 +8,15 @@ probe), ``generate`` (Hypothesis) and ``shapes`` (shape features).
 
 from typing import Final
 
-from toolwire.machines import AnthropicConversation, ContentBlock, MessageStream
+from toolwire.machines import AnthropicConversation, ContentBlock, MessageStream, ResponseBody
 from toolwire.properties._anthropic import calls
+from toolwire.properties._anthropic.body import ResponseMonitor
 from toolwire.properties._anthropic.monitors import ConversationMonitor, StreamMonitor
-from toolwire.properties._anthropic.rules import MESSAGES, RULES, STREAM
-from toolwire.properties._anthropic.shapes import MESSAGE_SHAPES, STREAM_SHAPES
+from toolwire.properties._anthropic.rules import MESSAGES, RESPONSE, RULES, STREAM
+from toolwire.properties._anthropic.shapes import MESSAGE_SHAPES, RESPONSE_SHAPES, STREAM_SHAPES
 from toolwire.properties._protocol import Family, Protocol, load
 
-__all__ = ["FAMILY", "ConversationMonitor", "StreamMonitor"]
+__all__ = ["FAMILY", "ConversationMonitor", "ResponseMonitor", "StreamMonitor"]
 
 FAMILY: Final = Family(
     "anthropic",
@@ -27,7 +28,7 @@ FAMILY: Final = Family(
             "conversation",
             ConversationMonitor,
             container="messages",
-            follows=(STREAM,),
+            follows=(STREAM, RESPONSE),
             probe=calls.probe,
             results=calls.results,
             sites=calls.MESSAGE_SITES,
@@ -51,9 +52,22 @@ FAMILY: Final = Family(
             generator=load(f"{__name__}.generate", "STREAM"),
             shapes=STREAM_SHAPES,
         ),
+        Protocol(
+            RESPONSE,
+            "Anthropic Messages response body: a message, one JSON document (AN-1, AN-2, AN-12)",
+            "stream",
+            ResponseMonitor,
+            probe=calls.response_probe,
+            recognises=calls.recognises_message,
+            sites=calls.RESPONSE_SITES,
+            breaks={"drop-id": "AN-12a"},
+            generator=load(f"{__name__}.generate", "RESPONSE"),
+            space=load(f"{__name__}.space", "AnthropicResponseSpace"),
+            shapes=RESPONSE_SHAPES,
+        ),
     ),
     rules=RULES,
-    machines=(MessageStream, ContentBlock, AnthropicConversation),
+    machines=(MessageStream, ContentBlock, AnthropicConversation, ResponseBody),
     id_shapes=calls.ID_SHAPES,
     envelope_ids=("msg_",),
 )

@@ -9,7 +9,16 @@ from typing import Any, Final
 from toolwire.properties._protocol import Result
 from toolwire.properties._sites import Sites, first, key, role
 
-__all__ = ["ID_SHAPES", "MESSAGE_SITES", "STREAM_SITES", "probe", "results"]
+__all__ = [
+    "ID_SHAPES",
+    "MESSAGE_SITES",
+    "RESPONSE_SITES",
+    "STREAM_SITES",
+    "probe",
+    "recognises_message",
+    "response_probe",
+    "results",
+]
 
 #: ``content_block_start`` of a ``tool_use`` block opens a call.
 STREAM_SITES: Final = Sites(key("content_block_start", "id", "content_block"))
@@ -51,3 +60,18 @@ def probe(call_id: str) -> dict[str, Any]:
             {"role": "user", "content": [{"type": "tool_result", "tool_use_id": call_id, "content": "15"}]},
         ]
     }
+
+
+#: The first tool_use block of a ``message`` body.
+RESPONSE_SITES: Final = Sites(lambda e: first(e, ("content",), key("tool_use", "id")))
+
+
+def response_probe(call_id: str) -> list[dict[str, Any]]:
+    """The smallest ``message`` body in which ``call_id`` is a tool_use id."""
+    use = {"type": "tool_use", "id": call_id, "name": "get_weather", "input": {}}
+    return [{"type": "message", "role": "assistant", "content": [use], "stop_reason": "tool_use"}]
+
+
+def recognises_message(body: Any) -> bool:
+    """An Anthropic ``message`` body: ``type`` message."""
+    return isinstance(body, dict) and body.get("type") == "message"

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from toolwire.properties._strategies._plan import Call, Plan, Turn, timeline
 from toolwire.properties._strategies._render import Generator, Spelling, Wire, conversation, pick
 
-__all__ = ["MESSAGES", "STREAM"]
+__all__ = ["MESSAGES", "RESPONSE", "STREAM"]
 
 #: An opaque thinking signature, as the API sends it (base64).
 SIGNATURE: Final = (
@@ -293,6 +293,34 @@ def _content(result: str, shape: str) -> Any:
 
 
 #: One ``tool_use`` content block per call, blocks in order.
+def anthropic_response(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wire:
+    """A ``message`` body of the first turn: text, then whole tool_use blocks (``caller`` or not)."""
+    turn = plan.turns[0]
+    caller = pick(draw, {"no-caller-field": False, "caller-field": True}, quirks)
+    content: Wire = [{"type": "text", "text": turn.text}] if turn.text or not turn.calls else []
+    if not content and not turn.calls:
+        content = [{"type": "text", "text": "Done."}]
+    for call in turn.calls:
+        use: dict[str, Any] = {"type": "tool_use", "id": f"{_API.tool_prefix}{call.token[:22]}"}
+        use |= {"name": call.name, "input": call.input}
+        if caller:
+            use["caller"] = {"type": "direct"}
+        content.append(use)
+    if content and content[0].get("text") == "":
+        content[0]["text"] = "Done."
+    body = {
+        "id": _API.message_id,
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-sonnet-4-5-20250929",
+    }
+    reason = "tool_use" if turn.calls else "end_turn"
+    usage = {"input_tokens": 472, "output_tokens": 89}
+    return [body | {"content": content, "stop_reason": reason, "stop_sequence": None, "usage": usage}]
+
+
+#: A ``message`` body: whole tool_use blocks.
+RESPONSE: Final = Generator(anthropic_response, fragments=False)
 STREAM: Final = Generator(anthropic_stream)
 #: A request's ``messages``; one user message answers a turn's calls, in any order.
 MESSAGES: Final = Generator.conversation(anthropic_messages)

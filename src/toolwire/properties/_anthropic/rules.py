@@ -6,10 +6,11 @@ from typing import Final
 
 from toolwire.properties._rule import Rule
 
-__all__ = ["MESSAGES", "RULES", "STREAM"]
+__all__ = ["MESSAGES", "RESPONSE", "RULES", "STREAM"]
 
 MESSAGES: Final = "anthropic-messages"
 STREAM: Final = "anthropic-stream"
+RESPONSE: Final = "anthropic-message-response"
 
 _TOOL_USE = "anthropic 2.12.0 types/tool_use_block.py, tool_result_block_param.py"
 _HANDLE = "https://platform.claude.com/docs/en/agents-and-tools/tool-use/handle-tool-calls"
@@ -20,7 +21,7 @@ RULES: Final = (
     Rule(
         "AN-1",
         "always",
-        (MESSAGES, STREAM),
+        (MESSAGES, STREAM, RESPONSE),
         "tool_use.id matches ^[a-zA-Z0-9_-]+$ (server_tool_use.id: ^srvtoolu_[a-zA-Z0-9_]+$).",
         source=f"protocol-rules AN-1; RooCodeInc/Roo-Code#10649, maximhq/bifrost#5097; {_TOOL_USE}",
         error="messages.{m}.content.{k}.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'",
@@ -30,7 +31,7 @@ RULES: Final = (
     Rule(
         "AN-2",
         "always",
-        (MESSAGES, STREAM),
+        (MESSAGES, STREAM, RESPONSE),
         "tool_use ids are unique across the whole request (and within one streamed message).",
         source="protocol-rules AN-2; BerriAI/litellm#23510, anthropics/claude-code#28515",
         error="messages.{m}.content.{k}: `tool_use` ids must be unique",
@@ -143,5 +144,26 @@ RULES: Final = (
         source=f"protocol-rules AN-10; {_STREAMING}",
         fix='Set stop_reason "tool_use" on a turn that ends in client tool calls; clients stop '
         "waiting for results on any other reason.",
+    ),
+    Rule(
+        "AN-12a",
+        "always",
+        (RESPONSE,),
+        "Every tool_use block of a message carries id, name and input, and input is a JSON object.",
+        source="anthropic 2.12.0 types/tool_use_block.py (id, input, name, type required); protocol-rules "
+        f"AN-10 ('the final tool_use.input is always an object'); {_STREAMING}",
+        fix="Parse the accumulated partial_json into an object (an empty input is {}), and keep the "
+        "start's id and name.",
+    ),
+    Rule(
+        "AN-12b",
+        "always",
+        (RESPONSE,),
+        'stop_reason is "tool_use" when the message has tool_use blocks, and only then.',
+        source="anthropic 2.12.0 types/stop_reason.py, types/message.py (stop_reason: 'tool_use: the model "
+        f"invoked one or more tools'); protocol-rules AN-10; {_HANDLE}; every recorded message with "
+        "tool_use stops tool_use: shared/traffic anthropic-message-response",
+        fix="Take stop_reason from the stream's message_delta; a turn with client tool calls stops "
+        '"tool_use".',
     ),
 )

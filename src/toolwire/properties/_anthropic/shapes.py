@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, Final
 
+from toolwire.properties._anthropic.body import message_turns
+from toolwire.properties._body import BodyTurn, body_catalogue
 from toolwire.properties._shapes import (
     ARGUMENT_FEATURES,
     Feature,
@@ -15,7 +17,7 @@ from toolwire.properties._shapes import (
     is_json,
 )
 
-__all__ = ["MESSAGE_SHAPES", "STREAM_SHAPES"]
+__all__ = ["MESSAGE_SHAPES", "RESPONSE_SHAPES", "STREAM_SHAPES"]
 
 _DOCS: Final = "docs.anthropic.com"
 _STREAMING: Final = f"{_DOCS}/en/docs/build-with-claude/streaming"
@@ -260,3 +262,31 @@ def _result(block: dict[str, Any]) -> Iterator[str]:
 
 
 MESSAGE_SHAPES: Final = Shapes(_MESSAGES, lambda trace: set(_messages(trace)))
+
+
+_RESPONSE: Final = (
+    Feature("caller-field", "tool_use blocks carry caller (type direct)"),
+    Feature("no-caller-field", "tool_use blocks carry no caller"),
+)
+
+
+def _response(body: dict[str, Any], turns: list[BodyTurn]) -> Iterator[str]:
+    uses = [b for b in body.get("content") or [] if isinstance(b, dict) and b.get("type") == "tool_use"]
+    if uses:
+        yield "caller-field" if any("caller" in b for b in uses) else "no-caller-field"
+
+
+def _texts(body: dict[str, Any], turn: BodyTurn) -> bool:
+    return any(isinstance(b, dict) and b.get("type") == "text" for b in body.get("content") or [])
+
+
+RESPONSE_SHAPES: Final = body_catalogue(
+    message_turns,
+    _RESPONSE,
+    _texts,
+    _response,
+    {
+        "empty-arguments": "anthropic 2.12.0 lib/streaming/_messages.py accumulate_event: a tool_use without "
+        "input fragments keeps its start's input {} in the accumulated message"
+    },
+)

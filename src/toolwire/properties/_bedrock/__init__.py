@@ -1,4 +1,4 @@
-"""AWS Bedrock Converse: request messages (BR-1 to BR-4) and ConverseStream events (BR-1, BR-9).
+"""AWS Bedrock Converse: request messages (BR-1 to BR-4), ConverseStream events (BR-9), bodies (BR-10).
 
 The family's places: ``models/_bedrock.py`` (the wire), ``machines/_bedrock.py``
 (the lifecycles; its content blocks use the shared ``ContentBlock``) and this
@@ -8,14 +8,15 @@ probe), ``generate`` (Hypothesis) and ``shapes`` (shape features).
 
 from typing import Final
 
-from toolwire.machines import ContentBlock, ConverseConversation, ConverseStream
+from toolwire.machines import ContentBlock, ConverseConversation, ConverseStream, ResponseBody
 from toolwire.properties._bedrock import calls
+from toolwire.properties._bedrock.body import ResponseMonitor
 from toolwire.properties._bedrock.monitors import ConversationMonitor, StreamMonitor
-from toolwire.properties._bedrock.rules import CONVERSE, RULES, STREAM
-from toolwire.properties._bedrock.shapes import MESSAGE_SHAPES, STREAM_SHAPES
+from toolwire.properties._bedrock.rules import CONVERSE, RESPONSE, RULES, STREAM
+from toolwire.properties._bedrock.shapes import MESSAGE_SHAPES, RESPONSE_SHAPES, STREAM_SHAPES
 from toolwire.properties._protocol import Family, Protocol, load
 
-__all__ = ["FAMILY", "ConversationMonitor", "StreamMonitor"]
+__all__ = ["FAMILY", "ConversationMonitor", "ResponseMonitor", "StreamMonitor"]
 
 FAMILY: Final = Family(
     "bedrock",
@@ -27,7 +28,7 @@ FAMILY: Final = Family(
             "conversation",
             ConversationMonitor,
             container="messages",
-            follows=(STREAM,),
+            follows=(STREAM, RESPONSE),
             probe=calls.probe,
             results=calls.results,
             recognises=calls.recognises,
@@ -52,8 +53,22 @@ FAMILY: Final = Family(
             generator=load(f"{__name__}.generate", "STREAM"),
             shapes=STREAM_SHAPES,
         ),
+        Protocol(
+            RESPONSE,
+            "AWS Bedrock Converse response body: output.message and stopReason, one JSON document "
+            "(BR-1, BR-4, BR-10)",
+            "stream",
+            ResponseMonitor,
+            probe=calls.response_probe,
+            recognises=calls.recognises_response,
+            sites=calls.RESPONSE_SITES,
+            breaks={"drop-id": "BR-10a"},
+            generator=load(f"{__name__}.generate", "RESPONSE"),
+            space=load(f"{__name__}.space", "ConverseResponseSpace"),
+            shapes=RESPONSE_SHAPES,
+        ),
     ),
     rules=RULES,
-    machines=(ConverseStream, ContentBlock, ConverseConversation),
+    machines=(ConverseStream, ContentBlock, ConverseConversation, ResponseBody),
     id_shapes=calls.ID_SHAPES,
 )

@@ -9,7 +9,17 @@ from typing import Any, Final
 from toolwire.properties._protocol import Result
 from toolwire.properties._sites import Sites, first, key, role
 
-__all__ = ["ID_SHAPES", "MESSAGE_SITES", "STREAM_SITES", "probe", "results"]
+__all__ = [
+    "ID_SHAPES",
+    "MESSAGE_SITES",
+    "RESPONSE_SITES",
+    "STREAM_SITES",
+    "probe",
+    "recognises",
+    "recognises_response",
+    "response_probe",
+    "results",
+]
 
 #: ``contentBlockStart`` of a ``toolUse`` block opens a call.
 STREAM_SITES: Final = Sites(key(None, "toolUseId", "contentBlockStart", "start", "toolUse"))
@@ -57,3 +67,23 @@ def recognises(message: Any) -> bool:
         and message.get("role") in ("user", "assistant")
         and isinstance(message.get("content"), list)
     )
+
+
+#: The first toolUse block of a Converse response's ``output.message``.
+RESPONSE_SITES: Final = Sites(
+    lambda e: first(e, ("output", "message", "content"), key(None, "toolUseId", "toolUse"))
+)
+
+
+def response_probe(call_id: str) -> list[dict[str, Any]]:
+    """The smallest Converse response in which ``call_id`` is a toolUseId."""
+    use = {"toolUse": {"toolUseId": call_id, "name": "get_weather", "input": {}}}
+    return [{"output": {"message": {"role": "assistant", "content": [use]}}, "stopReason": "tool_use"}]
+
+
+def recognises_response(body: Any) -> bool:
+    """A Converse response: ``output.message`` or a ``stopReason``."""
+    if not isinstance(body, dict):
+        return False
+    output = body.get("output")
+    return (isinstance(output, dict) and isinstance(output.get("message"), dict)) or "stopReason" in body

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from toolwire.properties._strategies._plan import Call, Plan, Tokened, Turn, timeline
 from toolwire.properties._strategies._render import Generator, Spelling, Wire, conversation, pick
 
-__all__ = ["CONVERSE", "STREAM"]
+__all__ = ["CONVERSE", "RESPONSE", "STREAM"]
 
 #: ConverseStream pads each event with ``p``: the first letters and digits, to a varying length.
 _PADDING: Final = string.ascii_letters + string.digits
@@ -145,6 +145,33 @@ def _content(result: str, json_result: bool) -> Wire:
 
 
 #: A ``toolUse`` content block per call, blocks in order.
+def bedrock_response(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wire:
+    """A Converse response of the first turn: text, then whole toolUse blocks.
+
+    toolUse blocks carry toolUseId, name and input, and ``type`` in newer responses; Nova through
+    InvokeModel ids them with a bare UUID; ``metrics`` comes with latencyMs, or not at all.
+    """
+    turn = plan.turns[0]
+    typed = pick(draw, {"no-tool-use-type": False, "tool-use-type-field": True}, quirks)
+    uuid_ids = pick(draw, {"tooluse-id": False, "uuid-tool-use-id": True}, quirks)
+    metrics = pick(draw, {"metrics-field": True, "no-metrics-field": False}, quirks)
+    content: Wire = [{"text": turn.text or "Done."}] if turn.text or not turn.calls else []
+    for call in turn.calls:
+        use: dict[str, Any] = {"toolUseId": _uuid(call) if uuid_ids else _tooluse(call), "name": call.name}
+        use["input"] = call.input
+        if typed:
+            use["type"] = "tool_use"
+        content.append({"toolUse": use})
+    body: dict[str, Any] = {"output": {"message": {"role": "assistant", "content": content}}}
+    body["stopReason"] = "tool_use" if turn.calls else "end_turn"
+    body["usage"] = {"inputTokens": 412, "outputTokens": 57, "totalTokens": 469}
+    if metrics:
+        body["metrics"] = {"latencyMs": 1436}
+    return [body]
+
+
+#: A Converse response body: whole toolUse blocks.
+RESPONSE: Final = Generator(bedrock_response, fragments=False)
 STREAM: Final = Generator(bedrock_stream)
 #: A request's ``messages``; one user message answers a turn's calls, in any order.
 CONVERSE: Final = Generator.conversation(bedrock_converse)

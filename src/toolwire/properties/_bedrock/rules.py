@@ -6,10 +6,11 @@ from typing import Final
 
 from toolwire.properties._rule import Rule
 
-__all__ = ["CONVERSE", "RULES", "STREAM"]
+__all__ = ["CONVERSE", "RESPONSE", "RULES", "STREAM"]
 
 CONVERSE: Final = "bedrock-converse"
 STREAM: Final = "bedrock-converse-stream"
+RESPONSE: Final = "bedrock-converse-response"
 
 _MODEL = "botocore 1.44.5 data/bedrock-runtime/2023-09-30/service-2.json"
 
@@ -17,7 +18,7 @@ RULES: Final = (
     Rule(
         "BR-1",
         "always",
-        (CONVERSE, STREAM),
+        (CONVERSE, STREAM, RESPONSE),
         "toolUseId is 1..64 characters of [a-zA-Z0-9_.:-]; a tool name is 1..64 characters of [a-zA-Z0-9_-].",
         source=f"protocol-rules BR-1; {_MODEL} (shapes ToolUseId, ToolName)",
         fix="Map foreign ids injectively into 64 characters of [a-zA-Z0-9_.:-] and keep the map "
@@ -48,7 +49,7 @@ RULES: Final = (
     Rule(
         "BR-4",
         "always",
-        (CONVERSE,),
+        (CONVERSE, RESPONSE),
         "toolUse ids are unique within a message, and so are toolResult ids.",
         source="protocol-rules BR-4; bvcyber/Cyber-AutoAgent-ng#72",
         error="The toolUse blocks at messages.{m}.content contain duplicate Ids: {id}",
@@ -100,5 +101,26 @@ RULES: Final = (
         'messageStop carries stopReason "tool_use" when the message has toolUse blocks.',
         source=f"protocol-rules BR-9; {_MODEL} (StopReason)",
         fix='End a turn that calls tools with stopReason "tool_use".',
+    ),
+    Rule(
+        "BR-10a",
+        "always",
+        (RESPONSE,),
+        "Every toolUse block of output.message carries toolUseId, name and input, and input is a JSON "
+        "object.",
+        source=f"{_MODEL} (ConverseOutput, ToolUseBlock: toolUseId, name, input required; input a "
+        "Document); protocol-rules BR-9 (the streamed input fragments parse to the object)",
+        fix="Parse the concatenated delta.toolUse.input fragments into an object ({} for none) and keep the "
+        "start's toolUseId and name.",
+    ),
+    Rule(
+        "BR-10b",
+        "always",
+        (RESPONSE,),
+        'stopReason is "tool_use" when output.message has toolUse blocks, and only then.',
+        source=f"{_MODEL} (ConverseResponse.stopReason, StopReason); protocol-rules BR-9 (messageStop "
+        "stopReason tool_use); every recorded response with toolUse stops tool_use: shared/traffic "
+        "bedrock-converse-response",
+        fix='Take stopReason from the stream\'s messageStop; a turn with toolUse blocks stops "tool_use".',
     ),
 )

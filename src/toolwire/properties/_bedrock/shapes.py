@@ -7,6 +7,8 @@ import re
 from collections.abc import Iterator
 from typing import Any, Final
 
+from toolwire.properties._bedrock.body import converse_turns
+from toolwire.properties._body import BodyTurn, body_catalogue
 from toolwire.properties._shapes import (
     ARGUMENT_FEATURES,
     Feature,
@@ -16,7 +18,7 @@ from toolwire.properties._shapes import (
     hashable,
 )
 
-__all__ = ["MESSAGE_SHAPES", "STREAM_SHAPES"]
+__all__ = ["MESSAGE_SHAPES", "RESPONSE_SHAPES", "STREAM_SHAPES"]
 
 _API: Final = "docs.aws.amazon.com/bedrock/latest/APIReference"
 _GUIDE: Final = "docs.aws.amazon.com/bedrock/latest/userguide/tool-use-inference-call.html"
@@ -275,3 +277,42 @@ def _result(result: dict[str, Any]) -> Iterator[str]:
 
 
 MESSAGE_SHAPES: Final = Shapes(_MESSAGES, lambda trace: set(_messages(trace)))
+
+
+_RESPONSE: Final = (
+    Feature("tool-use-type-field", 'toolUse blocks carry type "tool_use"'),
+    Feature("no-tool-use-type", "toolUse blocks carry no type"),
+    Feature("uuid-tool-use-id", "toolUseId is a bare UUID, not tooluse_... (Nova through InvokeModel)"),
+    Feature("tooluse-id", "toolUseId is tooluse_..."),
+    Feature("metrics-field", "the response carries metrics (latencyMs)"),
+    Feature("no-metrics-field", "the response carries no metrics"),
+)
+
+
+def _response(body: dict[str, Any], turns: list[BodyTurn]) -> Iterator[str]:
+    yield "metrics-field" if "metrics" in body else "no-metrics-field"
+    calls = [call for turn in turns for call in turn.calls]
+    if not calls:
+        return
+    content = body["output"]["message"].get("content") or []
+    uses = [b["toolUse"] for b in content if isinstance(b, dict) and isinstance(b.get("toolUse"), dict)]
+    yield "tool-use-type-field" if any("type" in use for use in uses) else "no-tool-use-type"
+    yield "uuid-tool-use-id" if any(_UUID.fullmatch(str(c.id)) for c in calls) else "tooluse-id"
+
+
+def _texts(body: dict[str, Any], turn: BodyTurn) -> bool:
+    content = body["output"]["message"].get("content") or []
+    return any(isinstance(b, dict) and b.get("text") for b in content)
+
+
+RESPONSE_SHAPES: Final = body_catalogue(
+    converse_turns,
+    _RESPONSE,
+    _texts,
+    _response,
+    {
+        "empty-arguments": _STREAM_DOCUMENTED["empty-arguments"],
+        "no-calls": f"{_API}/API_runtime_Converse.html: a turn that answers in text alone "
+        "(stopReason end_turn)",
+    },
+)

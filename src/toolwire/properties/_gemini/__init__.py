@@ -8,14 +8,15 @@ mutation sites, the id probe), ``generate`` (Hypothesis), ``space`` (explore) an
 
 from typing import Final
 
-from toolwire.machines import GeminiContents
+from toolwire.machines import GeminiContents, ResponseBody
 from toolwire.properties._gemini import calls
+from toolwire.properties._gemini.body import ResponseMonitor
 from toolwire.properties._gemini.monitors import ContentsMonitor, StreamMonitor
-from toolwire.properties._gemini.rules import CONTENTS, RULES, STREAM
-from toolwire.properties._gemini.shapes import CONTENTS_SHAPES, STREAM_SHAPES
+from toolwire.properties._gemini.rules import CONTENTS, RESPONSE, RULES, STREAM
+from toolwire.properties._gemini.shapes import CONTENTS_SHAPES, RESPONSE_SHAPES, STREAM_SHAPES
 from toolwire.properties._protocol import Family, Protocol, Quirk, load
 
-__all__ = ["FAMILY", "ContentsMonitor", "StreamMonitor"]
+__all__ = ["FAMILY", "ContentsMonitor", "ResponseMonitor", "StreamMonitor"]
 
 FAMILY: Final = Family(
     "gemini",
@@ -27,7 +28,7 @@ FAMILY: Final = Family(
             "conversation",
             ContentsMonitor,
             container="contents",
-            follows=(STREAM,),
+            follows=(STREAM, RESPONSE),
             probe=calls.probe,
             results=calls.results,
             recognises=calls.recognises_content,
@@ -47,14 +48,26 @@ FAMILY: Final = Family(
             generator=load(f"{__name__}.generate", "STREAM"),
             shapes=STREAM_SHAPES,
         ),
+        Protocol(
+            RESPONSE,
+            "Gemini response body: a GenerateContentResponse, one JSON document (GM-9)",
+            "stream",
+            ResponseMonitor,
+            probe=calls.response_probe,
+            recognises=calls.recognises_response,
+            sites=calls.RESPONSE_SITES,
+            generator=load(f"{__name__}.generate", "RESPONSE"),
+            space=load(f"{__name__}.space", "GeminiResponseSpace"),
+            shapes=RESPONSE_SHAPES,
+        ),
     ),
     rules=RULES,
-    machines=(GeminiContents,),
+    machines=(GeminiContents, ResponseBody),
     quirks=(
         Quirk(
             "missing-ids",
             "function calls and responses carry no id; they pair by order and name",
-            (STREAM, CONTENTS),
+            (STREAM, CONTENTS, RESPONSE),
             "protocol-rules GM-1; the Gemini API omits FunctionCall.id",
             features=("call-without-id",),
         ),

@@ -9,7 +9,18 @@ from typing import Any, Final
 from toolwire.properties._protocol import Result
 from toolwire.properties._sites import Sites, first, key, role
 
-__all__ = ["CONTENTS_SITES", "ID_SHAPES", "STREAM_SITES", "probe", "results"]
+__all__ = [
+    "CONTENTS_SITES",
+    "ID_SHAPES",
+    "RESPONSE_SITES",
+    "STREAM_SITES",
+    "probe",
+    "recognises_chunk",
+    "recognises_content",
+    "recognises_response",
+    "response_probe",
+    "results",
+]
 
 #: A ``functionCall`` part of a chunk opens a call.
 STREAM_SITES: Final = Sites(
@@ -69,3 +80,18 @@ def recognises_content(content: Any) -> bool:
 def recognises_chunk(chunk: Any) -> bool:
     """A streamGenerateContent chunk: candidates, usage or prompt feedback."""
     return isinstance(chunk, dict) and not _CHUNK_KEYS.isdisjoint(chunk)
+
+
+#: The first functionCall of the first candidate (where the call has an id).
+RESPONSE_SITES: Final = STREAM_SITES
+
+
+def response_probe(call_id: str) -> list[dict[str, Any]]:
+    """The smallest GenerateContentResponse in which ``call_id`` is a functionCall's id."""
+    part = {"functionCall": {"id": call_id, "name": "get_weather", "args": {}}}
+    return [{"candidates": [{"content": {"role": "model", "parts": [part]}, "finishReason": "STOP"}]}]
+
+
+def recognises_response(body: Any) -> bool:
+    """A GenerateContentResponse: candidates, or a prompt's feedback."""
+    return isinstance(body, dict) and ("candidates" in body or "promptFeedback" in body)

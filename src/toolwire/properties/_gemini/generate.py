@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from toolwire.properties._strategies._plan import Call, Plan, Tokened, Turn
 from toolwire.properties._strategies._render import Generator, Spelling, Wire, conversation, pick
 
-__all__ = ["CONTENTS", "STREAM", "api_id", "gemini_call", "gemini_id"]
+__all__ = ["CONTENTS", "RESPONSE", "STREAM", "api_id", "gemini_call", "gemini_id"]
 
 
 def _uuid(token: str) -> str:
@@ -175,6 +175,38 @@ def _spelling(draw: st.DrawFn, quirks: frozenset[str]) -> Spelling:
 
 
 #: Whole calls with the API's ids, the parts split over chunks at drawn points.
+def gemini_response(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wire:
+    """A ``generateContent`` response of the first turn: one candidate, its parts whole.
+
+    Gemini 3 ids its calls, Gemini 2.x does not (or ``missing-ids``); the first call carries a
+    thought signature or not; a thought part may come first; ``finishReason`` is "STOP", or its
+    enum number 1 where a client dumps the proto; Vertex adds ``createTime``.
+    """
+    turn = plan.turns[0]
+    ids = "missing-ids" not in quirks and pick(
+        draw, {"no-function-call-id": False, "function-call-id": True}, quirks
+    )
+    signed = pick(draw, {"thought-signature": True, "no-thought-signature": False}, quirks)
+    thought = pick(draw, {"no-thought-part": False, "thought-part": True}, quirks)
+    reason = pick(draw, {"finish-reason-name": "STOP", "finish-reason-number": 1}, quirks)
+    vertex = pick(draw, {"no-create-time": False, "create-time-field": True}, quirks)
+    calls = frozenset() if ids else frozenset({"missing-ids"})
+    parts: Wire = [{"text": turn.text}] if turn.text else []
+    parts.extend(_signed([gemini_call(call, calls, api_id) for call in turn.calls], signed))
+    if not parts:
+        parts.append({"text": "Hello"})
+    if thought:
+        parts.insert(0, {"text": "The user wants the weather.", "thought": True})
+    candidate = {"content": {"parts": parts, "role": "model"}, "finishReason": reason, "index": 0}
+    body: dict[str, Any] = {"candidates": [candidate], "usageMetadata": copy.deepcopy(USAGE)}
+    if vertex:
+        body["createTime"] = "2025-10-01T09:12:44.123456Z"
+    model = "gemini-3.5-flash" if ids else "gemini-2.5-flash"
+    return [body | {"modelVersion": model, "responseId": "jr1qaLbPO8Ga1MkP2qXwuAU"}]
+
+
+#: A ``generateContent`` response body: whole functionCall parts.
+RESPONSE: Final = Generator(gemini_response, fragments=False)
 STREAM: Final = Generator(gemini_stream, fragments=False)
 #: A request's ``contents``; one user content answers a turn's calls, in call order.
 CONTENTS: Final = Generator.conversation(gemini_contents)

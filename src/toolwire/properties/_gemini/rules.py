@@ -6,10 +6,11 @@ from typing import Final
 
 from toolwire.properties._rule import Rule
 
-__all__ = ["CONTENTS", "RULES", "STREAM"]
+__all__ = ["CONTENTS", "RESPONSE", "RULES", "STREAM"]
 
 CONTENTS: Final = "gemini-contents"
 STREAM: Final = "gemini-stream"
+RESPONSE: Final = "gemini-response"
 
 _TYPES = "google-genai 3.4.0 types.py"
 _ADK = "google-adk 2.13.0 google/adk/flows/llm_flows/tools/_functions.py"
@@ -118,5 +119,26 @@ RULES: Final = (
         fix="Strip adk- ids from function_call and function_response before sending to Gemini, "
         "as ADK does; keep them for OpenAI, Anthropic and LiteLLM.",
         severity="warning",
+    ),
+    Rule(
+        "GM-9a",
+        "always",
+        (RESPONSE,),
+        "Every functionCall part of a GenerateContentResponse candidate carries a name, and its args, "
+        "when given, are a JSON object (the API sends each call whole).",
+        source=f"{_TYPES} (GenerateContentResponse, Candidate, FunctionCall: name, args dict); "
+        "protocol-rules GM-7",
+        fix="Copy each functionCall part whole: its name, its args object and its id when it has one.",
+    ),
+    Rule(
+        "GM-9b",
+        "always",
+        (RESPONSE,),
+        "The functionCall ids of one candidate, where given, are distinct (unconfirmed: the catalogue "
+        "leaves their uniqueness unspecified; responses pair with calls by id, GM-1).",
+        source=f"protocol-rules GM-1, 'ID formats and limits' (uniqueness unspecified); {_TYPES}",
+        fix="Give each call its own id, or none: a repeated id answers two calls with one response.",
+        severity="warning",
+        unconfirmed=True,
     ),
 )

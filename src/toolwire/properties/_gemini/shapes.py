@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, Final
 
+from toolwire.properties._body import BodyTurn, body_catalogue
+from toolwire.properties._gemini.body import candidate_turns
 from toolwire.properties._shapes import Feature, Shapes, calls_shapes
 
-__all__ = ["CONTENTS_SHAPES", "STREAM_SHAPES"]
+__all__ = ["CONTENTS_SHAPES", "RESPONSE_SHAPES", "STREAM_SHAPES"]
 
 _TYPES: Final = "google-genai types"
 #: The part keys of calls and responses, as the REST API spells them and as Python SDKs dump them.
@@ -226,3 +228,57 @@ def _response(response: dict[str, Any]) -> Iterator[str]:
 
 
 CONTENTS_SHAPES: Final = Shapes(_CONTENTS, lambda trace: set(_contents(trace)))
+
+
+_BODY: Final = (
+    Feature("function-call-id", "functionCall parts carry an id (Gemini 3)"),
+    Feature("no-function-call-id", "functionCall parts carry no id (Gemini 2.x)"),
+    Feature("thought-signature", "the first functionCall part carries a thoughtSignature"),
+    Feature("no-thought-signature", "no part carries a thoughtSignature"),
+    Feature("thought-part", "a thought text part"),
+    Feature("no-thought-part", "no thought part"),
+    Feature("finish-reason-name", 'finishReason is the enum name ("STOP")'),
+    Feature("finish-reason-number", "finishReason is the enum number (a client dumped the proto)"),
+    Feature("create-time-field", "the response carries createTime (Vertex AI)"),
+    Feature("no-create-time", "the response carries no createTime"),
+)
+
+
+def _candidate_parts(body: dict[str, Any], turn: BodyTurn) -> list[Any]:
+    candidate = body["candidates"][int(turn.path.removeprefix("candidates[").removesuffix("]"))]
+    content = candidate.get("content") if isinstance(candidate, dict) else None
+    parts = content.get("parts") if isinstance(content, dict) else None
+    return [p for p in parts if isinstance(p, dict)] if isinstance(parts, list) else []
+
+
+def _body(body: dict[str, Any], turns: list[BodyTurn]) -> Iterator[str]:
+    yield "create-time-field" if "createTime" in body else "no-create-time"
+    for turn in turns:
+        parts = _candidate_parts(body, turn)
+        yield "thought-part" if any(p.get("thought") for p in parts) else "no-thought-part"
+        if turn.reason is not None:
+            yield "finish-reason-number" if isinstance(turn.reason, int) else "finish-reason-name"
+        if turn.calls:
+            yield "function-call-id" if any(c.id for c in turn.calls) else "no-function-call-id"
+            yield (
+                "thought-signature" if any("thoughtSignature" in p for p in parts) else "no-thought-signature"
+            )
+
+
+def _body_texts(body: dict[str, Any], turn: BodyTurn) -> bool:
+    return any(p.get("text") and not p.get("thought") for p in _candidate_parts(body, turn))
+
+
+RESPONSE_SHAPES: Final = body_catalogue(
+    candidate_turns,
+    _BODY,
+    _body_texts,
+    _body,
+    {
+        "empty-arguments": f"{_TYPES}.FunctionCall.args: the parameters as a JSON object, {{}} for none",
+        "no-calls": "ai.google.dev/gemini-api/docs/function-calling: with function calling in AUTO mode the "
+        "model may answer in text alone",
+        "text-with-calls": f"{_TYPES}.GenerateContentResponse.text: warns when a response holds non-text "
+        "parts next to text",
+    },
+)

@@ -8,11 +8,12 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolwire.machines import ILLEGAL, GeminiContents, compile_machine
-from toolwire.properties._gemini.generate import gemini_id
+from toolwire.properties._gemini.generate import RESPONSE, gemini_id
+from toolwire.properties._spaces._bodies import BodySpace
 from toolwire.properties._spaces._conversations import ConversationSpace, TurnCall
 from toolwire.properties._spaces._space import Step
 
-__all__ = ["GeminiSpace"]
+__all__ = ["GeminiResponseSpace", "GeminiSpace"]
 
 
 class GeminiSpace(ConversationSpace):
@@ -60,3 +61,12 @@ class GeminiSpace(ConversationSpace):
             for c in calls
         ]
         return {"role": "user", "parts": parts}
+
+
+class GeminiResponseSpace(BodySpace):
+    """A ``gemini-response`` body: its calls whole, then its stop reason."""
+
+    protocol = "gemini-response"
+    quirks = frozenset({"missing-ids"})
+    neutral = True
+    generator = RESPONSE

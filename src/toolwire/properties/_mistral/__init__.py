@@ -1,4 +1,4 @@
-"""Mistral chat: the Chat Completions request shape with Mistral's id rules (MI-1 to MI-5).
+"""Mistral chat: the Chat Completions shape with Mistral's id rules: requests (MI-1 to MI-5), bodies (MI-7).
 
 The family's places: ``models/_mistral.py`` (the wire), ``machines/_mistral.py``
 (the lifecycle) and this package: ``rules``, ``monitors`` (with the tokenizer
@@ -11,15 +11,17 @@ import functools
 import re
 from typing import Final
 
-from toolwire.machines import MistralConversation
+from toolwire.machines import MistralConversation, ResponseBody
+from toolwire.properties._mistral.body import ResponseMonitor
 from toolwire.properties._mistral.monitors import PROFILES, ConversationMonitor, TokenizerProfile
-from toolwire.properties._mistral.rules import CHAT, RULES
-from toolwire.properties._mistral.shapes import MESSAGE_SHAPES
+from toolwire.properties._mistral.rules import CHAT, RESPONSE, RULES
+from toolwire.properties._mistral.shapes import MESSAGE_SHAPES, response_shapes
 from toolwire.properties._openai_chat import calls as chat_calls
+from toolwire.properties._openai_chat.body import chat_turns
 from toolwire.properties._openai_chat.rules import CHAT_STREAM
 from toolwire.properties._protocol import Family, Protocol, load
 
-__all__ = ["FAMILY", "PROFILES", "ConversationMonitor", "TokenizerProfile"]
+__all__ = ["FAMILY", "PROFILES", "ConversationMonitor", "ResponseMonitor", "TokenizerProfile"]
 
 FAMILY: Final = Family(
     "mistral",
@@ -32,7 +34,7 @@ FAMILY: Final = Family(
             "conversation",
             ConversationMonitor,
             container="messages",
-            follows=(CHAT_STREAM,),
+            follows=(CHAT_STREAM, RESPONSE),
             profiles={name: functools.partial(ConversationMonitor, p) for name, p in PROFILES.items()},
             probe=chat_calls.probe,
             results=chat_calls.results,
@@ -48,8 +50,21 @@ FAMILY: Final = Family(
             generator=load(f"{__name__}.generate", "CHAT"),
             shapes=MESSAGE_SHAPES,
         ),
+        Protocol(
+            RESPONSE,
+            "Mistral chat completion response body: Chat Completions shape, Mistral's ids (MI-1, MI-3, MI-7)",
+            "stream",
+            functools.partial(ResponseMonitor, chat_turns),
+            probe=chat_calls.response_probe,
+            recognises=chat_calls.recognises_completion,
+            sites=chat_calls.RESPONSE_SITES,
+            breaks={"drop-id": "MI-7a"},
+            generator=load(f"{__name__}.generate", "RESPONSE"),
+            space=load(f"{__name__}.space", "MistralResponseSpace"),
+            shapes=response_shapes(chat_turns),
+        ),
     ),
     rules=RULES,
-    machines=(MistralConversation,),
+    machines=(MistralConversation, ResponseBody),
     id_shapes=((re.compile(r"[A-Za-z0-9]{9}"), "Mistral id (9 alphanumerics: valid everywhere)"),),
 )

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from toolwire.properties._strategies._plan import Call, Plan, Turn
 from toolwire.properties._strategies._render import Generator, Spelling, Wire, conversation, pick
 
-__all__ = ["CHAT"]
+__all__ = ["CHAT", "RESPONSE"]
 
 
 def mistral_messages(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wire:
@@ -74,3 +74,29 @@ def mistral_messages(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wir
 
 #: A request's ``messages``; tool messages answer a turn's calls in call order (MI-4).
 CHAT: Final = Generator.conversation(mistral_messages)
+
+
+def mistral_response(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wire:
+    """A Mistral chat completion of the first turn: 9-character ids, each call with its index."""
+    turn = plan.turns[0]
+    empty = pick(draw, {"content-empty-with-calls": "", "content-null-with-calls": None}, quirks)
+    calls = [
+        {
+            "id": c.token[:9],
+            "type": "function",
+            "function": {"name": c.name, "arguments": c.arguments},
+            "index": k,
+        }
+        for k, c in enumerate(turn.calls)
+    ]
+    message: dict[str, Any] = {"role": "assistant", "content": turn.text or (empty if calls else "Done.")}
+    if calls:
+        message["tool_calls"] = calls
+    choice = {"index": 0, "message": message, "finish_reason": "tool_calls" if calls else "stop"}
+    usage = {"prompt_tokens": 94, "completion_tokens": 23, "total_tokens": 117}
+    body = {"id": "cmpl-e5cc70bb28c444948073e77776eb30ef", "object": "chat.completion", "created": 1764000000}
+    return [body | {"model": "mistral-small-latest", "choices": [choice], "usage": usage}]
+
+
+#: A chat completion body: whole calls.
+RESPONSE: Final = Generator(mistral_response, fragments=False)

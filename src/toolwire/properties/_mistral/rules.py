@@ -6,9 +6,10 @@ from typing import Final
 
 from toolwire.properties._rule import Rule
 
-__all__ = ["CHAT", "RULES"]
+__all__ = ["CHAT", "RESPONSE", "RULES"]
 
 CHAT: Final = "mistral-chat"
+RESPONSE: Final = "mistral-chat-response"
 
 _VALIDATOR = "mistral-common 1.13.1 src/mistral_common/protocol/instruct/validator.py"
 
@@ -16,7 +17,7 @@ RULES: Final = (
     Rule(
         "MI-1",
         "always",
-        (CHAT,),
+        (CHAT, RESPONSE),
         "Tokenizer v3 to v11: every tool_calls[].id and tool_call_id matches ^[a-zA-Z0-9]{9}$.",
         source=f"protocol-rules MI-1; {_VALIDATOR} (MistralRequestValidatorV3/V5/V11); "
         "langchain-ai/langchain#24668, editor-code-assistant/eca#233",
@@ -37,7 +38,7 @@ RULES: Final = (
     Rule(
         "MI-3",
         "always",
-        (CHAT,),
+        (CHAT, RESPONSE),
         'In serving, a tool call id is defined: not the "null" sentinel of mistralai\'s ToolCall.id '
         "default, and present on every tool message.",
         source="protocol-rules MI-3; mistralai 3.7.0 client/models/toolcall.py (id defaults to "
@@ -67,5 +68,35 @@ RULES: Final = (
         error="Unexpected role '{current}' after role '{previous}'",
         fix="Keep tool messages right after their assistant message; never put a user or system "
         "message between a call and its results.",
+    ),
+    Rule(
+        "MI-7a",
+        "always",
+        (RESPONSE,),
+        "Every tool_calls entry of a Mistral chat completion carries id and function.name, and "
+        "function.arguments is JSON text or a JSON object.",
+        source="mistralai 3.7.0 client/models/chatcompletionresponse.py, toolcall.py, functioncall.py "
+        "(FunctionCall: name, arguments: Union[Dict[str, Any], str]); protocol-rules MI-3",
+        fix="Copy id and function.name of every call; keep the arguments as the model's JSON text.",
+    ),
+    Rule(
+        "MI-7b",
+        "always",
+        (RESPONSE,),
+        "The ids of one message's tool_calls are distinct.",
+        source=f"protocol-rules MI-4 (v11+); {_VALIDATOR}",
+        error="Duplicate tool call id {id} in assistant message",
+        fix="Give each call its own 9-character id; a repeated id is rejected when the message is replayed.",
+    ),
+    Rule(
+        "MI-7c",
+        "always",
+        (RESPONSE,),
+        'A choice whose message has tool_calls finishes with finish_reason "tool_calls", and one that '
+        'finishes "tool_calls" has some (a forced tool_choice may finish "stop": a warning).',
+        source="mistralai 3.7.0 client/models/chatcompletionchoice.py (finish_reason: stop, length, "
+        "model_length, error, tool_calls); protocol-rules MI-6, CC-6(d)",
+        fix='Finish a choice that calls tools with "tool_calls"; take the stream\'s own finish_reason.',
+        severity="warning",
     ),
 )

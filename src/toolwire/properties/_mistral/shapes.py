@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, Final
 
+from toolwire.properties._body import BodyTurn, Reader, body_catalogue
 from toolwire.properties._shapes import Feature, Shapes, calls_shapes, is_json
 
-__all__ = ["MESSAGE_SHAPES"]
+__all__ = ["MESSAGE_SHAPES", "response_shapes"]
 
 _API: Final = "docs.mistral.ai/api: chat completion messages (AssistantMessage, ToolMessage, SystemMessage)"
 #: The function-calling guide: parallel calls in one assistant message, each answered by a tool
@@ -106,3 +107,46 @@ def _assistant(m: dict[str, Any]) -> Iterator[str]:
 
 
 MESSAGE_SHAPES: Final = Shapes(_MESSAGES, lambda trace: set(_messages(trace)))
+
+
+_RESPONSE: Final = (
+    Feature(
+        "content-empty-with-calls",
+        'the message with tool_calls has content ""',
+        documented=f'{_GUIDE} (the response\'s assistant message: content "" next to tool_calls)',
+    ),
+    Feature(
+        "content-null-with-calls",
+        "the message with tool_calls has content null",
+        documented="mistralai 3.7.0 client/models/assistantmessage.py (content: OptionalNullable)",
+    ),
+)
+
+#: No recorded Mistral body: every shared feature cites its source.
+_DOCUMENTED: Final = {
+    "several-calls": _GUIDE,
+    "same-tool-twice": _GUIDE,
+    "no-calls": f"{_API}: a choice that answers in text alone (finish_reason stop)",
+    "empty-arguments": f"{_GUIDE}; a function without parameters is called with arguments {{}}",
+    "text-with-calls": f"{_SDK}/assistantmessage.py (content next to tool_calls)",
+}
+
+
+def response_shapes(read: Reader) -> Shapes:
+    """The catalogue of chat completion bodies, read by ``read`` (the Chat Completions reader)."""
+
+    def message(body: dict[str, Any], turn: BodyTurn) -> dict[str, Any]:
+        choice = body["choices"][int(turn.path.removeprefix("choices[").removesuffix("]"))]
+        found = choice.get("message") if isinstance(choice, dict) else None
+        return found if isinstance(found, dict) else {}
+
+    def extra(body: dict[str, Any], turns: list[BodyTurn]) -> Iterator[str]:
+        for turn in turns:
+            content = message(body, turn).get("content", "")
+            if turn.calls and content in (None, ""):
+                yield "content-null-with-calls" if content is None else "content-empty-with-calls"
+
+    def texts(body: dict[str, Any], turn: BodyTurn) -> bool:
+        return bool(message(body, turn).get("content"))
+
+    return body_catalogue(read, _RESPONSE, texts, extra, _DOCUMENTED)

@@ -1,4 +1,4 @@
-"""OpenAI Chat Completions: request messages (CC-1 to CC-5) and stream chunks (CC-6).
+"""OpenAI Chat Completions: request messages (CC-1 to CC-5), stream chunks (CC-6), response bodies (CC-9).
 
 The family's places: ``models/_openai_chat.py`` (the wire), ``machines/_openai_chat.py``
 (the lifecycles) and this package: ``rules``, ``monitors``, ``calls`` (readers,
@@ -7,14 +7,15 @@ mutation sites, the id probe), ``generate`` (Hypothesis) and ``space`` (explore)
 
 from typing import Final
 
-from toolwire.machines import ChatConversation, ChatToolCallStream
+from toolwire.machines import ChatConversation, ChatToolCallStream, ResponseBody
 from toolwire.properties._openai_chat import calls
+from toolwire.properties._openai_chat.body import ResponseMonitor
 from toolwire.properties._openai_chat.monitors import ConversationMonitor, StreamMonitor
-from toolwire.properties._openai_chat.rules import CHAT, CHAT_STREAM, RULES
-from toolwire.properties._openai_chat.shapes import MESSAGE_SHAPES, STREAM_SHAPES
+from toolwire.properties._openai_chat.rules import CHAT, CHAT_RESPONSE, CHAT_STREAM, RULES
+from toolwire.properties._openai_chat.shapes import MESSAGE_SHAPES, RESPONSE_SHAPES, STREAM_SHAPES
 from toolwire.properties._protocol import Family, Protocol, Quirk, load
 
-__all__ = ["FAMILY", "ConversationMonitor", "StreamMonitor"]
+__all__ = ["FAMILY", "ConversationMonitor", "ResponseMonitor", "StreamMonitor"]
 
 _CC6: Final = "protocol-rules CC-6, deviations seen in practice"
 
@@ -28,7 +29,7 @@ FAMILY: Final = Family(
             "conversation",
             ConversationMonitor,
             container="messages",
-            follows=(CHAT_STREAM,),
+            follows=(CHAT_STREAM, CHAT_RESPONSE),
             probe=calls.probe,
             results=calls.results,
             intact=calls.intact,
@@ -56,9 +57,22 @@ FAMILY: Final = Family(
             space=load(f"{__name__}.space", "ChatStreamSpace"),
             shapes=STREAM_SHAPES,
         ),
+        Protocol(
+            CHAT_RESPONSE,
+            "OpenAI Chat Completions response body: a chat.completion, one JSON document (CC-9)",
+            "stream",
+            ResponseMonitor,
+            probe=calls.response_probe,
+            recognises=calls.recognises_completion,
+            sites=calls.RESPONSE_SITES,
+            breaks={"drop-id": "CC-9a"},
+            generator=load(f"{__name__}.generate", "RESPONSE"),
+            space=load(f"{__name__}.space", "ChatResponseSpace"),
+            shapes=RESPONSE_SHAPES,
+        ),
     ),
     rules=RULES,
-    machines=(ChatToolCallStream, ChatConversation),
+    machines=(ChatToolCallStream, ChatConversation, ResponseBody),
     quirks=(
         Quirk(
             "repeated-ids",
@@ -105,6 +119,13 @@ FAMILY: Final = Family(
             "with [DONE] (a warning); a list of events has no [DONE], so check reports an error",
             ("CC-6d",),
             features=("no-finish-reason",),
+        ),
+        Quirk(
+            "forced-tool-choice",
+            'a choice that calls tools finishes "stop": tool_choice named the function (CC-9c, a warning)',
+            (CHAT_RESPONSE,),
+            "shared/traffic crewAIInc__crewAI openai-chat-response (gpt-4o-mini, gpt-4o)",
+            features=("finish-reason-stop-with-calls",),
         ),
         Quirk(
             "two-per-chunk",

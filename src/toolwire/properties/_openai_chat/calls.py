@@ -10,7 +10,18 @@ from typing import Any, Final
 from toolwire.properties._protocol import Result
 from toolwire.properties._sites import Sites, first, key, role
 
-__all__ = ["ID_SHAPES", "MESSAGE_SITES", "STREAM_SITES", "intact", "probe", "results"]
+__all__ = [
+    "ID_SHAPES",
+    "MESSAGE_SITES",
+    "RESPONSE_SITES",
+    "STREAM_SITES",
+    "intact",
+    "probe",
+    "recognises",
+    "recognises_completion",
+    "response_probe",
+    "results",
+]
 
 #: Fragments open calls; the first fragment of a call carries its id.
 STREAM_SITES: Final = Sites(lambda e: first(e, ("choices", 0, "delta", "tool_calls"), key(None, "id")))
@@ -78,3 +89,25 @@ _ROLES: Final = frozenset({"system", "developer", "user", "assistant", "tool", "
 def recognises(message: Any) -> bool:
     """A Chat Completions message: an object with a role."""
     return isinstance(message, dict) and message.get("role") in _ROLES
+
+
+#: The first call of the first choice of a ``chat.completion``.
+RESPONSE_SITES: Final = Sites(lambda e: first(e, ("choices", 0, "message", "tool_calls"), key(None, "id")))
+
+
+def response_probe(call_id: str) -> list[dict[str, Any]]:
+    """The smallest ``chat.completion`` in which ``call_id`` is a call's id."""
+    call = {"id": call_id, "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}
+    message = {"role": "assistant", "content": None, "tool_calls": [call]}
+    choice = {"index": 0, "message": message, "finish_reason": "tool_calls"}
+    return [{"id": "chatcmpl-1", "object": "chat.completion", "choices": [choice]}]
+
+
+def recognises_completion(body: Any) -> bool:
+    """A chat completion body: ``object`` ``chat.completion``, or choices that carry a message."""
+    if not isinstance(body, dict):
+        return False
+    choices = body.get("choices")
+    return body.get("object") == "chat.completion" or (
+        isinstance(choices, list) and any(isinstance(c, dict) and "message" in c for c in choices)
+    )

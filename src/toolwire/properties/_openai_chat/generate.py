@@ -17,7 +17,16 @@ from hypothesis import strategies as st
 from toolwire.properties._strategies._plan import Call, Plan, Tokened, Turn, timeline
 from toolwire.properties._strategies._render import Generator, Spelling, Wire, conversation, pick
 
-__all__ = ["CONVERSATION", "STREAM", "add_fragment", "chat_fragment", "chat_id", "chunk"]
+__all__ = [
+    "CONVERSATION",
+    "RESPONSE",
+    "STREAM",
+    "add_fragment",
+    "chat_fragment",
+    "chat_id",
+    "chat_message",
+    "chunk",
+]
 
 #: The usage that ``stream_options.include_usage`` adds, in a last chunk with ``choices: []``.
 _USAGE: Final = {
@@ -229,6 +238,49 @@ def tool_content(result: str, as_json: bool) -> str:
     return json.dumps({"result": result}, ensure_ascii=False) if as_json else result
 
 
+def chat_message(draw: st.DrawFn, turn: Turn, quirks: frozenset[str]) -> dict[str, Any]:
+    """The assistant message of a ``chat.completion``: its text and its whole calls.
+
+    With calls and no text, ``content`` is null (OpenAI) or "" (Groq, some compatible servers);
+    OpenAI adds ``refusal`` and ``annotations``; some providers number the calls with ``index``.
+    """
+    empty = pick(draw, {"content-null-with-calls": None, "content-empty-with-calls": ""}, quirks)
+    refusal = pick(draw, {"refusal-field": True, "no-refusal-field": False}, quirks)
+    indexed = pick(draw, {"no-call-index-field": False, "call-index-field": True}, quirks)
+    message: dict[str, Any] = {
+        "role": "assistant",
+        "content": turn.text or (empty if turn.calls else "Done."),
+    }
+    if refusal:
+        message |= {"refusal": None, "annotations": []}
+    calls = []
+    for k, call in enumerate(turn.calls):
+        entry: dict[str, Any] = {"index": k} if indexed else {}
+        function = {"name": call.name, "arguments": call.arguments}
+        calls.append(entry | {"id": chat_id(call), "type": "function", "function": function})
+    if calls:
+        message["tool_calls"] = calls
+    return message
+
+
+def openai_chat_response(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wire:
+    """A ``chat.completion`` of the first turn; ``forced-tool-choice`` finishes a calling choice "stop"."""
+    turn = plan.turns[0]
+    reason = "tool_calls" if turn.calls else "stop"
+    if turn.calls and "forced-tool-choice" in quirks:
+        reason = "stop"
+    choice = {
+        "index": 0,
+        "message": chat_message(draw, turn, quirks),
+        "logprobs": None,
+        "finish_reason": reason,
+    }
+    body = chunk({}) | {"object": "chat.completion", "choices": [choice]}
+    return [body | {"usage": {k: v for k, v in _USAGE.items() if k.endswith("tokens")}}]
+
+
+#: A ``chat.completion`` body: whole calls.
+RESPONSE: Final = Generator(openai_chat_response, fragments=False)
 #: Chunks: fragments of concurrent calls interleave, by ``index``.
 STREAM: Final = Generator(openai_chat_stream, interleave=True)
 #: The ``messages`` of a request; tool messages answer a turn's calls in any order.

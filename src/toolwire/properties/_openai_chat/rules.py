@@ -6,10 +6,13 @@ from typing import Final
 
 from toolwire.properties._rule import Rule
 
-__all__ = ["CHAT", "CHAT_STREAM", "RULES"]
+__all__ = ["CHAT", "CHAT_RESPONSE", "CHAT_STREAM", "RULES"]
 
 CHAT: Final = "openai-chat"
 CHAT_STREAM: Final = "openai-chat-stream"
+CHAT_RESPONSE: Final = "openai-chat-response"
+
+_COMPLETION = "openai 3.54.0 types/chat/chat_completion.py, chat_completion_message_tool_call.py"
 
 _GUIDE = "OpenAI function-calling guide, streaming (https://platform.openai.com/docs/guides/function-calling#streaming)"
 
@@ -76,7 +79,7 @@ RULES: Final = (
     Rule(
         "CC-5b",
         "always",
-        (CHAT,),
+        (CHAT, CHAT_RESPONSE),
         "The ids inside one tool_calls array are distinct (unconfirmed: how duplicates are treated).",
         source="protocol-rules CC-5",
         fix="Give every call its own id; a duplicate usually means two calls were merged or copied.",
@@ -144,6 +147,38 @@ RULES: Final = (
         source="openapi ChatCompletionMessageToolCall.function.arguments ('in JSON format'); "
         "protocol-rules CC-6 deviations",
         fix="Concatenate fragments per index in arrival order; check for merged calls (CC-6c).",
+        severity="warning",
+    ),
+    Rule(
+        "CC-9a",
+        "always",
+        (CHAT_RESPONSE,),
+        "Every tool_calls entry of a chat.completion message carries id, type and the call's name "
+        '(function.name; custom.name for type "custom").',
+        source=f"{_COMPLETION} (ChatCompletionMessageFunctionToolCall: id, function, type required; "
+        "ChatCompletionMessageCustomToolCall); protocol-rules CC-1 (a missing id is rejected on replay)",
+        fix="Copy id, type and function.name of every call into the message; an accumulator must take "
+        "them from the first fragment of each index.",
+    ),
+    Rule(
+        "CC-9b",
+        "always",
+        (CHAT_RESPONSE,),
+        "function.arguments is a string of JSON text, not an object (text that does not parse as JSON "
+        "is a warning: models emit it).",
+        source=f"{_COMPLETION} (Function.arguments: str, 'in JSON format'); protocol-rules CC-1 shapes",
+        fix="Keep the arguments as the JSON text the model produced (json.dumps an object); an "
+        "accumulator concatenates the fragments of one index.",
+    ),
+    Rule(
+        "CC-9c",
+        "always",
+        (CHAT_RESPONSE,),
+        'A choice whose message has tool_calls finishes with finish_reason "tool_calls", and one '
+        'that finishes "tool_calls" has some (a forced tool_choice yields "stop": a warning).',
+        source=f"{_COMPLETION} (Choice.finish_reason); protocol-rules CC-6(d); 'stop' with tool_calls: "
+        "shared/traffic crewAIInc__crewAI openai-chat-response (gpt-4o-mini, forced tool_choice)",
+        fix='Finish a choice that calls tools with "tool_calls"; take the stream\'s own finish_reason.',
         severity="warning",
     ),
 )

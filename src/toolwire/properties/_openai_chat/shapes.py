@@ -6,6 +6,8 @@ from collections.abc import Iterator
 from typing import Any, Final
 
 from toolwire.models import DONE
+from toolwire.properties._body import BodyTurn, body_catalogue
+from toolwire.properties._openai_chat.body import chat_turns
 from toolwire.properties._shapes import (
     ARGUMENT_FEATURES,
     Feature,
@@ -16,7 +18,7 @@ from toolwire.properties._shapes import (
     is_json,
 )
 
-__all__ = ["MESSAGE_SHAPES", "STREAM_SHAPES"]
+__all__ = ["MESSAGE_SHAPES", "RESPONSE_SHAPES", "STREAM_SHAPES"]
 
 _CC6: Final = "protocol-rules CC-6, deviations seen in practice"
 #: Models write a \uXXXX escape token by token, so a fragment can end inside one.
@@ -263,3 +265,39 @@ def _messages(trace: list[Any]) -> Iterator[str]:
 
 
 MESSAGE_SHAPES: Final = Shapes(_MESSAGES, lambda trace: set(_messages(trace)))
+
+
+_RESPONSE: Final = (
+    Feature("content-null-with-calls", "the message with tool_calls has content null"),
+    Feature("content-empty-with-calls", 'the message with tool_calls has content ""'),
+    Feature("refusal-field", "the message carries refusal (null) and annotations"),
+    Feature("no-refusal-field", "the message carries no refusal"),
+    Feature("call-index-field", "each tool_calls entry carries its index"),
+    Feature("no-call-index-field", "no tool_calls entry carries an index"),
+    Feature("finish-reason-stop-with-calls", 'finish_reason "stop" on a choice with tool_calls'),
+)
+
+
+def _message(body: dict[str, Any], turn: BodyTurn) -> dict[str, Any]:
+    choice = body["choices"][int(turn.path.removeprefix("choices[").removesuffix("]"))]
+    message = choice.get("message")
+    return message if isinstance(message, dict) else {}
+
+
+def _response(body: dict[str, Any], turns: list[BodyTurn]) -> Iterator[str]:
+    for turn in turns:
+        message = _message(body, turn)
+        if not turn.calls:
+            continue
+        if message.get("content") in (None, ""):
+            yield "content-null-with-calls" if message.get("content") is None else "content-empty-with-calls"
+        yield "refusal-field" if "refusal" in message else "no-refusal-field"
+        entries = message.get("tool_calls") or []
+        yield "call-index-field" if any("index" in e for e in entries) else "no-call-index-field"
+        if turn.reason == "stop":
+            yield "finish-reason-stop-with-calls"
+
+
+RESPONSE_SHAPES: Final = body_catalogue(
+    chat_turns, _RESPONSE, lambda body, turn: bool(_message(body, turn).get("content")), _response
+)

@@ -6,12 +6,19 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from toolwire.machines import ILLEGAL, ChatConversation, ChatToolCallStream, compile_machine
-from toolwire.properties._openai_chat.generate import add_fragment, chat_fragment, chat_id, chunk
+from toolwire.properties._openai_chat.generate import (
+    RESPONSE,
+    add_fragment,
+    chat_fragment,
+    chat_id,
+    chunk,
+)
+from toolwire.properties._spaces._bodies import BodySpace
 from toolwire.properties._spaces._conversations import ConversationSpace, TurnCall
 from toolwire.properties._spaces._lanes import Lanes, LaneSpace, taken
 from toolwire.properties._spaces._space import Move, Step, Wire
 
-__all__ = ["ChatSpace", "ChatStreamSpace"]
+__all__ = ["ChatResponseSpace", "ChatSpace", "ChatStreamSpace"]
 
 
 class ChatStreamSpace(LaneSpace):
@@ -91,3 +98,11 @@ class ChatSpace(ConversationSpace):
     def result_message(self, calls: list[TurnCall]) -> dict[str, Any]:
         (call,) = calls
         return {"role": "tool", "tool_call_id": chat_id(call), "content": call.result}
+
+
+class ChatResponseSpace(BodySpace):
+    """A ``openai-chat-response`` body: its calls whole, then its stop reason."""
+
+    protocol = "openai-chat-response"
+    quirks = frozenset()
+    generator = RESPONSE

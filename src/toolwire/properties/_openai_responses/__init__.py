@@ -1,4 +1,4 @@
-"""OpenAI Responses and Open Responses: input items (RS-1 to RS-5) and stream events (RS-7 to RS-9, OR).
+"""OpenAI Responses and Open Responses: input items (RS-1 to RS-5), streams (RS-7 to RS-9, OR), RS-10 bodies.
 
 The family's places: ``models/_openai_responses.py`` (the wire),
 ``machines/_openai_responses.py`` (the lifecycles) and this package: ``rules``,
@@ -8,11 +8,12 @@ id probe), ``generate`` (Hypothesis), ``space`` (explore) and ``shapes`` (shape 
 
 from typing import Final
 
-from toolwire.machines import FunctionCallItem, FunctionCallPairing, OutputItem, ResponseStream
+from toolwire.machines import FunctionCallItem, FunctionCallPairing, OutputItem, ResponseBody, ResponseStream
 from toolwire.properties._openai_responses import calls
+from toolwire.properties._openai_responses.body import ResponseMonitor
 from toolwire.properties._openai_responses.input import InputMonitor
-from toolwire.properties._openai_responses.rules import INPUT, OPEN_STREAM, RULES, STREAM
-from toolwire.properties._openai_responses.shapes import INPUT_SHAPES, STREAM_SHAPES
+from toolwire.properties._openai_responses.rules import INPUT, OPEN_STREAM, RESPONSE, RULES, STREAM
+from toolwire.properties._openai_responses.shapes import INPUT_SHAPES, RESPONSE_SHAPES, STREAM_SHAPES
 from toolwire.properties._openai_responses.stream import (
     OPEN_RESPONSES,
     OPENAI_RESPONSES,
@@ -21,7 +22,15 @@ from toolwire.properties._openai_responses.stream import (
 )
 from toolwire.properties._protocol import Family, Protocol, Quirk, load
 
-__all__ = ["FAMILY", "OPENAI_RESPONSES", "OPEN_RESPONSES", "InputMonitor", "StreamMonitor", "StreamProfile"]
+__all__ = [
+    "FAMILY",
+    "OPENAI_RESPONSES",
+    "OPEN_RESPONSES",
+    "InputMonitor",
+    "ResponseMonitor",
+    "StreamMonitor",
+    "StreamProfile",
+]
 
 FAMILY: Final = Family(
     "openai-responses",
@@ -33,7 +42,7 @@ FAMILY: Final = Family(
             "conversation",
             InputMonitor,
             container="input",
-            follows=(STREAM, OPEN_STREAM),
+            follows=(STREAM, OPEN_STREAM, RESPONSE),
             probe=calls.probe,
             results=calls.results,
             recognises=calls.recognises,
@@ -64,9 +73,23 @@ FAMILY: Final = Family(
             space=load(f"{__name__}.space", "OpenResponsesSpace"),
             shapes=STREAM_SHAPES,
         ),
+        Protocol(
+            RESPONSE,
+            "OpenAI Responses response body: a response object's output items, one JSON document "
+            "(RS-1b, RS-2, RS-4b, RS-5, RS-10)",
+            "stream",
+            ResponseMonitor,
+            probe=calls.response_probe,
+            recognises=calls.recognises_response,
+            sites=calls.RESPONSE_SITES,
+            breaks={"drop-id": "RS-10a"},
+            generator=load(f"{__name__}.generate", "BODY"),
+            space=load(f"{__name__}.space", "ResponsesResponseSpace"),
+            shapes=RESPONSE_SHAPES,
+        ),
     ),
     rules=RULES,
-    machines=(ResponseStream, FunctionCallItem, OutputItem, FunctionCallPairing),
+    machines=(ResponseStream, FunctionCallItem, OutputItem, FunctionCallPairing, ResponseBody),
     quirks=(
         Quirk(
             "no-item-ids",

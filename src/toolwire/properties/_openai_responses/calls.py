@@ -7,9 +7,19 @@ from collections.abc import Iterable
 from typing import Any, Final
 
 from toolwire.properties._protocol import Result
-from toolwire.properties._sites import Sites, dig, key
+from toolwire.properties._sites import Sites, dig, first, key
 
-__all__ = ["ID_SHAPES", "INPUT_SITES", "STREAM_SITES", "probe", "results"]
+__all__ = [
+    "ID_SHAPES",
+    "INPUT_SITES",
+    "RESPONSE_SITES",
+    "STREAM_SITES",
+    "probe",
+    "recognises",
+    "recognises_response",
+    "response_probe",
+    "results",
+]
 
 #: ``response.output_item.added`` of a ``function_call`` opens a call.
 STREAM_SITES: Final = Sites(
@@ -56,4 +66,27 @@ def recognises(item: Any) -> bool:
     kind = item.get("type")
     return item.get("role") in _ROLES or (
         isinstance(kind, str) and (kind in _ITEMS or kind.endswith(("_call", "_output", "_response")))
+    )
+
+
+#: The first function_call item of a ``response`` body.
+RESPONSE_SITES: Final = Sites(lambda e: first(e, ("output",), key("function_call", "call_id")))
+
+
+def response_probe(call_id: str) -> list[dict[str, Any]]:
+    """The smallest ``response`` body in which ``call_id`` is a function call's call_id."""
+    item = {
+        "type": "function_call",
+        "id": "fc_1",
+        "call_id": call_id,
+        "name": "get_weather",
+        "arguments": "{}",
+    }
+    return [{"object": "response", "status": "completed", "output": [item | {"status": "completed"}]}]
+
+
+def recognises_response(body: Any) -> bool:
+    """A Responses ``response`` body: ``object`` response, or an output list and a status."""
+    return isinstance(body, dict) and (
+        body.get("object") == "response" or (isinstance(body.get("output"), list) and "status" in body)
     )

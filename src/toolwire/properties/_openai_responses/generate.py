@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from toolwire.properties._strategies._plan import NAMES, Call, Plan, Tokened, timeline, token
 from toolwire.properties._strategies._render import Generator, Wire, pick
 
-__all__ = ["INPUT", "OPEN_STREAM", "RESPONSE", "STREAM", "call_id", "envelope"]
+__all__ = ["BODY", "INPUT", "OPEN_STREAM", "RESPONSE", "STREAM", "call_id", "envelope"]
 
 #: The ``response`` object of the envelope events, as it is while in progress; ``parallel_tool_calls``,
 #: ``tool_choice`` and ``tools`` are required by openai 3.54.0 ``Response`` (and always sent).
@@ -293,6 +293,25 @@ def _hosted(kind: str, query: str) -> dict[str, Any]:
     return {"id": _item_id(kind, query), "status": "completed"} | item
 
 
+def responses_body(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wire:
+    """A completed ``response`` of the first turn: a reasoning item or not, text, whole function calls."""
+    turn = plan.turns[0]
+    reasoning = pick(draw, {"no-reasoning-item": False, "reasoning-item": True}, quirks)
+    output: Wire = []
+    if reasoning:
+        output.append({"id": _item_id("rs", turn.user), "type": "reasoning", "summary": []})
+    if turn.text or not turn.calls:
+        part = {"type": "output_text", "annotations": [], "logprobs": [], "text": turn.text or "Done."}
+        message = {"id": _item_id("msg", turn.user), "type": "message", "role": "assistant"}
+        output.append(message | {"status": "completed", "content": [part]})
+    for call in turn.calls:
+        item = {"id": f"fc_{call.token * 2}", "type": "function_call", "status": "completed"}
+        output.append(item | {"arguments": call.arguments, "call_id": call_id(call), "name": call.name})
+    return [envelope("completed") | {"output": output, "usage": _USAGE}]
+
+
+#: A completed ``response`` body: whole function_call items.
+BODY: Final = Generator(responses_body, fragments=False)
 #: OpenAI's stream: one item after the other.
 STREAM: Final = Generator(responses_stream)
 #: Open Responses: the same events as OpenAI's.

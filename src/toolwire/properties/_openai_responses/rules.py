@@ -6,11 +6,12 @@ from typing import Final
 
 from toolwire.properties._rule import Rule
 
-__all__ = ["INPUT", "OPEN_STREAM", "RULES", "STREAM", "STREAMS"]
+__all__ = ["INPUT", "OPEN_STREAM", "RESPONSE", "RULES", "STREAM", "STREAMS"]
 
 STREAM: Final = "openai-responses-stream"
 OPEN_STREAM: Final = "open-responses-stream"
 INPUT: Final = "openai-responses"
+RESPONSE: Final = "openai-responses-response"
 STREAMS: Final = (STREAM, OPEN_STREAM)
 
 _GUIDE = "OpenAI function-calling guide, streaming (https://platform.openai.com/docs/guides/function-calling#streaming)"
@@ -34,7 +35,7 @@ RULES: Final = (
     Rule(
         "RS-1b",
         "always",
-        (INPUT,),
+        (INPUT, RESPONSE),
         "An input function_call item's id, when present, begins with 'fc' (call_id is a "
         "different identifier).",
         source="protocol-rules RS-1; nodetool-ai/nodetool#4252, continuedev/continue#11785",
@@ -45,7 +46,7 @@ RULES: Final = (
     Rule(
         "RS-2",
         "always",
-        (INPUT,),
+        (INPUT, RESPONSE),
         "Every function_call and function_call_output in input has a call_id of 1 to 64 characters.",
         source="openai-openapi FunctionToolCall, FunctionCallOutputItemParam (minLength 1, "
         "maxLength 64); AnswerDotAI/fastllm#45; openai/codex#42088 (missing call_id still rejected)",
@@ -88,7 +89,7 @@ RULES: Final = (
     Rule(
         "RS-4b",
         "always",
-        (INPUT,),
+        (INPUT, RESPONSE),
         "One function_call per call_id (unconfirmed: the catalogue does not say how a "
         "repeated call is treated).",
         source="toolwire; protocol-rules RS-4, RS-5",
@@ -99,7 +100,7 @@ RULES: Final = (
     Rule(
         "RS-5",
         "always",
-        (INPUT,),
+        (INPUT, RESPONSE),
         "No item id occurs twice in input (nor in the stored context).",
         source="protocol-rules RS-5; openai/openai-agents-python#1789, MacPaw/OpenAI#432",
         error="Duplicate item found with id {id}. Remove duplicate items from your input and try again.",
@@ -283,5 +284,37 @@ RULES: Final = (
         "events; item_id, output_index and delta (or arguments) on the argument events.",
         source=f"protocol-rules OR-8; {_OR_SPEC} (events.tsp); openai-openapi",
         fix="Send every required field; consumers route argument events by output_index and item_id.",
+    ),
+    Rule(
+        "RS-10a",
+        "always",
+        (RESPONSE,),
+        "Every function_call output item of a response carries call_id, name and arguments.",
+        source="openai 3.54.0 types/responses/response_function_tool_call.py (arguments, call_id, name, "
+        "type required); openai-openapi FunctionToolCall; protocol-rules RS-1 shapes",
+        fix="Copy call_id and name from the stream's output_item.added, and the arguments from "
+        "function_call_arguments.done (or output_item.done).",
+    ),
+    Rule(
+        "RS-10b",
+        "always",
+        (RESPONSE,),
+        "A function_call item's arguments are a string of JSON text, not an object (text that does not "
+        "parse as JSON is a warning: models emit it).",
+        source="openai 3.54.0 types/responses/response_function_tool_call.py (arguments: str, 'A JSON string "
+        "of the arguments to pass to the function')",
+        fix="Keep the arguments as the JSON text the model produced; json.dumps an object.",
+    ),
+    Rule(
+        "RS-10c",
+        "always",
+        (RESPONSE,),
+        'In a response whose status is "completed", every function_call item\'s status, when given, is '
+        '"completed".',
+        source="openai 3.54.0 types/responses/response.py (status), response_function_tool_call.py (status: "
+        "in_progress, completed, incomplete); protocol-rules OR-4; every recorded completed response: "
+        "shared/traffic openai-responses-response",
+        fix="Take each item from the stream's output_item.done, whose status is final, not from "
+        "output_item.added.",
     ),
 )

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, Final
 
+from toolwire.properties._body import BodyTurn, body_catalogue
+from toolwire.properties._openai_responses.body import output_turns
 from toolwire.properties._shapes import (
     ARGUMENT_FEATURES,
     INTERLEAVED,
@@ -16,7 +18,7 @@ from toolwire.properties._shapes import (
     is_json,
 )
 
-__all__ = ["INPUT_SHAPES", "STREAM_SHAPES"]
+__all__ = ["INPUT_SHAPES", "RESPONSE_SHAPES", "STREAM_SHAPES"]
 
 _TYPES: Final = "openai-python types/responses"
 #: Open Responses (no recorded traffic of its own): openresponses/openresponses schema/*.tsp.
@@ -345,3 +347,21 @@ def _message(item: dict[str, Any], kind: Any, role: Any) -> Iterator[str]:
 
 
 INPUT_SHAPES: Final = Shapes(_INPUT, lambda trace: set(_inputs(trace)))
+
+
+_RESPONSE: Final = (
+    Feature("reasoning-item", "a reasoning item in output"),
+    Feature("no-reasoning-item", "no reasoning item in output"),
+)
+
+
+def _response(body: dict[str, Any], turns: list[BodyTurn]) -> Iterator[str]:
+    items = [i for i in body.get("output") or [] if isinstance(i, dict)]
+    yield "reasoning-item" if any(i.get("type") == "reasoning" for i in items) else "no-reasoning-item"
+
+
+def _texts(body: dict[str, Any], turn: BodyTurn) -> bool:
+    return any(isinstance(i, dict) and i.get("type") == "message" for i in body.get("output") or [])
+
+
+RESPONSE_SHAPES: Final = body_catalogue(output_turns, _RESPONSE, _texts, _response)

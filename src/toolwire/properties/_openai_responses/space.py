@@ -6,11 +6,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from toolwire.machines import FunctionCallItem, ResponseStream, compile_machine
-from toolwire.properties._openai_responses.generate import call_id, envelope
+from toolwire.properties._openai_responses.generate import BODY, call_id, envelope
+from toolwire.properties._spaces._bodies import BodySpace
 from toolwire.properties._spaces._lanes import Lanes, LaneSpace, Slot, taken
 from toolwire.properties._spaces._space import Move, Wire
 
-__all__ = ["OpenResponsesSpace", "ResponsesSpace"]
+__all__ = ["OpenResponsesSpace", "ResponsesResponseSpace", "ResponsesSpace"]
 
 
 class ResponsesSpace(LaneSpace):
@@ -74,3 +75,12 @@ class OpenResponsesSpace(ResponsesSpace):
     """Open Responses: the same events as OpenAI's."""
 
     protocol = "open-responses-stream"
+
+
+class ResponsesResponseSpace(BodySpace):
+    """A ``openai-responses-response`` body: its calls whole, then its stop reason."""
+
+    protocol = "openai-responses-response"
+    quirks = frozenset()
+    neutral = True
+    generator = BODY

@@ -1,0 +1,152 @@
+"""Response bodies: stream -> body accumulators, body -> request, a body checked as another protocol."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import accumulators as acc
+import toolwire
+from toolwire.engines import explore, fuzz
+from toolwire.properties import Bounds
+
+TRAFFIC = Path(__file__).parent / "data" / "traffic"
+DATA = Path(__file__).parent / "data"
+
+#: Each stream, the body its SDK's accumulator adds it up to, the right accumulator, a buggy one,
+#: and the findings the buggy one must show.
+PAIRS = [
+    ("openai-chat-stream", "openai-chat-response", acc.chat_completion, acc.chat_completion_by_name,
+     {"one-to-one:lost"}),
+    ("openai-responses-stream", "openai-responses-response", acc.response, acc.response_from_added,
+     {"arguments:changed", "validity:RS-10c"}),
+    ("anthropic-stream", "anthropic-message-response", acc.message, acc.message_last_tool_only,
+     {"one-to-one:lost"}),
+    ("gemini-stream", "gemini-response", acc.generate_content_response, acc.generate_content_last_chunk,
+     {"one-to-one:lost"}),
+    ("bedrock-converse-stream", "bedrock-converse-response", acc.converse_response,
+     acc.converse_response_by_name, {"one-to-one:lost"}),
+]  # fmt: skip
+_IDS = [p[1] for p in PAIRS]
+
+
+@pytest.mark.parametrize(("source", "body", "right", "buggy", "found"), PAIRS, ids=_IDS)
+def test_the_right_accumulator_keeps_every_relation(
+    source: str, body: str, right: Callable[..., Any], buggy: Callable[..., Any], found: set[str]
+) -> None:
+    run = fuzz(right, source, body, max_examples=150, save_to=None)
+    assert [c.finding for c in run.counterexamples] == []
+
+
+@pytest.mark.parametrize(("source", "body", "right", "buggy", "found"), PAIRS, ids=_IDS)
+def test_a_buggy_accumulator_is_caught(
+    source: str, body: str, right: Callable[..., Any], buggy: Callable[..., Any], found: set[str]
+) -> None:
+    run = fuzz(buggy, source, body, max_examples=150, save_to=None)
+    assert found <= {c.finding for c in run.counterexamples}
+
+
+def _renumbered(chunks: list[dict[str, Any]]) -> dict[str, Any]:
+    """An accumulator that mints its own ids (call_0, call_1, ...), as some proxies do."""
+    body = acc.chat_completion(chunks)
+    for choice in body["choices"]:
+        for k, call in enumerate(choice["message"].get("tool_calls") or []):
+            call["id"] = f"call_{k}"
+    return body
+
+
+def test_an_accumulator_that_mints_ids_breaks_identity() -> None:
+    run = fuzz(_renumbered, "openai-chat-stream", "openai-chat-response", max_examples=60, save_to=None)
+    assert "identity" in {c.finding.split(":")[0] for c in run.counterexamples}
+
+
+@pytest.mark.parametrize(
+    ("source", "body", "right", "buggy"),
+    [
+        ("openai-chat-stream", "openai-chat-response", acc.chat_completion, acc.chat_completion_by_name),
+        ("openai-responses-stream", "openai-responses-response", acc.response, acc.response_from_added),
+    ],
+)
+def test_explore_proves_the_right_accumulator_and_refutes_the_buggy_one(
+    source: str, body: str, right: Callable[..., Any], buggy: Callable[..., Any]
+) -> None:
+    bounds = Bounds(calls=2, deltas=2)
+    assert explore(right, source, body, bounds, save_to=None, compare=False).verdict == "holds"
+    assert explore(buggy, source, body, bounds, save_to=None, compare=False).verdict == "broken"
+
+
+@pytest.mark.parametrize("body", ["openai-chat-response", "openai-responses-response", "gemini-response"])
+def test_every_explored_body_checks_clean(body: str) -> None:
+    run = explore(lambda trace: trace, body, body, Bounds(calls=2, names=2), save_to=None, compare=False)
+    assert run.verdict == "holds"
+    assert run.traces > 1
+
+
+def next_request(bodies: list[dict[str, Any]], tool_result: Callable[..., str]) -> list[dict[str, Any]]:
+    """The next request's messages: the body's assistant message, then each call's result."""
+    message = bodies[0]["choices"][0]["message"]
+    messages = [{"role": "user", "content": "Weather?"}, message]
+    for call in message.get("tool_calls") or []:
+        result = tool_result(call["function"]["name"], call["function"]["arguments"])
+        messages.append({"role": "tool", "tool_call_id": call["id"], "content": result})
+    return messages
+
+
+def next_request_first_result(bodies: list[dict[str, Any]], tool_result: Callable[..., str]) -> list[Any]:
+    """The bug: every call answered with the first call's result."""
+    messages = next_request(bodies, tool_result)
+    first = next((m["content"] for m in messages if m.get("role") == "tool"), None)
+    return [m | {"content": first} if m.get("role") == "tool" else m for m in messages]
+
+
+def test_a_body_replayed_in_the_next_request_keeps_ids_and_results() -> None:
+    run = fuzz(next_request, "openai-chat-response", "openai-chat", max_examples=100, save_to=None)
+    assert [c.finding for c in run.counterexamples] == []
+    crossed = fuzz(
+        next_request_first_result, "openai-chat-response", "openai-chat", max_examples=100, save_to=None
+    )
+    assert "correlation:crossed" in {c.finding for c in crossed.counterexamples}
+
+
+@pytest.mark.parametrize(
+    ("path", "wrong"),
+    [
+        ("openai-chat-response/good-parallel-same-tool.json", "anthropic-message-response"),
+        ("anthropic-message-response/good-parallel-same-tool.json", "openai-chat-response"),
+        ("gemini-response/good-parallel-same-tool.json", "bedrock-converse-response"),
+        ("bedrock-converse-response/good-parallel-same-tool.json", "openai-responses-response"),
+        ("openai-responses-response/good-parallel-same-tool.json", "gemini-response"),
+        ("openai-chat-stream/cc6b-null-string-id.sse", "openai-chat-response"),
+    ],
+)
+def test_a_body_of_another_protocol_is_never_clean(path: str, wrong: str) -> None:
+    report = toolwire.check_file(DATA / path, wrong)
+    assert report.exit_code == 2
+    assert "nothing in the input is" in " ".join(p.message for p in report.problems)
+
+
+def test_the_cli_checks_a_recorded_body(capsys: pytest.CaptureFixture[str]) -> None:
+    from toolwire.cli import main
+
+    body = next(TRAFFIC.glob("*/anthropic-message-response/*.json"))
+    assert main(["check", str(body), "-p", "anthropic-message-response", "--format", "json"]) == 0
+    (report,) = json.loads(capsys.readouterr().out)["reports"]
+    assert (report["events"], report["findings"]) == (1, [])
+
+
+EXAMPLE = Path(__file__).parents[1] / "examples" / "stream_to_body.py"
+
+
+def test_the_examples_accumulators_are_caught_and_cleared() -> None:
+    buggy = fuzz(
+        f"{EXAMPLE}:buggy", "openai-chat-stream", "openai-chat-response", max_examples=100, save_to=None
+    )
+    fixed = fuzz(
+        f"{EXAMPLE}:fixed", "openai-chat-stream", "openai-chat-response", max_examples=100, save_to=None
+    )
+    assert "one-to-one:lost" in {c.finding for c in buggy.counterexamples}
+    assert fixed.counterexamples == []
