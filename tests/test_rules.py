@@ -81,6 +81,7 @@ def test_the_protocols_verb_lists_the_stable_names() -> None:
         "gemini-contents",
         "gemini-stream",
         "mistral-chat",
+        "mistral-chat-stream",
         "aisdk-stream",
         "aisdk-ui-stream",
         "mcp",
