@@ -9,7 +9,7 @@ from typing import Any, Final
 from toolwire.properties._protocol import Result
 from toolwire.properties._sites import Sites, first, key, role
 
-__all__ = ["ID_SHAPES", "MESSAGE_SITES", "STREAM_SITES", "probe", "results"]
+__all__ = ["ID_SHAPES", "MESSAGE_SITES", "STREAM_SITES", "probe", "recognises", "results"]
 
 #: ``content_block_start`` of a ``tool_use`` block opens a call.
 STREAM_SITES: Final = Sites(key("content_block_start", "id", "content_block"))
@@ -51,3 +51,17 @@ def probe(call_id: str) -> dict[str, Any]:
             {"role": "user", "content": [{"type": "tool_result", "tool_use_id": call_id, "content": "15"}]},
         ]
     }
+
+
+def recognises(message: Any) -> bool:
+    """A Messages API message: role user or assistant, content text or typed content blocks.
+
+    >>> recognises({"role": "tool", "tool_call_id": "c", "content": "1"})
+    False
+    """
+    if not isinstance(message, dict) or message.get("role") not in ("user", "assistant"):
+        return False
+    content = message.get("content")
+    if isinstance(content, str):
+        return "tool_calls" not in message
+    return isinstance(content, list) and all(isinstance(b, dict) and "type" in b for b in content)

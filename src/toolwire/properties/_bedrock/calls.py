@@ -9,7 +9,7 @@ from typing import Any, Final
 from toolwire.properties._protocol import Result
 from toolwire.properties._sites import Sites, first, key, role
 
-__all__ = ["ID_SHAPES", "MESSAGE_SITES", "STREAM_SITES", "probe", "results"]
+__all__ = ["ID_SHAPES", "MESSAGE_SITES", "STREAM_SITES", "probe", "recognises", "results"]
 
 #: ``contentBlockStart`` of a ``toolUse`` block opens a call.
 STREAM_SITES: Final = Sites(key(None, "toolUseId", "contentBlockStart", "start", "toolUse"))
@@ -51,9 +51,14 @@ def probe(call_id: str) -> dict[str, Any]:
 
 
 def recognises(message: Any) -> bool:
-    """A Converse message: a role and a list of content blocks."""
+    """A Converse message: a role and a list of content blocks, which carry no ``type`` (unions by key).
+
+    >>> recognises({"role": "user", "content": [{"type": "text", "text": "Hi"}]})
+    False
+    """
     return (
         isinstance(message, dict)
         and message.get("role") in ("user", "assistant")
         and isinstance(message.get("content"), list)
+        and all(isinstance(block, dict) and "type" not in block for block in message["content"])
     )

@@ -13,12 +13,12 @@ import re
 from typing import Final
 
 from toolwire.machines import ChatToolCallStream, MistralConversation
-from toolwire.properties._mistral import calls
 from toolwire.properties._mistral.monitors import PROFILES, ConversationMonitor, TokenizerProfile
 from toolwire.properties._mistral.rules import CHAT, CHAT_STREAM, RULES
 from toolwire.properties._mistral.shapes import MESSAGE_SHAPES, STREAM_SHAPES
 from toolwire.properties._mistral.stream import StreamMonitor
 from toolwire.properties._openai_chat import calls as chat_calls
+from toolwire.properties._openai_chat.rules import CHAT as OPENAI_CHAT
 from toolwire.properties._openai_chat.rules import CHAT_STREAM as OPENAI_CHAT_STREAM
 from toolwire.properties._protocol import Family, Protocol, Quirk, load
 
@@ -34,6 +34,8 @@ FAMILY: Final = Family(
             "profiles: tokenizer v11 (default, strictest), v3, v13",
             "conversation",
             ConversationMonitor,
+            endpoints=(r"api\.mistral\.ai/v1/chat/completions/?$",),
+            variant_of=OPENAI_CHAT,
             container="messages",
             follows=(CHAT_STREAM, OPENAI_CHAT_STREAM),
             profiles={name: functools.partial(ConversationMonitor, p) for name, p in PROFILES.items()},
@@ -57,10 +59,12 @@ FAMILY: Final = Family(
             "(MI-6a to MI-6e, MI-1 to MI-3); profiles: tokenizer v11 (default), v3, v13",
             "stream",
             StreamMonitor,
+            endpoints=(r"api\.mistral\.ai/v1/chat/completions/?$",),
+            variant_of=OPENAI_CHAT_STREAM,
             profiles={name: functools.partial(StreamMonitor, p) for name, p in PROFILES.items()},
             sites=chat_calls.STREAM_SITES,
             breaks={"drop-id": "MI-3"},
-            recognises=calls.recognises_chunk,
+            recognises=chat_calls.recognises_chunk,
             generator=load(f"{__name__}.generate", "STREAM"),
             space=load(f"{__name__}.space", "MistralStreamSpace"),
             shapes=STREAM_SHAPES,

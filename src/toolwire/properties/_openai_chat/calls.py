@@ -10,7 +10,16 @@ from typing import Any, Final
 from toolwire.properties._protocol import Result
 from toolwire.properties._sites import Sites, first, key, role
 
-__all__ = ["ID_SHAPES", "MESSAGE_SITES", "STREAM_SITES", "intact", "probe", "results"]
+__all__ = [
+    "ID_SHAPES",
+    "MESSAGE_SITES",
+    "STREAM_SITES",
+    "intact",
+    "probe",
+    "recognises",
+    "recognises_chunk",
+    "results",
+]
 
 #: Fragments open calls; the first fragment of a call carries its id.
 STREAM_SITES: Final = Sites(lambda e: first(e, ("choices", 0, "delta", "tool_calls"), key(None, "id")))
@@ -75,6 +84,34 @@ def intact(trace: list[Any]) -> set[str]:
 _ROLES: Final = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
 
 
+#: The content part types of Chat Completions messages (openapi ChatCompletionRequest*ContentPart).
+_PARTS: Final = frozenset({"text", "image_url", "input_audio", "file", "refusal"})
+
+
 def recognises(message: Any) -> bool:
-    """A Chat Completions message: an object with a role."""
-    return isinstance(message, dict) and message.get("role") in _ROLES
+    """A Chat Completions message: an object with a role, whose content parts (if any) are typed
+    Chat Completions parts (not Anthropic's ``tool_use`` blocks or Bedrock's untyped ones).
+
+    >>> recognises({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t"}]})
+    False
+    """
+    if not isinstance(message, dict) or message.get("role") not in _ROLES:
+        return False
+    content = message.get("content")
+    return not isinstance(content, list) or all(
+        not isinstance(part, dict) or part.get("type") in _PARTS for part in content
+    )
+
+
+def recognises_chunk(chunk: Any) -> bool:
+    """A ``chat.completion.chunk``: an object whose ``choices`` carry a ``delta`` (or none, with usage).
+
+    >>> recognises_chunk({"object": "chat.completion", "choices": [{"message": {}}]})
+    False
+    """
+    if not isinstance(chunk, dict):
+        return False
+    choices = chunk.get("choices")
+    if not isinstance(choices, list):
+        return False
+    return not choices or any(isinstance(c, dict) and isinstance(c.get("delta"), dict) for c in choices)
