@@ -19,10 +19,14 @@ TRAFFIC = DATA / "traffic"
 RECORDINGS = DATA / "recordings"
 
 
-def frame_events(events: Iterable[dict[str, Any]]) -> bytes:
-    """ConverseStream events ``{"<event-type>": payload}`` as Bedrock frames them (header order as recorded)."""
+def frame_events(events: Iterable[dict[str, Any]], *, chunks: bool = False) -> bytes:
+    """ConverseStream events ``{"<event-type>": payload}`` framed as Bedrock frames them (headers in
+    the recorded order); with ``chunks``, model events as InvokeModelWithResponseStream frames them."""
     out = b""
     for event in events:
+        if chunks:
+            # InvokeModelWithResponseStream: each model event rides base64 in a chunk's bytes.
+            event = {"chunk": {"bytes": base64.b64encode(json.dumps(event).encode()).decode()}}
         ((kind, payload),) = event.items()
         headers = {":event-type": kind, ":content-type": "application/json", ":message-type": "event"}
         out += encode_frame(headers, json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode())
@@ -30,8 +34,9 @@ def frame_events(events: Iterable[dict[str, Any]]) -> bytes:
 
 
 def framed_jsonl(path: Path) -> bytes:
-    """A JSON Lines ConverseStream trace, framed."""
-    return frame_events(json.loads(line) for line in path.read_text().splitlines() if line.strip())
+    """A JSON Lines Bedrock stream trace, framed (an InvokeModelWithResponseStream one in chunks)."""
+    events = (json.loads(line) for line in path.read_text().splitlines() if line.strip())
+    return frame_events(events, chunks="invoke_model" in path.name)
 
 
 def _body(path: str) -> bytes:
@@ -46,6 +51,9 @@ _DD = "DataDog__dd-trace-py/"
 _CHATLAS = "posit-dev__chatlas/"
 _CREW = "crewAIInc__crewAI/"
 _OTEL = "open-telemetry__opentelemetry-python-contrib/"
+_PLANNING = "TestAnthropicStructuredPlanning.test_anthropic_research_workf-4555e263.i11"
+_GEMINI = "TestGeminiStructuredPlanning.test_gemini_research_workflow_ge-4c306779.i3"
+_KICKOFF = "TestBedrockNativeToolCalling.test_bedrock_agent_kickoff_with_-26f806d3"
 
 #: (uri, request body file, response body file or bytes, response content type, note).
 EXCHANGES: list[tuple[str, str | None, str | bytes, str, str]] = [
@@ -88,10 +96,8 @@ EXCHANGES: list[tuple[str, str | None, str | bytes, str, str]] = [
     ),
     (
         "https://api.anthropic.com/v1/messages",
-        _CREW
-        + "anthropic-messages/TestAnthropicStructuredPlanning.test_anthropic_research_workf-4555e263.i11.req.json",
-        _CREW
-        + "anthropic-message-response/TestAnthropicStructuredPlanning.test_anthropic_research_workf-4555e263.i11.json",
+        f"{_CREW}anthropic-messages/{_PLANNING}.req.json",
+        f"{_CREW}anthropic-message-response/{_PLANNING}.json",
         _JSON,
         "one recorded exchange (interaction 11); the request body stored as !!binary, as vcrpy writes bytes",
     ),
@@ -104,10 +110,8 @@ EXCHANGES: list[tuple[str, str | None, str | bytes, str, str]] = [
     ),
     (
         "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.0-flash:generateContent",
-        _CREW
-        + "gemini-contents/TestGeminiStructuredPlanning.test_gemini_research_workflow_ge-4c306779.i3.req.json",
-        _CREW
-        + "gemini-response/TestGeminiStructuredPlanning.test_gemini_research_workflow_ge-4c306779.i3.json",
+        f"{_CREW}gemini-contents/{_GEMINI}.req.json",
+        f"{_CREW}gemini-response/{_GEMINI}.json",
         _JSON,
         "one recorded exchange (interaction 3)",
     ),
@@ -122,10 +126,8 @@ EXCHANGES: list[tuple[str, str | None, str | bytes, str, str]] = [
     ),
     (
         _BEDROCK + "us.anthropic.claude-3-haiku-20240307-v1%3A0/converse",
-        _CREW
-        + "bedrock-converse/TestBedrockNativeToolCalling.test_bedrock_agent_kickoff_with_-26f806d3.i2.req.json",
-        _CREW
-        + "bedrock-converse-response/TestBedrockNativeToolCalling.test_bedrock_agent_kickoff_with_-26f806d3.i1.json",
+        f"{_CREW}bedrock-converse/{_KICKOFF}.i2.req.json",
+        f"{_CREW}bedrock-converse-response/{_KICKOFF}.i1.json",
         _JSON,
         "request of interaction 2, response of interaction 1 of one cassette (interaction 1's request "
         "holds no tool call, so the corpus has no copy of it)",

@@ -86,7 +86,7 @@ def _load_yaml(raw: bytes) -> Any:
         import yaml
     except ImportError:
         raise RecordingError(
-            "reading a VCR cassette needs PyYAML: pip install pyyaml (or toolwire[cassettes])"
+            "reading a VCR cassette needs PyYAML, a toolwire dependency: pip install pyyaml"
         ) from None
 
     class Loader(yaml.SafeLoader):
