@@ -289,3 +289,10 @@ def test_checking_a_plain_trace_never_imports_yaml() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip().endswith("False")
+
+
+def test_a_profile_applies_to_the_parts_whose_protocol_has_it() -> None:
+    path = RECORDINGS / "mixed.yaml"
+    reports = check_recording(path, path.read_bytes(), profile="v13")
+    assert {r.source.removeprefix(str(path)): r.protocol or None for r in reports} == MIXED
+    assert all(r.exit_code == 0 for r in reports)

@@ -20,7 +20,7 @@ from toolwire.errors import UsageError
 from toolwire.models import Exchange, Frame, InputFormat, RecordingError, detect_format, read_frames
 from toolwire.models import read_recording as _read
 from toolwire.models import recording_kind as _kind
-from toolwire.properties import get_protocol
+from toolwire.properties import Protocol, get_protocol
 
 __all__ = ["check_recording", "is_recording"]
 
@@ -79,7 +79,7 @@ def _exchange(path: str, exchange: Exchange, protocol: str | None, profile: str 
         spec = get_protocol(names[0])
         frames = parts[0][1] + parts[1][1]
         problems = parts[0][2] + parts[1][2] + noted
-        yield _run(spec, iter(frames), f"{where} exchange", problems, parts[1][3], None, profile)
+        yield _run(spec, iter(frames), f"{where} exchange", problems, parts[1][3], None, _own(spec, profile))
         return
     for side, frames, problems, fmt, detection in parts:
         source = f"{where} {side}"
@@ -89,7 +89,7 @@ def _exchange(path: str, exchange: Exchange, protocol: str | None, profile: str 
             yield _skipped(source, _why(exchange, side, detection, protocol), [*noted, *problems])
         else:
             spec = get_protocol(name)
-            yield _run(spec, iter(frames), source, [*noted, *problems], fmt, None, profile)
+            yield _run(spec, iter(frames), source, [*noted, *problems], fmt, None, _own(spec, profile))
         noted = []
 
 
@@ -101,6 +101,11 @@ def _choose(detection: Detection, protocol: str | None) -> str | None:
     if protocol in detection.candidates or get_protocol(protocol).variant_of in detection.candidates:
         return protocol
     return None
+
+
+def _own(spec: Protocol, profile: str | None) -> str | None:
+    """``--profile`` applies to the parts of the protocols that have it (a cassette mixes protocols)."""
+    return profile if profile in spec.profiles else None
 
 
 def _session(name: str) -> bool:

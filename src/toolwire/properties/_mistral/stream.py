@@ -18,7 +18,7 @@ import orjson
 from toolwire.machines import ChatToolCallStream, compile_machine
 from toolwire.models import DONE
 from toolwire.models import mistral as wire
-from toolwire.properties._mistral.monitors import PROFILES, TokenizerProfile
+from toolwire.properties._mistral.monitors import PROFILES, TokenizerProfile, check_id
 from toolwire.properties._mistral.rules import CHAT_STREAM, RULES
 from toolwire.properties._monitor import Monitor
 from toolwire.properties._text import clip
@@ -164,22 +164,8 @@ class StreamMonitor(Monitor):
             call.parts.append(arguments)
 
     def _check_id(self, call_id: Any, index: int, line: int | None, where: str) -> None:
-        if call_id is None or call_id == wire.NULL_ID:
-            what = "no id" if call_id is None else 'id "null"'
-            self.report("MI-3", f"{where}: a call opens with {what}", index=index, line=line, path=where)
-        elif self.profile.nine_characters:
-            if not isinstance(call_id, str) or not wire.TOOL_CALL_ID.fullmatch(call_id):
-                self.report(
-                    "MI-1",
-                    f"{where} is {clip(call_id)}",
-                    index=index,
-                    line=line,
-                    ids=(call_id,),
-                    path=where,
-                    id=call_id,
-                )
-        elif not isinstance(call_id, str) or not call_id:
-            self.report("MI-2", f"{where} is {clip(call_id)}", index=index, line=line, path=where)
+        what = "no id" if call_id is None else 'id "null"'
+        check_id(self, self.profile, call_id, index, line, where, f"{where}: a call opens with {what}")
 
     def _open(self, key: tuple[Any, int], call_id: Any, index: int, line: int | None) -> _Call:
         call = _Call(key[0], key[1], None if call_id == wire.NULL_ID else call_id, index, line)
