@@ -296,3 +296,19 @@ def test_a_profile_applies_to_the_parts_whose_protocol_has_it() -> None:
     reports = check_recording(path, path.read_bytes(), profile="v13")
     assert {r.source.removeprefix(str(path)): r.protocol or None for r in reports} == MIXED
     assert all(r.exit_code == 0 for r in reports)
+
+
+def test_a_real_cassette_is_read_as_vcrpy_recorded_it() -> None:
+    """crewAI's cassette: vcrpy's request string and its gzip response body as !!binary."""
+    path = RECORDINGS / "crewai-anthropic-gzip.yaml"
+    request, response = check_recording(path, path.read_bytes())
+    assert (request.protocol, request.events, request.exit_code) == ("anthropic-messages", 1, 0)
+    assert response.protocol == ""
+    assert response.problems[-1].message == (
+        "skipped: no registered protocol reads this response body (application/json) "
+        "to POST api.anthropic.com/v1/messages"
+    )
+    from toolwire.models import read_recording
+
+    (exchange,) = read_recording(path.read_bytes(), "cassette")
+    assert json.loads(exchange.response or b"")["content"] == [{"type": "text", "text": "SUCCESS"}]
