@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -90,3 +91,43 @@ def test_explore_proves_or_breaks_the_pair_within_bounds(
         assert run.traces == run.space.traces > 5
     else:
         assert run.counterexample is not None and run.counterexample.property == "one-to-one"
+
+
+def _nine(call_id: Any) -> str:
+    return hashlib.sha256(str(call_id).encode()).hexdigest()[:9]
+
+
+def to_mistral(trace: list[Any]) -> list[Any]:
+    """OpenAI Chat chunks to Mistral chunks: each call whole, at its own index, with a 9-character id."""
+    calls = ledger(trace, "openai-chat-stream").calls
+    chunk = {
+        "id": "378d4d9fd4914db088d7c448257ed0d2",
+        "object": "chat.completion.chunk",
+        "model": "mistral-large",
+    }
+    out = [
+        chunk
+        | {"choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": None}]}
+    ]
+    for k, (call_id, name, arguments) in enumerate(calls):
+        fragment = {"id": _nine(call_id), "type": "function", "index": k}
+        fragment["function"] = {"name": name, "arguments": arguments or "{}"}
+        out.append(
+            chunk | {"choices": [{"index": 0, "delta": {"tool_calls": [fragment]}, "finish_reason": None}]}
+        )
+    reason = "tool_calls" if calls else "stop"
+    out.append(chunk | {"choices": [{"index": 0, "delta": {"content": ""}, "finish_reason": reason}]})
+    return out
+
+
+def test_mistral_chat_stream_is_a_fuzz_output(tmp_path: Path) -> None:
+    run = fuzz(to_mistral, "openai-chat-stream", "mistral-chat-stream", max_examples=60, save_to=tmp_path)
+    assert run.counterexamples == [], [c.message for c in run.counterexamples]
+    kept = fuzz(
+        lambda trace: [dict(c) for c in trace],
+        "openai-chat-stream",
+        "mistral-chat-stream",
+        max_examples=60,
+        save_to=None,
+    )
+    assert "validity" in {c.property for c in kept.counterexamples}  # call_ ids break MI-1
