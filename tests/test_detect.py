@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,7 +13,7 @@ from typing import Any
 import pytest
 
 import toy_protocol as toy
-from recordings import TRAFFIC
+from recordings import DATA, TRAFFIC
 from toolwire.cli import main
 from toolwire.engines._detect import detect, detect_file
 from toolwire.models import read_frames
@@ -83,9 +85,22 @@ def test_nothing_recognised_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "no registered protocol recognises this traffic; name one with -p" in capsys.readouterr().out
 
 
-def test_standard_input_needs_p(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["check", "-"]) == 2
-    assert "standard input cannot be read twice" in capsys.readouterr().err
+def test_standard_input_is_detected_too() -> None:
+    path = DATA / "mistral-chat-stream" / "mi3-null-id.sse"
+    result = subprocess.run(
+        [sys.executable, "-m", "toolwire", "check", "-"],
+        input=path.read_bytes(),
+        capture_output=True,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert result.stdout.decode().startswith("-: detected openai-chat-stream\n")
+    cassette = (DATA / "recordings" / "crewai-anthropic-gzip.yaml").read_bytes()
+    result = subprocess.run(
+        [sys.executable, "-m", "toolwire", "check", "-"], input=cassette, capture_output=True, check=False
+    )
+    assert result.returncode == 0
+    assert "-#1 request: anthropic-messages, 1 messages: clean" in result.stdout.decode()
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ Exit codes: 0 clean, 1 violations found, 2 unusable input or usage.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -386,6 +387,9 @@ def _check(args: argparse.Namespace) -> int:
         raise UsageError("--after needs -p: name the request's protocol")
     if [*args.files, args.after].count("-") > 1:
         raise UsageError("standard input (-) can be read once; name it once among FILE and --after")
+    if "-" in args.files and args.protocol is None:
+        # Detection reads the start of the input, then the check reads all of it.
+        sys.stdin = io.TextIOWrapper(io.BytesIO(sys.stdin.buffer.read()))
     reports = []
     for path in args.files:
         try:
@@ -413,7 +417,13 @@ def _check(args: argparse.Namespace) -> int:
 def _recording(path: str, is_recording: Callable[[bytes], bool]) -> bytes | None:
     """The bytes of ``path`` when it is a cassette or HAR file (read whole: YAML and HAR are documents)."""
     if path == "-":
-        return None
+        stdin = sys.stdin.buffer
+        if not stdin.seekable():
+            return None
+        head = stdin.read(65536)
+        raw = head + stdin.read() if is_recording(head) else None
+        stdin.seek(0)
+        return raw
     try:
         with open(path, "rb") as handle:
             head = handle.read(65536)

@@ -24,9 +24,10 @@ from __future__ import annotations
 import itertools
 import os
 import re
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import BinaryIO, Final, Literal
 from urllib.parse import unquote, urlsplit
 
 from toolwire.engines._check import not_a_trace
@@ -140,16 +141,28 @@ def _reads(spec: Protocol, frames: Sequence[Frame]) -> bool:
 
 
 def detect_file(path: str | os.PathLike[str], input_format: InputFormat | None = None) -> Detection:
-    """The protocol of the trace at ``path``, from its first events (or its first request bodies)."""
+    """The protocol of the trace at ``path``, from its first events (or its first request bodies).
+
+    ``-`` is standard input, which must be seekable (a file, or input the CLI buffered).
+    """
     if str(path) == "-":
-        raise UsageError("standard input cannot be read twice: name its protocol with -p")
+        stdin = sys.stdin.buffer
+        if not stdin.seekable():
+            raise UsageError("standard input cannot be read twice: name its protocol with -p")
+        try:
+            return _detect_stream(stdin, input_format)
+        finally:
+            stdin.seek(0)
     try:
         with open(path, "rb") as raw:
-            head, stream = sniff(raw)
-            if not_a_trace(head) is not None:
-                return Detection(None, ())
-            fmt = input_format or detect_format(head)
-            frames = list(itertools.islice(read_frames(stream, lambda *_: None, fmt), _SAMPLE))
+            return _detect_stream(raw, input_format)
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror}") from None
-    return detect(frames)
+
+
+def _detect_stream(raw: BinaryIO, input_format: InputFormat | None) -> Detection:
+    head, stream = sniff(raw)
+    if not_a_trace(head) is not None:
+        return Detection(None, ())
+    fmt = input_format or detect_format(head)
+    return detect(list(itertools.islice(read_frames(stream, lambda *_: None, fmt), _SAMPLE)))
