@@ -87,6 +87,7 @@ def test_the_protocols_verb_lists_the_stable_names() -> None:
         "gemini-response",
         "mistral-chat",
         "mistral-chat-response",
+        "mistral-chat-stream",
         "aisdk-stream",
         "aisdk-ui-stream",
         "mcp",

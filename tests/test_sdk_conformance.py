@@ -680,6 +680,21 @@ def _bedrock_converse_response() -> Validator:
     return validate
 
 
+# Mistral chat stream -----------------------------------------------------------------------------
+
+
+def _mistral_chat_stream() -> Validator:
+    """Each chunk parses as mistralai's ``CompletionEvent`` (``data``: a ``CompletionChunk``), strictly."""
+    from mistralai.client.models import CompletionChunk, CompletionEvent
+
+    def validate(trace: list[dict[str, Any]]) -> None:
+        for number, chunk in enumerate(trace):
+            _strict(CompletionChunk, f"chunk {number} (CompletionChunk)", chunk)
+            _strict(CompletionEvent, f"chunk {number} (CompletionEvent)", {"data": chunk})
+
+    return validate
+
+
 def _mistral_chat_response() -> Validator:
     from mistralai.client.models import ChatCompletionResponse
 
@@ -727,3 +742,42 @@ _BAD_BODIES = [
 def test_the_body_checks_are_not_vacuous(protocol: str, body: dict[str, Any], field: str) -> None:
     with pytest.raises(Nonconforming, match=field):
         VALIDATORS[protocol]()([body])
+
+
+VALIDATORS["mistral-chat-stream"] = _mistral_chat_stream
+
+
+def test_the_mistral_stream_check_is_not_vacuous() -> None:
+    fragment = {"id": "D681PevKs", "function": {"arguments": "{}"}, "index": 0}
+    chunk = {"id": "x", "model": "m", "choices": [{"index": 0, "delta": {"tool_calls": [fragment]}}]}
+    with pytest.raises(Nonconforming, match="name"):
+        _mistral_chat_stream()([chunk | {"choices": [chunk["choices"][0] | {"finish_reason": None}]}])
+
+
+def test_mistralai_reads_a_fragment_without_index_as_index_0() -> None:
+    """MI-6a's hazard, as the SDK shows it: two calls without index both land at 0."""
+    from mistralai.client.models import CompletionEvent
+
+    from toolwire import check
+
+    indexes = []
+    for call_id in ("D681PevKs", "Kx9Lm2Qa1"):
+        fragment = {"id": call_id, "function": {"name": "get_weather", "arguments": "{}"}}
+        choice = {"index": 0, "delta": {"tool_calls": [fragment]}, "finish_reason": None}
+        chunk = {"id": "x", "model": "m", "choices": [choice]}
+        (call,) = CompletionEvent.model_validate({"data": chunk}).data.choices[0].delta.tool_calls or []
+        indexes.append(call.index)
+    assert indexes == [0, 0]
+    chunks = [
+        {
+            "choices": [
+                {
+                    "index": 0,
+                    "delta": {"tool_calls": [{"id": i, "function": {"name": "f", "arguments": "{}"}}]},
+                }
+            ]
+        }
+        for i in ("D681PevKs", "Kx9Lm2Qa1")
+    ]
+    report = check(chunks, "mistral-chat-stream")
+    assert "MI-6a" in {f.rule for f in report.errors}

@@ -6,10 +6,12 @@ Exit codes: 0 clean, 1 violations found, 2 unusable input or usage.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from toolwire.errors import UsageError
 
@@ -28,14 +30,21 @@ def _parser() -> argparse.ArgumentParser:
     verbs = parser.add_subparsers(dest="verb", required=True, metavar="VERB")
 
     check = verbs.add_parser("check", help="check recorded traffic against a protocol's rules")
-    check.add_argument("files", nargs="+", metavar="FILE", help="trace file(s); - reads stdin")
-    check.add_argument("--protocol", "-p", required=True, metavar="P", help=f"one of: {names}")
+    check.add_argument(
+        "files", nargs="+", metavar="FILE", help="trace file(s), VCR cassettes or HAR files; - reads stdin"
+    )
+    check.add_argument(
+        "--protocol",
+        "-p",
+        metavar="P",
+        help=f"one of: {names} (default: detected from the content, or a recording's endpoints)",
+    )
     check.add_argument(
         "--after", metavar="STREAM", help="the stream this request followed (round-trip rules RT-1, RT-2)"
     )
     check.add_argument(
         "--input-format",
-        choices=("auto", "sse", "jsonl", "json"),
+        choices=("auto", "sse", "jsonl", "json", "eventstream"),
         default="auto",
         help="how FILE is encoded (default: detected from its first bytes)",
     )
@@ -445,27 +454,81 @@ def _run(args: argparse.Namespace) -> int:
     if args.verb == "rules":
         print(engines.render_rules(rules_for(args.protocol), args.format))
         return 0
-    get_protocol(args.protocol)
+    return _check(args)
+
+
+def _check(args: argparse.Namespace) -> int:
+    from toolwire import engines
+    from toolwire.engines._exchanges import check_recording, is_recording
+    from toolwire.properties import get_protocol
+
     fmt = None if args.input_format == "auto" else args.input_format
-    get_protocol(args.protocol).make(args.profile)  # a wrong profile is wrong for every file
+    if args.protocol is not None:
+        get_protocol(args.protocol).make(args.profile)  # a wrong profile is wrong for every file
+    elif args.after is not None:
+        raise UsageError("--after needs -p: name the request's protocol")
     if [*args.files, args.after].count("-") > 1:
         raise UsageError("standard input (-) can be read once; name it once among FILE and --after")
+    if "-" in args.files and args.protocol is None:
+        # Detection reads the start of the input, then the check reads all of it.
+        sys.stdin = io.TextIOWrapper(io.BytesIO(sys.stdin.buffer.read()))
     reports = []
     for path in args.files:
         try:
+            raw = _recording(path, is_recording)
+            if raw is not None:
+                reports.extend(check_recording(path, raw, args.protocol, args.profile))
+                continue
+            protocol = args.protocol or _detected(path, fmt, args.format)
+            if protocol is None:
+                reports.append(engines.Report(str(path), "", 0, problems=(_undetected(path, fmt),)))
+                continue
             reports.append(
-                engines.check_file(
-                    path, args.protocol, input_format=fmt, after=args.after, profile=args.profile
-                )
+                engines.check_file(path, protocol, input_format=fmt, after=args.after, profile=args.profile)
             )
         except UsageError as exc:
             # One unreadable file: say so, and still check the others.
             print(f"toolwire: {exc}", file=sys.stderr)
             problem = engines.Problem(None, None, str(exc))
-            reports.append(engines.Report(str(path), args.protocol, 0, problems=(problem,)))
+            reports.append(engines.Report(str(path), args.protocol or "", 0, problems=(problem,)))
     render = engines.render_json if args.format == "json" else engines.render_text
     print(render(reports))
     return max(report.exit_code for report in reports)
+
+
+def _recording(path: str, is_recording: Callable[[bytes], bool]) -> bytes | None:
+    """The bytes of ``path`` when it is a cassette or HAR file (read whole: YAML and HAR are documents)."""
+    if path == "-":
+        stdin = sys.stdin.buffer
+        if not stdin.seekable():
+            return None
+        head = stdin.read(65536)
+        raw = head + stdin.read() if is_recording(head) else None
+        stdin.seek(0)
+        return raw
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(65536)
+            return head + handle.read() if is_recording(head) else None
+    except OSError:
+        return None  # check_file says why it cannot be read
+
+
+def _detected(path: str, fmt: Any, output: str) -> str | None:
+    """The protocol detected for the trace at ``path``; says which on stdout (stderr for JSON output)."""
+    from toolwire.engines._detect import detect_file
+
+    detection = detect_file(path, fmt)
+    if detection.protocol is not None:
+        print(f"{path}: {detection.explain()}", file=sys.stderr if output == "json" else sys.stdout)
+    return detection.protocol
+
+
+def _undetected(path: str, fmt: Any) -> Any:
+    from toolwire.engines import Problem
+    from toolwire.engines._detect import detect_file
+
+    return Problem(None, None, f"{detect_file(path, fmt).explain()}")
 
 
 def _explore(args: argparse.Namespace) -> int:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, Final, Literal
 
 from toolwire.errors import UsageError
-from toolwire.models import Frame, InputFormat, detect_format, read_frames, sniff
+from toolwire.models import Frame, InputFormat, detect_format, is_eventstream, read_frames, sniff
 from toolwire.properties import Finding, Monitor, Protocol, check_round_trip, get_protocol
 
 __all__ = ["Problem", "Report", "check", "check_file"]
@@ -141,6 +141,8 @@ def not_a_trace(head: bytes) -> str | None:
     >>> not_a_trace(b"\\x1f\\x8b\\x08\\x00")
     'the input is gzip-compressed: decompress it first (gunzip, or zcat FILE | toolwire check -)'
     """
+    if is_eventstream(head):
+        return None
     if head.startswith(b"\x1f\x8b"):
         return "the input is gzip-compressed: decompress it first (gunzip, or zcat FILE | toolwire check -)"
     if head.startswith((b"\xff\xfe", b"\xfe\xff")) or head[:64].count(b"\x00") > 8:

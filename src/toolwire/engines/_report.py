@@ -9,7 +9,7 @@ from typing import Final
 import orjson
 
 from toolwire.engines._check import Report
-from toolwire.properties import Protocol, Rule, get_protocol
+from toolwire.properties import PROTOCOLS, Protocol, Rule, get_protocol
 
 __all__ = ["render_json", "render_protocols", "render_rules", "render_text"]
 
@@ -46,6 +46,10 @@ def render_text(reports: Sequence[Report]) -> str:
         for problem in report.problems:
             line = f":{problem.line}" if problem.line is not None else ""
             out.append(f"{report.source}{line}: input {problem.severity}: {problem.message}")
+        if report.protocol not in PROTOCOLS:
+            # A part of a recording that no protocol reads: its problems say why.
+            out.append(f"{report.source}: skipped")
+            continue
         errors = len(report.errors)
         warnings = len(report.findings) - errors
         unread = sum(p.severity == "error" for p in report.problems)

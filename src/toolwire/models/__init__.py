@@ -9,6 +9,8 @@ from toolwire.models import _mcp as mcp
 from toolwire.models import _mistral as mistral
 from toolwire.models import _openai_chat as openai_chat
 from toolwire.models import _openai_responses as openai_responses
+from toolwire.models._eventstream import encode_frame, is_eventstream, read_eventstream
+from toolwire.models._recordings import Exchange, RecordingError, read_recording, recording_kind
 from toolwire.models._wire import (
     DONE,
     MAX_LINE_BYTES,
@@ -26,21 +28,28 @@ from toolwire.models._wire import (
 __all__ = [
     "DONE",
     "MAX_LINE_BYTES",
+    "Exchange",
     "Frame",
     "InputFormat",
     "ProblemSink",
+    "RecordingError",
     "aisdk",
     "anthropic",
     "bedrock",
     "decode_json",
     "detect_format",
+    "encode_frame",
     "gemini",
+    "is_eventstream",
     "mcp",
     "mistral",
     "openai_chat",
     "openai_responses",
+    "read_eventstream",
     "read_frames",
     "read_jsonl",
+    "read_recording",
     "read_sse",
+    "recording_kind",
     "sniff",
 ]

@@ -2,7 +2,8 @@
 
 Src: ``mistral-common`` 1.13.1 ``protocol/instruct/validator.py``
 (``MistralRequestValidatorV3/V5/V11/V13``); ``mistralai`` 3.7.0
-``client/models/toolcall.py``.
+``client/models/toolcall.py``; the stream: ``client/models/completionchunk.py``,
+``completionresponsestreamchoice.py``, ``deltamessage.py``, ``functioncall.py``.
 """
 
 from __future__ import annotations
@@ -10,7 +11,15 @@ from __future__ import annotations
 import re
 from typing import Final
 
-__all__ = ["FUNCTION_NAME", "NULL_ID", "ROLES", "TOOL_CALL_ID"]
+__all__ = [
+    "CHUNK_OBJECT",
+    "DEFAULT_INDEX",
+    "FINISH_TOOL_CALLS",
+    "FUNCTION_NAME",
+    "NULL_ID",
+    "ROLES",
+    "TOOL_CALL_ID",
+]
 
 #: MI-1 (tokenizer v3 to v11): every tool call id.
 TOOL_CALL_ID: Final = re.compile(r"[a-zA-Z0-9]{9}")
@@ -19,3 +28,10 @@ NULL_ID: Final = "null"
 #: MI-5: function names.
 FUNCTION_NAME: Final = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 ROLES: Final = ("system", "user", "assistant", "tool")
+
+#: MI-6: a streamed chat chunk (``CompletionChunk``); its calls are ``ToolCall`` fragments.
+CHUNK_OBJECT: Final = "chat.completion.chunk"
+#: MI-6: the ``finish_reason`` of a choice that ends with calls.
+FINISH_TOOL_CALLS: Final = "tool_calls"
+#: MI-6: ``ToolCall.index`` defaults to this when a fragment carries none.
+DEFAULT_INDEX: Final = 0

@@ -15,6 +15,8 @@ from typing import Any, BinaryIO, Final, Literal
 
 import orjson
 
+from toolwire.models._eventstream import is_eventstream, read_eventstream
+
 __all__ = [
     "DONE",
     "MAX_LINE_BYTES",
@@ -31,7 +33,7 @@ __all__ = [
 
 Frame = tuple[int | None, Any, str | None]
 ProblemSink = Callable[[int | None, str], None]
-InputFormat = Literal["sse", "jsonl", "json"]
+InputFormat = Literal["sse", "jsonl", "json", "eventstream"]
 
 #: Lines longer than this are skipped (and reported) so memory stays bounded.
 MAX_LINE_BYTES: Final = 256 * 1024 * 1024
@@ -91,6 +93,8 @@ def detect_format(head: bytes) -> InputFormat:
     >>> detect_format(b'{\\n  "messages": []\\n}')
     'json'
     """
+    if is_eventstream(head):
+        return "eventstream"
     text = head.removeprefix(_BOM).lstrip(b" \t\r\n")
     if text.startswith(_SSE_FIELDS):
         return "sse"
@@ -232,6 +236,8 @@ def read_frames(stream: BinaryIO, problem: ProblemSink, fmt: InputFormat | None 
         return read_sse(stream, problem)
     if fmt == "jsonl":
         return read_jsonl(stream, problem)
+    if fmt == "eventstream":
+        return read_eventstream(stream, problem)
     return _read_document(stream, problem)
 
 

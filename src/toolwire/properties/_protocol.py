@@ -87,6 +87,9 @@ class Protocol:
     ``generator`` and ``space`` load the Hypothesis strategy's renderer and the
     explorer's state space class (see :func:`load`); ``shapes`` is the catalogue
     of the shape features its traffic shows, and their extractor.
+
+    ``endpoints`` and ``variant_of`` let ``check`` detect the protocol of a
+    trace or of a cassette's exchange when ``-p`` is not given.
     """
 
     name: str
@@ -108,6 +111,12 @@ class Protocol:
     #: Whether one event or message looks like this protocol's at all; for protocols whose
     #: monitor passes foreign events over silently (``check`` then says nothing was recognised).
     recognises: Callable[[Any], bool] | None = None
+    #: Where this protocol's traffic is sent: patterns searched in a recorded exchange's
+    #: ``host/path`` (``/v1/chat/completions$``); the longest match names the protocol.
+    endpoints: tuple[str, ...] = ()
+    #: The protocol whose wire this one shares, as a stricter profile of it: when content alone
+    #: cannot tell them apart (no endpoint), detection picks that one.
+    variant_of: str | None = None
 
     def make(self, profile: str | None = None) -> Monitor:
         """A fresh monitor, of ``profile`` when given; a :class:`UsageError` lists the profiles."""

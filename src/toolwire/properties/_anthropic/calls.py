@@ -15,6 +15,7 @@ __all__ = [
     "RESPONSE_SITES",
     "STREAM_SITES",
     "probe",
+    "recognises",
     "recognises_message",
     "response_probe",
     "results",
@@ -75,3 +76,17 @@ def response_probe(call_id: str) -> list[dict[str, Any]]:
 def recognises_message(body: Any) -> bool:
     """An Anthropic ``message`` body: ``type`` message."""
     return isinstance(body, dict) and body.get("type") == "message"
+
+
+def recognises(message: Any) -> bool:
+    """A Messages API message: role user or assistant, content text or typed content blocks.
+
+    >>> recognises({"role": "tool", "tool_call_id": "c", "content": "1"})
+    False
+    """
+    if not isinstance(message, dict) or message.get("role") not in ("user", "assistant"):
+        return False
+    content = message.get("content")
+    if isinstance(content, str):
+        return "tool_calls" not in message
+    return isinstance(content, list) and all(isinstance(b, dict) and "type" in b for b in content)

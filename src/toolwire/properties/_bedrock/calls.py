@@ -61,11 +61,16 @@ def probe(call_id: str) -> dict[str, Any]:
 
 
 def recognises(message: Any) -> bool:
-    """A Converse message: a role and a list of content blocks."""
+    """A Converse message: a role and a list of content blocks, which carry no ``type`` (unions by key).
+
+    >>> recognises({"role": "user", "content": [{"type": "text", "text": "Hi"}]})
+    False
+    """
     return (
         isinstance(message, dict)
         and message.get("role") in ("user", "assistant")
         and isinstance(message.get("content"), list)
+        and all(isinstance(block, dict) and "type" not in block for block in message["content"])
     )
 
 

@@ -26,6 +26,7 @@ FAMILY: Final = Family(
             "MCP session: JSON-RPC requests and responses, tools/call (MCP-1 to MCP-3)",
             "stream",
             SessionMonitor,
+            recognises=calls.recognises,
             probe=calls.probe,
             calls=calls.calls,
             results=calls.results,

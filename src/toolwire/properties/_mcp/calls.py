@@ -10,7 +10,7 @@ from toolwire.properties._sites import Sites, dig
 from toolwire.properties._text import json_text
 from toolwire.properties._turn import Call
 
-__all__ = ["SITES", "calls", "probe", "results"]
+__all__ = ["SITES", "calls", "probe", "recognises", "results"]
 
 #: A ``tools/call`` request opens a call; a response to it (not ``initialize``'s, id 0) answers it.
 SITES: Final = Sites(
@@ -45,3 +45,12 @@ def probe(call_id: str) -> list[dict[str, Any]]:
         {"jsonrpc": "2.0", "id": call_id, "method": "tools/call", "params": call},
         {"jsonrpc": "2.0", "id": call_id, "result": {"content": []}},
     ]
+
+
+def recognises(message: Any) -> bool:
+    """A JSON-RPC 2.0 message (MCP's framing).
+
+    >>> recognises({"jsonrpc": "2.0", "id": 1, "method": "tools/call"})
+    True
+    """
+    return isinstance(message, dict) and message.get("jsonrpc") == "2.0"

@@ -13,10 +13,10 @@ from typing import Any, Final
 
 from hypothesis import strategies as st
 
-from toolwire.properties._strategies._plan import Call, Plan, Turn
+from toolwire.properties._strategies._plan import Call, Plan, Tokened, Turn
 from toolwire.properties._strategies._render import Generator, Spelling, Wire, conversation, pick
 
-__all__ = ["CHAT", "RESPONSE"]
+__all__ = ["CHAT", "RESPONSE", "STREAM", "mistral_chunk"]
 
 
 def mistral_messages(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wire:
@@ -100,3 +100,58 @@ def mistral_response(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wir
 
 #: A chat completion body: whole calls.
 RESPONSE: Final = Generator(mistral_response, fragments=False)
+
+
+#: The envelope of a recorded Mistral chunk (tests/data/traffic, DataDog__dd-trace-py
+#: mistral_v1_chat_completions_post_1798d156.sse): a 32-hex id, no logprobs.
+_ENVELOPE: Final = {
+    "id": "378d4d9fd4914db088d7c448257ed0d2",
+    "object": "chat.completion.chunk",
+    "created": 1784567096,
+    "model": "mistral-large-latest",
+}
+_USAGE: Final = {"prompt_tokens": 72, "total_tokens": 86, "completion_tokens": 14}
+
+
+def mistral_chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+    """A ``CompletionChunk`` with one choice carrying ``delta``."""
+    return _ENVELOPE | {"choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+
+
+def mistral_fragment(
+    call: Tokened, name: str, k: int, arguments: str, *, first: bool, quirks: frozenset[str]
+) -> dict[str, Any]:
+    """A ``ToolCall`` entry: name and arguments always (``FunctionCall`` requires both)."""
+    fragment: dict[str, Any] = {"id": call.token[:9] if first else "null"}
+    if first:
+        fragment["type"] = "function"
+    fragment["function"] = {"name": name, "arguments": arguments}
+    return fragment if "unindexed" in quirks else fragment | {"index": k}
+
+
+def mistral_stream(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wire:
+    """Mistral chunks as its API streams them: each call whole in one fragment, at its own index.
+
+    The last call's chunk carries ``finish_reason`` and the usage, as recorded.
+    ``unindexed`` leaves ``index`` out (opik#8362); ``split-arguments`` sends a
+    call's arguments over several fragments, the later ones with id "null".
+    """
+    turn = plan.turns[0]
+    events = [mistral_chunk({"role": "assistant", "content": ""})]
+    if turn.text:
+        events.append(mistral_chunk({"content": turn.text}))
+    for k, call in enumerate(turn.calls):
+        pieces = call.pieces if "split-arguments" in quirks else (call.arguments,)
+        for j, piece in enumerate(pieces):
+            fragment = mistral_fragment(call, call.name, k, piece, first=j == 0, quirks=quirks)
+            events.append(mistral_chunk({"tool_calls": [fragment]}))
+    if turn.calls:
+        events[-1]["choices"][0]["finish_reason"] = "tool_calls"
+    else:
+        events.append(mistral_chunk({"content": ""}, "stop"))
+    events[-1]["usage"] = _USAGE
+    return events
+
+
+#: Chunks: one call after the other, each at its own index.
+STREAM: Final = Generator(mistral_stream)

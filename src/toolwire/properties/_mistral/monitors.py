@@ -12,7 +12,7 @@ from toolwire.properties._monitor import Monitor, Violations
 from toolwire.properties._text import clip
 from toolwire.properties._turn import Turn
 
-__all__ = ["PROFILES", "ConversationMonitor", "TokenizerProfile"]
+__all__ = ["PROFILES", "ConversationMonitor", "TokenizerProfile", "check_id"]
 
 _BOOK: Final = {rule.id: rule for rule in RULES}
 _TABLE: Final = compile_machine(MistralConversation)
@@ -47,6 +47,33 @@ PROFILES: Final = {
         TokenizerProfile("v13", nine_characters=False, pair_ids=True),
     )
 }
+
+
+def check_id(
+    monitor: Monitor,
+    profile: TokenizerProfile,
+    call_id: Any,
+    index: int,
+    line: int | None,
+    where: str,
+    undefined: str,
+) -> None:
+    """Report ``call_id`` at ``where``: MI-3 (``undefined`` says how), MI-1 or MI-2, as ``profile`` checks."""
+    if call_id is None or call_id == wire.NULL_ID:
+        monitor.report("MI-3", undefined, index=index, line=line, path=where)
+    elif profile.nine_characters:
+        if not isinstance(call_id, str) or not wire.TOOL_CALL_ID.fullmatch(call_id):
+            monitor.report(
+                "MI-1",
+                f"{where} is {clip(call_id)}",
+                index=index,
+                line=line,
+                ids=(call_id,),
+                path=where,
+                id=call_id,
+            )
+    elif not isinstance(call_id, str) or not call_id:
+        monitor.report("MI-2", f"{where} is {clip(call_id)}", index=index, line=line, path=where)
 
 
 class ConversationMonitor(Monitor):
@@ -132,22 +159,8 @@ class ConversationMonitor(Monitor):
         self._turns.append(turn)
 
     def _check_id(self, call_id: Any, index: int, line: int | None, where: str, *, tool: bool) -> None:
-        if call_id is None or call_id == wire.NULL_ID:
-            what = "has no tool_call_id" if tool and call_id is None else f'has id "{call_id}"'
-            self.report("MI-3", f"{where} {what} (serving mode)", index=index, line=line, path=where)
-        elif self.profile.nine_characters:
-            if not isinstance(call_id, str) or not wire.TOOL_CALL_ID.fullmatch(call_id):
-                self.report(
-                    "MI-1",
-                    f"{where} is {clip(call_id)}",
-                    index=index,
-                    line=line,
-                    ids=(call_id,),
-                    path=where,
-                    id=call_id,
-                )
-        elif not isinstance(call_id, str) or not call_id:
-            self.report("MI-2", f"{where} is {clip(call_id)}", index=index, line=line, path=where)
+        what = "has no tool_call_id" if tool and call_id is None else f'has id "{call_id}"'
+        check_id(self, self.profile, call_id, index, line, where, f"{where} {what} (serving mode)")
 
     def _pair(self, call_id: Any, index: int, line: int | None, path: str) -> None:
         call_id = call_id if isinstance(call_id, str) else str(call_id)

@@ -1,4 +1,5 @@
-"""The rules of Mistral chat requests (MI-1 to MI-5), as mistral-common validates them."""
+"""The rules of Mistral chat requests (MI-1 to MI-5), as mistral-common validates them, and of its
+streams (MI-6a to MI-6e, with the stream forms of MI-1 to MI-3)."""
 
 from __future__ import annotations
 
@@ -6,18 +7,20 @@ from typing import Final
 
 from toolwire.properties._rule import Rule
 
-__all__ = ["CHAT", "RESPONSE", "RULES"]
+__all__ = ["CHAT", "CHAT_STREAM", "RESPONSE", "RULES"]
 
 CHAT: Final = "mistral-chat"
+CHAT_STREAM: Final = "mistral-chat-stream"
 RESPONSE: Final = "mistral-chat-response"
 
 _VALIDATOR = "mistral-common 1.13.1 src/mistral_common/protocol/instruct/validator.py"
+_SDK = "mistralai 3.7.0 client/models"
 
 RULES: Final = (
     Rule(
         "MI-1",
         "always",
-        (CHAT, RESPONSE),
+        (CHAT, CHAT_STREAM, RESPONSE),
         "Tokenizer v3 to v11: every tool_calls[].id and tool_call_id matches ^[a-zA-Z0-9]{9}$.",
         source=f"protocol-rules MI-1; {_VALIDATOR} (MistralRequestValidatorV3/V5/V11); "
         "langchain-ai/langchain#24668, editor-code-assistant/eca#233",
@@ -28,7 +31,7 @@ RULES: Final = (
     Rule(
         "MI-2",
         "always",
-        (CHAT,),
+        (CHAT, CHAT_STREAM),
         'Tokenizer v13 and later: a tool call id is a non-empty string other than "null".',
         source=f"protocol-rules MI-2; {_VALIDATOR} (V13/V15)",
         error="Tool call id must be a non-empty string other than 'null' for tokenizer version 13 or newer.",
@@ -38,7 +41,7 @@ RULES: Final = (
     Rule(
         "MI-3",
         "always",
-        (CHAT, RESPONSE),
+        (CHAT, CHAT_STREAM, RESPONSE),
         'In serving, a tool call id is defined: not the "null" sentinel of mistralai\'s ToolCall.id '
         "default, and present on every tool message.",
         source="protocol-rules MI-3; mistralai 3.7.0 client/models/toolcall.py (id defaults to "
@@ -98,5 +101,54 @@ RULES: Final = (
         "model_length, error, tool_calls); protocol-rules MI-6, CC-6(d)",
         fix='Finish a choice that calls tools with "tool_calls"; take the stream\'s own finish_reason.',
         severity="warning",
+    ),
+    Rule(
+        "MI-6a",
+        "always",
+        (CHAT_STREAM,),
+        "Every tool_calls fragment carries its index, and parallel calls carry distinct indexes: "
+        "mistralai parses a missing index as 0, so index-keyed accumulators merge the calls.",
+        source=f"protocol-rules MI-6; {_SDK}/toolcall.py (index: Optional[int] = 0); comet-ml/opik#8362",
+        fix="Send index on every fragment, a distinct one per call; when reading, key a fragment "
+        "without index by its id, never by the default 0.",
+    ),
+    Rule(
+        "MI-6b",
+        "always",
+        (CHAT_STREAM,),
+        'A continuation fragment carries no id (or the call\'s own id), not the string "null": '
+        "a reader that takes each fragment's id opens a call with the sentinel id.",
+        source=f'protocol-rules MI-6; {_SDK}/toolcall.py (id: Optional[str] = "null"); '
+        "langchain-ai/langchainjs#11373",
+        error="Tool call id has to be defined in serving mode.",
+        fix='Read a "null" id as a continuation of the call at that index; never replay it as an id.',
+    ),
+    Rule(
+        "MI-6c",
+        "always",
+        (CHAT_STREAM,),
+        "Every tool_calls fragment carries function.name and function.arguments (mistralai's "
+        "FunctionCall requires both).",
+        source=f"protocol-rules MI-6; {_SDK}/functioncall.py (name: str, arguments: Dict | str)",
+        error="data.choices.0.delta.tool_calls.nullable[list[ToolCall]].0.function.name Field required",
+        fix="Send each call whole (name and arguments) in its fragment, as Mistral's API does.",
+    ),
+    Rule(
+        "MI-6d",
+        "always",
+        (CHAT_STREAM,),
+        'A choice that streamed calls ends with finish_reason "tool_calls", and no fragment follows it.',
+        source=f"protocol-rules MI-6 (the OpenAI shape, CC-6d); {_SDK}/completionresponsestreamchoice.py "
+        "(finish_reason: stop, length, error, tool_calls)",
+        fix='End the calls with finish_reason "tool_calls"; send every fragment before it.',
+    ),
+    Rule(
+        "MI-6e",
+        "always",
+        (CHAT_STREAM,),
+        "A call's arguments, joined over its fragments, are JSON when the call finishes.",
+        source=f"protocol-rules MI-6 (the OpenAI shape, CC-6c: arguments concatenate); "
+        f"{_SDK}/functioncall.py",
+        fix="Send the arguments as one JSON text (or object); never cut a call's arguments short.",
     ),
 )

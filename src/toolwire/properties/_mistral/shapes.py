@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, Final
 
+from toolwire.models import DONE
 from toolwire.properties._body import BodyTurn, Reader, body_catalogue
-from toolwire.properties._shapes import Feature, Shapes, calls_shapes, is_json
+from toolwire.properties._shapes import Feature, Shapes, calls_shapes, hashable, is_json
 
-__all__ = ["MESSAGE_SHAPES", "response_shapes"]
+__all__ = ["MESSAGE_SHAPES", "STREAM_SHAPES", "response_shapes"]
 
 _API: Final = "docs.mistral.ai/api: chat completion messages (AssistantMessage, ToolMessage, SystemMessage)"
 #: The function-calling guide: parallel calls in one assistant message, each answered by a tool
@@ -150,3 +151,77 @@ def response_shapes(read: Reader) -> Shapes:
         return bool(message(body, turn).get("content"))
 
     return body_catalogue(read, _RESPONSE, texts, extra, _DOCUMENTED)
+
+
+#: The one recorded Mistral stream (tests/data/traffic, listed under openai-chat-stream).
+_RECORDED: Final = (
+    "tests/data/traffic DataDog__dd-trace-py mistral_v1_chat_completions_post_1798d156.sse "
+    "(api.mistral.ai, mistral-large-latest)"
+)
+_STREAM: Final = (
+    Feature(
+        "call-whole-in-one-fragment", "each call's name and arguments in one fragment", documented=_RECORDED
+    ),
+    Feature(
+        "finish-reason-in-calls-chunk",
+        'finish_reason "tool_calls" in the last call\'s chunk',
+        documented=_RECORDED,
+    ),
+    Feature("usage-in-last-chunk", "the last chunk carries usage", documented=_RECORDED),
+    Feature("several-calls", "a turn with two or more calls", documented=_GUIDE),
+    Feature("same-tool-twice", "two calls of one tool in one turn", documented=_GUIDE),
+    Feature(
+        "content-with-calls", "text content in the same turn as calls", documented=f"{_SDK}/deltamessage.py"
+    ),
+    Feature(
+        "call-without-index",
+        "fragments without index (quirk unindexed)",
+        documented=f"protocol-rules MI-6; comet-ml/opik#8362; {_SDK}/toolcall.py (index defaults to 0)",
+    ),
+    Feature(
+        "arguments-split-across-fragments",
+        'a call\'s arguments over several fragments, continuations with id "null" (quirk split-arguments)',
+        documented="protocol-rules MI-6; langchain-ai/langchainjs#11373, langchain-ai/langchain#40028",
+    ),
+)
+
+
+def _stream(trace: list[Any]) -> Iterator[str]:
+    names: dict[Any, Any] = {}
+    fragments: dict[Any, int] = {}
+    at: dict[Any, Any] = {}
+    content = False
+    for chunk in trace:
+        if chunk is DONE or not isinstance(chunk, dict):
+            continue
+        if chunk.get("usage"):
+            yield "usage-in-last-chunk"
+        choices = chunk.get("choices")
+        for choice in choices if isinstance(choices, list) else []:
+            delta = choice.get("delta") if isinstance(choice, dict) else None
+            if not isinstance(delta, dict):
+                continue
+            content = content or bool(isinstance(delta.get("content"), str) and delta["content"])
+            listed = delta.get("tool_calls")
+            entries = [f for f in listed if isinstance(f, dict)] if isinstance(listed, list) else []
+            if entries and choice.get("finish_reason") == "tool_calls":
+                yield "finish-reason-in-calls-chunk"
+            for entry in entries:
+                if "index" not in entry:
+                    yield "call-without-index"
+                index, call_id = hashable(entry.get("index")), hashable(entry.get("id"))
+                if call_id not in (None, "null") and call_id not in names:
+                    function = entry.get("function")
+                    names[call_id] = function.get("name") if isinstance(function, dict) else None
+                    at[index] = call_id
+                key = at.get(index, call_id)
+                fragments[key] = fragments.get(key, 0) + 1
+    if names:
+        yield from calls_shapes(list(names.values()))
+        if content:
+            yield "content-with-calls"
+        split = max(fragments.values()) > 1
+        yield "arguments-split-across-fragments" if split else "call-whole-in-one-fragment"
+
+
+STREAM_SHAPES: Final = Shapes(_STREAM, lambda trace: set(_stream(trace)))

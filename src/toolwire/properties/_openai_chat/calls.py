@@ -18,6 +18,7 @@ __all__ = [
     "intact",
     "probe",
     "recognises",
+    "recognises_chunk",
     "recognises_completion",
     "response_probe",
     "results",
@@ -86,9 +87,37 @@ def intact(trace: list[Any]) -> set[str]:
 _ROLES: Final = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
 
 
+#: The content part types of Chat Completions messages (openapi ChatCompletionRequest*ContentPart).
+_PARTS: Final = frozenset({"text", "image_url", "input_audio", "file", "refusal"})
+
+
 def recognises(message: Any) -> bool:
-    """A Chat Completions message: an object with a role."""
-    return isinstance(message, dict) and message.get("role") in _ROLES
+    """A Chat Completions message: an object with a role, whose content parts (if any) are typed
+    Chat Completions parts (not Anthropic's ``tool_use`` blocks or Bedrock's untyped ones).
+
+    >>> recognises({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t"}]})
+    False
+    """
+    if not isinstance(message, dict) or message.get("role") not in _ROLES:
+        return False
+    content = message.get("content")
+    return not isinstance(content, list) or all(
+        not isinstance(part, dict) or part.get("type") in _PARTS for part in content
+    )
+
+
+def recognises_chunk(chunk: Any) -> bool:
+    """A ``chat.completion.chunk``: an object whose ``choices`` carry a ``delta`` (or none, with usage).
+
+    >>> recognises_chunk({"object": "chat.completion", "choices": [{"message": {}}]})
+    False
+    """
+    if not isinstance(chunk, dict):
+        return False
+    choices = chunk.get("choices")
+    if not isinstance(choices, list):
+        return False
+    return not choices or any(isinstance(c, dict) and isinstance(c.get("delta"), dict) for c in choices)
 
 
 #: The first call of the first choice of a ``chat.completion``.

@@ -1,0 +1,128 @@
+"""``toolwire check`` of a VCR cassette or HAR file: every recorded exchange, each part on its own.
+
+Each exchange's request body and response body (or stream: SSE in the body,
+or AWS event-stream frames) is read like a trace file and checked with the
+protocol detected from its endpoint and content (:mod:`._detect`).  A part no
+registered protocol reads is reported as skipped, with the reason, never as
+clean.  When request and response are both one session protocol's messages
+(MCP's JSON-RPC), they are checked together as one trace.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Iterator
+
+from toolwire.engines._check import Problem, Report, _run, _sink
+from toolwire.engines._detect import Detection, Side, detect, endpoint_of
+from toolwire.errors import UsageError
+from toolwire.models import Exchange, Frame, InputFormat, RecordingError, detect_format, read_frames
+from toolwire.models import read_recording as _read
+from toolwire.models import recording_kind as _kind
+from toolwire.properties import Protocol, get_protocol
+
+__all__ = ["check_recording", "is_recording"]
+
+
+def is_recording(head: bytes) -> bool:
+    """``head`` starts a VCR cassette or a HAR file."""
+    return _kind(head) is not None
+
+
+def check_recording(
+    path: str | os.PathLike[str], raw: bytes, protocol: str | None = None, profile: str | None = None
+) -> list[Report]:
+    """One report per request and response of the recording in ``raw`` (read from ``path``).
+
+    ``protocol`` chooses among the protocols a part could be; a part that cannot
+    be it is skipped.  A :class:`UsageError` says why a recording cannot be read at all.
+    """
+    kind = _kind(raw[:65536])
+    if kind is None:
+        raise UsageError(f"{path} is not a VCR cassette or HAR file")
+    try:
+        exchanges = _read(raw, kind)
+    except RecordingError as exc:
+        raise UsageError(f"{path}: {exc}") from None
+    if not exchanges:
+        return [Report(str(path), "", 0, problems=(Problem(None, None, f"the {kind} records no exchange"),))]
+    reports: list[Report] = []
+    for exchange in exchanges:
+        reports.extend(_exchange(str(path), exchange, protocol, profile))
+    return reports
+
+
+def _exchange(path: str, exchange: Exchange, protocol: str | None, profile: str | None) -> Iterator[Report]:
+    where = f"{path}#{exchange.number}"
+    endpoint = endpoint_of(exchange.uri)
+    noted = [Problem(None, None, message, "warning") for message in exchange.problems]
+    parts: list[tuple[Side, list[Frame], list[Problem], InputFormat, Detection]] = []
+    sides: tuple[tuple[Side, bytes | None], ...] = (
+        ("request", exchange.request),
+        ("response", exchange.response),
+    )
+    for side, body in sides:
+        if body is None:
+            continue
+        problems: list[Problem] = []
+        fmt = detect_format(body[:65536])
+        frames = list(read_frames(io.BytesIO(body), _sink(problems), fmt))
+        parts.append((side, frames, problems, fmt, detect(frames, endpoint, side)))
+    if exchange.status is not None and exchange.status >= 400:
+        noted.append(
+            Problem(None, None, f"HTTP {exchange.status}: the provider refused this exchange", "warning")
+        )
+    names = [_choose(d, protocol) for _, _, _, _, d in parts]
+    if len(parts) == 2 and names[0] is not None and names[0] == names[1] and _session(names[0]):
+        # One session protocol on both sides (MCP): the request's messages, then the answer's.
+        spec = get_protocol(names[0])
+        frames = parts[0][1] + parts[1][1]
+        problems = parts[0][2] + parts[1][2] + noted
+        yield _run(spec, iter(frames), f"{where} exchange", problems, parts[1][3], None, _own(spec, profile))
+        return
+    for side, frames, problems, fmt, detection in parts:
+        source = f"{where} {side}"
+        if side == "response" and exchange.status is not None and exchange.status >= 400:
+            yield _skipped(source, f"HTTP {exchange.status} error response", noted)
+        elif (name := _choose(detection, protocol)) is None:
+            yield _skipped(source, _why(exchange, side, detection, protocol), [*noted, *problems])
+        else:
+            spec = get_protocol(name)
+            yield _run(spec, iter(frames), source, [*noted, *problems], fmt, None, _own(spec, profile))
+        noted = []
+
+
+def _choose(detection: Detection, protocol: str | None) -> str | None:
+    """The protocol to check a part with: the detected one, or ``-p`` where it is a candidate (a
+    variant counts with its base)."""
+    if protocol is None:
+        return detection.protocol
+    if protocol in detection.candidates or get_protocol(protocol).variant_of in detection.candidates:
+        return protocol
+    return None
+
+
+def _own(spec: Protocol, profile: str | None) -> str | None:
+    """``--profile`` applies to the parts of the protocols that have it (a cassette mixes protocols)."""
+    return profile if profile in spec.profiles else None
+
+
+def _session(name: str) -> bool:
+    return get_protocol(name).shape == "stream"
+
+
+def _why(exchange: Exchange, side: str, detection: Detection, protocol: str | None) -> str:
+    kind = exchange.request_type if side == "request" else exchange.response_type
+    what = f"this {side} body" + (f" ({kind.split(';')[0]})" if kind else "")
+    where = f"{exchange.method} {detection.endpoint or exchange.uri}"
+    if detection.candidates:
+        reads = f"reads as {', '.join(detection.candidates)}"
+        if protocol is not None:
+            return f"{what} to {where} is not {protocol} traffic: it {reads}"
+        return f"{what} to {where} is ambiguous: it {reads}; -p chooses"
+    return f"no registered protocol reads {what} to {where}"
+
+
+def _skipped(source: str, reason: str, problems: list[Problem]) -> Report:
+    return Report(source, "", 0, problems=(*problems, Problem(None, None, f"skipped: {reason}", "warning")))
