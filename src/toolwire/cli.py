@@ -239,20 +239,21 @@ class _Help(argparse.RawDescriptionHelpFormatter):
         return text
 
 
-#: An example per verb, for its ``--help``.
+#: An example per verb, for its ``--help``: ``{stream}`` is a stream protocol and ``{request}`` a request
+#: protocol that follows it, ``{other}`` another request protocol (from the registry).
 _EXAMPLES = {
-    "check": "toolwire check stream.sse -p openai-responses-stream\n"
-    "  toolwire check request.json -p openai-chat --after stream.sse --format json",
-    "rules": "toolwire rules -p anthropic-stream",
-    "diagram": "toolwire diagram FunctionCallItem --format svg --out diagrams\n"
+    "check": "toolwire check stream.sse -p {stream}\n"
+    "  toolwire check request.json -p {request} --after stream.sse --format json",
+    "rules": "toolwire rules -p {stream}",
+    "diagram": "toolwire diagram --format svg --out diagrams\n"
     "  toolwire diagram --counterexample counterexamples/FILE.json",
-    "ids": "toolwire ids call_abc123 --for mistral-chat,anthropic-messages",
-    "fuzz": "toolwire fuzz conv.py:convert --from openai-chat-stream --to openai-chat --time-limit 60s\n"
-    "  toolwire fuzz 'node conv.js' --from anthropic-stream --to openai-chat-stream --quirks PROFILE",
+    "ids": "toolwire ids call_abc123 --for {request},{other}",
+    "fuzz": "toolwire fuzz conv.py:convert --from {stream} --to {request} --time-limit 60s\n"
+    "  toolwire fuzz 'node conv.js' --from {stream} --to {other} --quirks PROFILE",
     "replay": "toolwire replay counterexamples/FILE.json conv.py:convert",
-    "explore": "toolwire explore conv.py:convert --from openai-chat-stream --to openai-chat --calls 3",
-    "analyse": "toolwire analyse ChatToolCallStream",
-    "shapes": "toolwire shapes recording.sse -p openai-chat-stream",
+    "explore": "toolwire explore conv.py:convert --from {stream} --to {request} --calls 3",
+    "analyse": "toolwire analyse --format json",
+    "shapes": "toolwire shapes recording.sse -p {stream}",
     "protocols": "toolwire protocols --format json",
 }
 
@@ -278,6 +279,12 @@ def _explain(verbs: dict[str, argparse.ArgumentParser]) -> None:
     """Give every verb's help its defaults, the choices it accepts, an example and its exit codes."""
     from toolwire.properties import PROTOCOLS, QUIRKS
 
+    requests = [p for p in PROTOCOLS.values() if p.follows]
+    names = {
+        "request": requests[0].name,
+        "stream": requests[0].follows[0],
+        "other": next(p.name for p in requests if p.name != requests[0].name),
+    }
     for name, verb in verbs.items():
         verb.formatter_class = _Help
         for action in verb._actions:
@@ -289,7 +296,7 @@ def _explain(verbs: dict[str, argparse.ArgumentParser]) -> None:
             parts.append(_wrapped("quirk profiles: " + ", ".join(sorted(QUIRKS))))
         if name in ("diagram", "analyse"):
             parts.append("machines: `toolwire analyse` lists every machine with its states")
-        parts.append("example:\n  " + _EXAMPLES[name])
+        parts.append("example:\n  " + _EXAMPLES[name].format(**names))
         parts.append(_wrapped("exit codes: " + _EXITS.get(name, "0 done; 2 bad usage")))
         verb.epilog = "\n\n".join(parts)
 
