@@ -29,6 +29,7 @@ PUBLIC = {
         "ILLEGAL", "MACHINES", "AnthropicConversation", "ContentBlock", "ConverseConversation",
         "ConverseStream", "GeminiContents", "JsonRpcRequest", "MessageStream", "MistralConversation",
         "StreamToolCall", "UIToolPart",
+        "FullStream", "FullStreamToolCall", "ModelConversation",
         "ChatConversation", "ChatToolCallStream", "CheckingMachine",
         "FunctionCallItem", "FunctionCallPairing", "OutputItem", "ResponseStream", "Table",
         "compile_machine",

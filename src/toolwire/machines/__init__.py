@@ -4,7 +4,13 @@ Engines never ``send`` to these classes on hot paths; they run the tables that
 :func:`compile_machine` builds from them.
 """
 
-from toolwire.machines._aisdk import StreamToolCall, UIToolPart
+from toolwire.machines._aisdk import (
+    FullStream,
+    FullStreamToolCall,
+    ModelConversation,
+    StreamToolCall,
+    UIToolPart,
+)
 from toolwire.machines._anthropic import AnthropicConversation, MessageStream
 from toolwire.machines._base import CheckingMachine
 from toolwire.machines._bedrock import ConverseConversation, ConverseStream
@@ -41,6 +47,9 @@ MACHINES: dict[str, type[CheckingMachine]] = {
         StreamToolCall,
         UIToolPart,
         JsonRpcRequest,
+        FullStreamToolCall,
+        FullStream,
+        ModelConversation,
     )
 }
 
@@ -54,12 +63,15 @@ __all__ = [
     "ContentBlock",
     "ConverseConversation",
     "ConverseStream",
+    "FullStream",
+    "FullStreamToolCall",
     "FunctionCallItem",
     "FunctionCallPairing",
     "GeminiContents",
     "JsonRpcRequest",
     "MessageStream",
     "MistralConversation",
+    "ModelConversation",
     "OutputItem",
     "ResponseStream",
     "StreamToolCall",

@@ -1,15 +1,25 @@
-"""Explored AI SDK provider streams: ``tool-input-start``, ``-delta``, ``-end``, ``tool-call``, ``finish``."""
+"""Explored AI SDK traffic: provider streams, the full stream, and model-message conversations."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Iterator, Sequence
+from typing import Any
 
-from toolwire.machines import StreamToolCall, compile_machine
-from toolwire.properties._aisdk.generate import call_id, finish
+from toolwire.machines import ILLEGAL, FullStreamToolCall, ModelConversation, StreamToolCall, compile_machine
+from toolwire.properties._aisdk.generate import (
+    FULL_USAGE,
+    call_id,
+    finish,
+    finish_step,
+    model_output,
+    start_step,
+)
+from toolwire.properties._spaces._conversations import ConversationSpace, TurnCall
 from toolwire.properties._spaces._lanes import Lanes, LaneSpace, taken
-from toolwire.properties._spaces._space import Move, Wire
+from toolwire.properties._spaces._space import Move, Step, Wire
 
-__all__ = ["AISDKSpace"]
+__all__ = ["AISDKSpace", "FullStreamSpace", "ModelMessagesSpace"]
 
 
 class AISDKSpace(LaneSpace):
@@ -60,3 +70,114 @@ class AISDKSpace(LaneSpace):
                     }
                 )
         return events
+
+
+class FullStreamSpace(LaneSpace):
+    """``streamText``'s full stream, one step: calls streamed, announced or whole, then answered or not.
+
+    The envelope (``start``, ``start-step`` .. ``finish-step``, ``finish``) is
+    written around the lanes; a call's lane runs its input parts, its
+    tool-call (with the parsed input) and, when the path says so, its
+    tool-result in the same step.
+    """
+
+    protocol = "aisdk-full-stream"
+    lanes = Lanes(
+        lane=compile_machine(FullStreamToolCall),
+        events=("input_start", "input_delta", "input_end", "call", "result"),
+        fragments=frozenset({"input_delta"}),
+    )
+
+    def render(self, path: Sequence[Move]) -> Wire:
+        calls = self.calls(path)
+        events: Wire = [{"type": "start"}, start_step()]
+        seen: dict[int, int] = {}
+        for move in path:
+            if move[0] == "close":
+                reason = "tool-calls" if calls else "stop"
+                events.append(finish_step(reason, 0))
+                events.append(
+                    {
+                        "type": "finish",
+                        "finishReason": reason,
+                        "rawFinishReason": reason,
+                        "totalUsage": dict(FULL_USAGE),
+                    }
+                )
+                continue
+            call = calls[move[1]]
+            ident = call_id(call)
+            event = move[2]
+            if event == "input_start":
+                events.append(
+                    {"type": "tool-input-start", "id": ident, "toolName": call.name, "dynamic": False}
+                )
+            elif event == "input_delta":
+                events.append(
+                    {"type": "tool-input-delta", "id": ident, "delta": call.pieces[taken(seen, call)]}
+                )
+            elif event == "input_end":
+                events.append({"type": "tool-input-end", "id": ident})
+            else:
+                part: dict[str, Any] = {
+                    "type": "tool-call" if event == "call" else "tool-result",
+                    "toolCallId": ident,
+                    "toolName": call.name,
+                    "input": json.loads(call.arguments),
+                }
+                events.append(
+                    part if event == "call" else part | {"output": f"{call.name} result {call.number}"}
+                )
+        return events
+
+
+class ModelMessagesSpace(ConversationSpace):
+    """``ModelMessage[]``: tool messages answer pending calls, one each in any order, or all in one."""
+
+    protocol = "aisdk-model-messages"
+    table = compile_machine(ModelConversation)
+    user = "user"
+    text = "assistant"
+    call = "calls"
+
+    def results(self, state: Any) -> Iterator[Step]:
+        table_state, turns, _, pending, used = state
+        options = [(n,) for n in pending]
+        if len(pending) > 1:
+            options.append(tuple(pending))
+        for moved in options:
+            rest = tuple(p for p in pending if p not in moved)
+            event = "partial" if rest else "results"
+            target = self.table.rows[event][table_state]
+            if target != ILLEGAL:
+                yield ("result", *moved), (target, turns, "result", rest, used), ((0, table_state, event),)
+
+    def user_message(self, text: str) -> dict[str, Any]:
+        return {"role": "user", "content": text}
+
+    def text_message(self, text: str) -> dict[str, Any]:
+        return {"role": "assistant", "content": text}
+
+    def call_message(self, calls: list[TurnCall]) -> dict[str, Any]:
+        content = [
+            {
+                "type": "tool-call",
+                "toolCallId": call_id(c),
+                "toolName": c.name,
+                "input": json.loads(c.arguments),
+            }
+            for c in calls
+        ]
+        return {"role": "assistant", "content": content}
+
+    def result_message(self, calls: list[TurnCall]) -> dict[str, Any]:
+        content = [
+            {
+                "type": "tool-result",
+                "toolCallId": call_id(c),
+                "toolName": c.name,
+                "output": model_output(c.result, False),
+            }
+            for c in calls
+        ]
+        return {"role": "tool", "content": content}
