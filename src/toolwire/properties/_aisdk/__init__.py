@@ -103,6 +103,7 @@ FAMILY: Final = Family(
             sites=calls.UI_MESSAGE_SITES,
             breaks={"drop-id": "VM-2", "duplicate": "VM-1"},
             generator=load(f"{__name__}.generate", "UI_MESSAGES"),
+            space=load(f"{__name__}.space", "UIMessagesSpace"),
             shapes=UI_MESSAGE_SHAPES,
             recognises=calls.recognises_ui,
         ),

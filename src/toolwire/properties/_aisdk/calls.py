@@ -77,10 +77,14 @@ def ui_calls(trace: list[Any]) -> list[Call]:
 
 
 def ui_results(trace: list[Any]) -> Iterable[Result]:
-    """The ``tool-output-available`` chunks: the call id each answers and its output."""
+    """The final ``tool-output-available`` and ``tool-output-error`` chunks: call id and output or error."""
     for e in trace:
-        if isinstance(e, dict) and e.get("type") == "tool-output-available":
+        if not isinstance(e, dict) or e.get("preliminary") is True:
+            continue
+        if e.get("type") == "tool-output-available":
             yield e.get("toolCallId"), None, e.get("output")
+        elif e.get("type") == "tool-output-error":
+            yield e.get("toolCallId"), None, e.get("errorText")
 
 
 def probe(call_id: str) -> list[dict[str, Any]]:

@@ -17,9 +17,8 @@ _BOOK: Final = {rule.id: rule for rule in RULES}
 _PARTS: Final = compile_machine(UIToolPart)
 #: UI tool part state (``input-available``) -> its state in :class:`UIToolPart` (``input_available``).
 _STATES: Final = {name: _PARTS.state(name.replace("-", "_")) for name in wire.UI_TOOL_STATES}
-#: States whose call has no outcome yet: the SDK sends its tool-call without a result.
+#: The state whose call has no outcome yet: the SDK sends its tool-call without a result.
 _WAITING: Final = _PARTS.state("input_available")
-_ASKING: Final = _PARTS.state("approval_requested")
 _CONVERSATION: Final = compile_machine(ModelConversation)
 _CONVERSATION_VIOLATIONS: Final = Violations.declare(
     _CONVERSATION, {("idle", "*"): "VP-1", ("awaiting", "user"): ("VS-6", "idle")}
@@ -97,7 +96,6 @@ class UIMessagesMonitor(Monitor):
         super().__init__(_BOOK)
         self._ids: dict[str, str] = {}
         self._waiting: dict[str, tuple[int, str]] = {}
-        self._asking: dict[str, tuple[int, str]] = {}
         self._turns: list[Turn] = []
 
     def feed(self, value: Any, index: int, line: int | None, sse_event: str | None) -> None:
@@ -113,8 +111,9 @@ class UIMessagesMonitor(Monitor):
             self.notice(index, line, f"{path} has no parts list; skipped")
             return
         if role == "user":
+            # A list that ends with a call waiting for its output or approval is the client's state
+            # (addToolOutput, addToolApprovalResponse come next); a user message after it is not.
             self._unanswered(self._waiting, index, line, f"user message {path}")
-            self._asking.clear()
         turn = Turn(index, line, path)
         for k, part in enumerate(parts):
             name = wire.tool_part_name(part)
@@ -154,19 +153,16 @@ class UIMessagesMonitor(Monitor):
         state = ui_state(part)
         if state == _WAITING and role == "assistant":
             self._waiting[call_id] = (index, where)
-        elif state == _ASKING and role == "assistant":
-            self._asking[call_id] = (index, where)
         if state is not None and part.get("state") != "input-streaming":
             turn.calls.append((call_id, name, json_text(part.get("input"))))
 
     def _unanswered(
         self, pending: dict[str, tuple[int, str]], index: int, line: int | None, what: str
     ) -> None:
-        state = "input-available" if pending is self._waiting else "approval-requested"
         for call_id, (at, where) in pending.items():
             self.report(
                 "VM-4",
-                f"{where} ({call_id}) is still {state} "
+                f"{where} ({call_id}) is still input-available "
                 f"at the {what}: its tool-call goes to the model without a result ({_MISSING})",
                 index=at,
                 line=line,
@@ -175,10 +171,6 @@ class UIMessagesMonitor(Monitor):
                 id=call_id,
             )
         pending.clear()
-
-    def finish(self, index: int, line: int | None) -> None:
-        self._unanswered(self._waiting, index, line, "end of the messages")
-        self._unanswered(self._asking, index, line, "end of the messages")
 
     def calls(self) -> list[Turn]:
         return self._turns

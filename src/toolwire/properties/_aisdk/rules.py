@@ -246,8 +246,10 @@ RULES: Final = (
         "always",
         (UI_MESSAGES,),
         "A tool part in input-available (a call without an outcome) is not followed by a user "
-        "message or the end of the list: convertToModelMessages emits its tool-call without a "
-        "result, and streamText raises AI_MissingToolResultsError (VS-6).",
+        "message: convertToModelMessages emits its tool-call without a result, and streamText "
+        "raises AI_MissingToolResultsError (VS-6).  (Approval-requested parts before a later user "
+        "message are dropped by convertToModelMessages; a list that ends with a call waiting for "
+        "its output or approval is the client's state before addToolOutput.)",
         source=f"{_CONVERT}; {_PROMPT}",
         error="Tool result is missing for tool call {id}.",
         fix="Add the tool output (addToolOutput) before sending, or drop the part "

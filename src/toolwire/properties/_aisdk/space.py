@@ -9,6 +9,7 @@ from typing import Any
 from toolwire.machines import ILLEGAL, FullStreamToolCall, ModelConversation, StreamToolCall, compile_machine
 from toolwire.properties._aisdk.generate import (
     FULL_USAGE,
+    TIMEOUT,
     call_id,
     finish,
     finish_step,
@@ -19,7 +20,7 @@ from toolwire.properties._spaces._conversations import ConversationSpace, TurnCa
 from toolwire.properties._spaces._lanes import Lanes, LaneSpace, taken
 from toolwire.properties._spaces._space import Move, Step, Wire
 
-__all__ = ["AISDKSpace", "FullStreamSpace", "ModelMessagesSpace"]
+__all__ = ["AISDKSpace", "FullStreamSpace", "ModelMessagesSpace", "UIMessagesSpace"]
 
 
 class AISDKSpace(LaneSpace):
@@ -181,3 +182,77 @@ class ModelMessagesSpace(ConversationSpace):
             for c in calls
         ]
         return {"role": "tool", "content": content}
+
+
+class UIMessagesSpace(ConversationSpace):
+    """``UIMessage[]``: per turn a user message and an assistant message whose tool parts end answered.
+
+    The conversation runs as :class:`ModelConversation` runs the model messages the list
+    converts to: each call is answered (``output-available``) or fails (``output-error``),
+    one at a time, in any order; a step answering in text follows.  The outcome is written
+    into the call's own tool part: a UI message holds a call and its outcome in one part.
+    """
+
+    protocol = "aisdk-ui-messages"
+    table = compile_machine(ModelConversation)
+    user = "user"
+    text = "assistant"
+    call = "calls"
+
+    def results(self, state: Any) -> Iterator[Step]:
+        table_state, turns, _, pending, used = state
+        # The order of the outcomes does not show in the messages: answer the first pending call.
+        for n in pending[:1]:
+            rest = tuple(p for p in pending if p != n)
+            event = "partial" if rest else "results"
+            target = self.table.rows[event][table_state]
+            if target != ILLEGAL:
+                for outcome in ("output", "error"):
+                    yield (outcome, n), (target, turns, "result", rest, used), ((0, table_state, event),)
+
+    def render(self, path: Sequence[Move]) -> Wire:
+        out = super().render(
+            [move if move[0] in ("user", "text", "calls") else ("result", *move[1:]) for move in path]
+        )
+        messages: Wire = []
+        parts: dict[str, dict[str, Any]] = {}
+        for move, message in zip(path, out, strict=True):
+            if move[0] in ("output", "error"):
+                part = parts[message["id"]]
+                if move[0] == "output":
+                    part.update(state="output-available", output=message["output"])
+                else:
+                    part.update(state="output-error", errorText=TIMEOUT)
+                continue
+            message["id"] = f"msg_{len(messages)}"
+            messages.append(message)
+            for part in message["parts"]:
+                if "toolCallId" in part:
+                    parts[part["toolCallId"]] = part
+        return messages
+
+    def user_message(self, text: str) -> dict[str, Any]:
+        return {"role": "user", "parts": [{"type": "text", "text": text}]}
+
+    def text_message(self, text: str) -> dict[str, Any]:
+        return {
+            "role": "assistant",
+            "parts": [{"type": "step-start"}, {"type": "text", "text": text, "state": "done"}],
+        }
+
+    def call_message(self, calls: list[TurnCall]) -> dict[str, Any]:
+        parts: Wire = [{"type": "step-start"}]
+        for c in calls:
+            parts.append(
+                {
+                    "type": f"tool-{c.name}",
+                    "toolCallId": call_id(c),
+                    "state": "input-available",
+                    "input": json.loads(c.arguments),
+                }
+            )
+        return {"role": "assistant", "parts": parts}
+
+    def result_message(self, calls: list[TurnCall]) -> dict[str, Any]:
+        # A placeholder the render folds into the call's tool part.
+        return {"id": call_id(calls[0]), "output": calls[0].result}
