@@ -188,7 +188,8 @@ class UIMessagesSpace(ConversationSpace):
     """``UIMessage[]``: per turn a user message and an assistant message whose tool parts end answered.
 
     The conversation runs as :class:`ModelConversation` runs the model messages the list
-    converts to: each call is answered (``output-available``) or fails (``output-error``),
+    converts to: each call is answered (``result``: ``output-available``) or fails (``failed``:
+    ``output-error``),
     one at a time, in any order; a step answering in text follows.  The outcome is written
     into the call's own tool part: a UI message holds a call and its outcome in one part.
     """
@@ -207,7 +208,7 @@ class UIMessagesSpace(ConversationSpace):
             event = "partial" if rest else "results"
             target = self.table.rows[event][table_state]
             if target != ILLEGAL:
-                for outcome in ("output", "error"):
+                for outcome in ("result", "failed"):
                     yield (outcome, n), (target, turns, "result", rest, used), ((0, table_state, event),)
 
     def render(self, path: Sequence[Move]) -> Wire:
@@ -217,9 +218,9 @@ class UIMessagesSpace(ConversationSpace):
         messages: Wire = []
         parts: dict[str, dict[str, Any]] = {}
         for move, message in zip(path, out, strict=True):
-            if move[0] in ("output", "error"):
+            if move[0] in ("result", "failed"):
                 part = parts[message["id"]]
-                if move[0] == "output":
+                if move[0] == "result":
                     part.update(state="output-available", output=message["output"])
                 else:
                     part.update(state="output-error", errorText=TIMEOUT)
