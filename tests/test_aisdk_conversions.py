@@ -92,3 +92,13 @@ def test_the_python_port_converts_as_the_real_convert_to_model_messages_does(mes
     _node()
     module = load_target(_target("ui_to_model"))
     assert module.run(messages, 10) == load_target(REAL).run(messages, 30)
+
+
+def test_a_pending_client_tool_reaches_the_model_unanswered_in_the_real_sdk() -> None:
+    # useChat's state before addToolOutput, converted as is: streamText would raise
+    # AI_MissingToolResultsError (convertToModelMessages' ignoreIncompleteToolCalls drops the part).
+    _node()
+    run = fuzz(REAL, UI, MODEL, save_to=None, max_examples=20, timeout=30, quirks="pending-client-tool")
+    assert {c.finding for c in run.counterexamples} == {"validity:VS-6"}
+    (found,) = run.counterexamples
+    assert found.input[-1]["parts"][-1]["state"] == "input-available"

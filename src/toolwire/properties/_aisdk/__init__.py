@@ -32,7 +32,7 @@ from toolwire.properties._aisdk.shapes import (
     UI_MESSAGE_SHAPES,
     UI_STREAM_SHAPES,
 )
-from toolwire.properties._protocol import Family, Protocol, load
+from toolwire.properties._protocol import Family, Protocol, Quirk, load
 
 __all__ = [
     "FAMILY",
@@ -125,5 +125,17 @@ FAMILY: Final = Family(
     ),
     rules=RULES,
     machines=(StreamToolCall, UIToolPart, FullStreamToolCall, FullStream, ModelConversation),
+    quirks=(
+        Quirk(
+            "pending-client-tool",
+            "the last assistant message's client tools wait for their output (input-available): "
+            "useChat's state before addToolOutput, sent as is by regenerate() or a custom transport",
+            (UI_MESSAGES,),
+            "ai 7.0.173 src/ui/ui-messages.ts (input-available); src/ui/convert-to-model-messages.ts "
+            "(ignoreIncompleteToolCalls drops such parts; without it streamText raises "
+            "AI_MissingToolResultsError)",
+            features=("input-available",),
+        ),
+    ),
     envelope_ids=("txt-",),
 )

@@ -102,7 +102,7 @@ def full_results(trace: list[Any]) -> Iterable[Result]:
         if not isinstance(e, dict) or e.get("preliminary") is True:
             continue
         if e.get("type") == "tool-result":
-            yield e.get("toolCallId"), e.get("toolName"), e.get("output")
+            yield e.get("toolCallId"), e.get("toolName"), e.get("output", e.get("result"))
         elif e.get("type") == "tool-error":
             yield e.get("toolCallId"), e.get("toolName"), e.get("error")
 

@@ -157,6 +157,15 @@ class FullStreamMonitor(KeyedMonitor):
             self._called(item, value, index, line)
         elif kind in _OUTCOMES and value.get("providerExecuted") is not True:
             self._same_step(item, kind, index, line)
+        if kind == "tool-result" and "output" not in value:
+            said = " (result is ai 4's name for it)" if "result" in value else ""
+            self.report(
+                "VF-7",
+                f"tool-result for {clip(item.key)} has no output{said}",
+                index=index,
+                line=line,
+                ids=(item.key,),
+            )
 
     def _call_id(self, kind: str, value: dict[str, Any]) -> Any:
         if kind in wire.INPUT_PART_TYPES:
@@ -171,9 +180,18 @@ class FullStreamMonitor(KeyedMonitor):
 
     def _called(self, item: Item, value: dict[str, Any], index: int, line: int | None) -> None:
         item.data["step"] = self._step
-        item.data["input"] = value.get("input")
+        item.data["input"] = value.get("input", value.get("args"))
         item.data["client"] = value.get("providerExecuted") is not True and value.get("invalid") is not True
-        if isinstance(value.get("input"), str) and value.get("invalid") is not True:
+        if "input" not in value:
+            self.report(
+                "VF-7",
+                f"tool-call {clip(item.key)} has no input"
+                + (" (args is ai 4's name for it)" if "args" in value else ""),
+                index=index,
+                line=line,
+                ids=(item.key,),
+            )
+        elif isinstance(value.get("input"), str) and value.get("invalid") is not True:
             self.report(
                 "VF-7",
                 f"tool-call {clip(item.key)} has input {clip(value.get('input'))}: JSON text, not the "

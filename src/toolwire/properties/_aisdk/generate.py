@@ -320,8 +320,10 @@ def aisdk_ui_messages(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wi
         parts: Wire = [{"type": "step-start"}]
         if turn.text or not turn.calls:
             parts.append({"type": "text", "text": turn.text or "Hello", "state": "done"})
-        parts.extend(ui_part(call, state, dynamic) for call in turn.calls)
-        if turn.calls:
+        # useChat's state before addToolOutput: the last turn's client tools wait for their output.
+        pending = "pending-client-tool" in quirks and number == len(plan.turns) - 1
+        parts.extend(ui_part(call, "input-available" if pending else state, dynamic) for call in turn.calls)
+        if turn.calls and not pending:
             parts.extend([{"type": "step-start"}, {"type": "text", "text": "Done.", "state": "done"}])
         messages.append({"id": f"msg_a{number}", "role": "assistant", "parts": parts})
     return messages

@@ -193,11 +193,13 @@ RULES: Final = (
         "VF-7",
         "always",
         (FULL_STREAM,),
-        "tool-call.input (and the input of results and errors) is the parsed JSON value, not the "
-        "JSON text the provider streamed: parseToolCall parses it (an unparsable call is invalid: "
-        "true, dynamic, with a tool-error).",
-        source=f"{_AI}/generate-text/parse-tool-call.ts; {_CALL}; {_AI}/generate-text/tool-call.ts",
-        fix="JSON.parse the provider's input string; never forward it as text.",
+        "tool-call carries input, the parsed JSON value (not the JSON text the provider streamed: "
+        "parseToolCall parses it; an unparsable call is invalid: true, dynamic, with a tool-error), "
+        "and tool-result carries output; ai 4 named them args and result.",
+        source=f"{_AI}/generate-text/parse-tool-call.ts; {_CALL}; {_AI}/generate-text/tool-call.ts, "
+        "tool-result.ts; ai docs/08-migration-guides/26-migration-guide-5-0.mdx "
+        "(args/result -> input/output)",
+        fix="JSON.parse the provider's input string, never forward it as text; write input and output.",
     ),
     Rule(
         "VF-8",
