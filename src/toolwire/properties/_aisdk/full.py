@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any, Final
 
 from toolwire.machines import FullStream, FullStreamToolCall
-from toolwire.models import DONE
 from toolwire.models import aisdk as wire
+from toolwire.properties._aisdk.monitors import typed
 from toolwire.properties._aisdk.rules import FULL_STREAM, RULES
 from toolwire.properties._lifecycle import Item, KeyedMonitor, Lifecycle
 from toolwire.properties._text import clip, json_text
@@ -85,15 +85,10 @@ class FullStreamMonitor(KeyedMonitor):
         return f"call {clip(item.key)}" + (f" ({item.name})" if item.name else "")
 
     def feed(self, value: Any, index: int, line: int | None, sse_event: str | None) -> None:
-        if value is DONE:
+        found = typed(self, value, index, line, "part")
+        if found is None:
             return
-        if not isinstance(value, dict):
-            self.notice(index, line, "part is not a JSON object; skipped")
-            return
-        kind = value.get("type")
-        if not isinstance(kind, str):
-            self.notice(index, line, f"part with type {clip(kind)}; skipped")
-            return
+        kind, value = found
         event = wire.FULL_TOOL_PARTS.get(kind)
         if event is None and kind not in wire.FULL_OTHER_PARTS:
             self.notice(index, line, f"unknown part type {kind!r}; skipped")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, Final
 
+from toolwire.models import aisdk as wire
 from toolwire.properties._shapes import (
     ARGUMENT_FEATURES,
     INTERLEAVED,
@@ -430,17 +431,7 @@ def _ui_messages(trace: list[Any]) -> Iterator[str]:
         yield "no-calls"
 
 
-_STATES: Final = frozenset(
-    {
-        "input-streaming",
-        "input-available",
-        "approval-requested",
-        "approval-responded",
-        "output-available",
-        "output-error",
-        "output-denied",
-    }
-)
+_STATES: Final = frozenset(wire.UI_TOOL_STATES)
 UI_MESSAGE_SHAPES: Final = Shapes(_UI_MESSAGES, lambda trace: set(_ui_messages(trace)))
 
 _MODEL: Final = _documented(
