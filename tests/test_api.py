@@ -31,6 +31,7 @@ PUBLIC = {
         "ILLEGAL", "MACHINES", "AnthropicConversation", "ContentBlock", "ConverseConversation",
         "ConverseStream", "GeminiContents", "JsonRpcRequest", "MessageStream", "MistralConversation",
         "StreamToolCall", "UIToolPart",
+        "FullStream", "FullStreamToolCall", "ModelConversation",
         "ChatConversation", "ChatToolCallStream", "CheckingMachine",
         "FunctionCallItem", "FunctionCallPairing", "OutputItem", "ResponseBody", "ResponseStream", "Table",
         "compile_machine",

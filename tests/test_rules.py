@@ -90,6 +90,9 @@ def test_the_protocols_verb_lists_the_stable_names() -> None:
         "mistral-chat-stream",
         "aisdk-stream",
         "aisdk-ui-stream",
+        "aisdk-full-stream",
+        "aisdk-ui-messages",
+        "aisdk-model-messages",
         "mcp",
     ]
     assert list(PROTOCOLS) == [line.split()[0] for line in result.stdout.splitlines()]

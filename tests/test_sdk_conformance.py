@@ -480,6 +480,8 @@ def _aisdk_stream() -> Validator:
 class _Node:
     """``tests/sdk/ui_chunks.mjs``: ``ai``'s ``uiMessageChunkSchema`` over a pipe, one trace a line."""
 
+    script = "ui_chunks.mjs"
+
     def __init__(self) -> None:
         node = shutil.which("node")
         if node is None:
@@ -487,19 +489,23 @@ class _Node:
         if not (SDK / "node_modules" / "ai").is_dir():
             pytest.skip(f"the npm package ai is not installed: npm ci --prefix {SDK}")
         self.process = subprocess.Popen(
-            [node, str(SDK / "ui_chunks.mjs")],
+            [node, str(SDK / self.script)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
             cwd=SDK,
         )
 
-    def __call__(self, trace: list[dict[str, Any]]) -> None:
+    def ask(self, line: Any) -> Any:
+        """Send one JSON line, read the answer line."""
         assert self.process.stdin is not None
         assert self.process.stdout is not None
-        self.process.stdin.write(json.dumps(trace) + "\n")
+        self.process.stdin.write(json.dumps(line) + "\n")
         self.process.stdin.flush()
-        answer = json.loads(self.process.stdout.readline())
+        return json.loads(self.process.stdout.readline())
+
+    def __call__(self, trace: list[dict[str, Any]]) -> None:
+        answer = self.ask(trace)
         if answer is not None:
             _fail(f"chunk {answer['index']}", trace[answer["index"]], answer["error"])
 
@@ -514,6 +520,190 @@ class _Node:
 @pytest.fixture(scope="module")
 def ui_chunks() -> Iterator[_Node]:
     node = _Node()
+    yield node
+    node.close()
+
+
+# ``streamText``'s full stream: ``ai`` 7.0.173 ships no runtime schema of ``TextStreamPart``, so this
+# transcribes ``src/generate-text/stream-text-result.ts`` and the types it names (``tool-call.ts``,
+# ``tool-result.ts``, ``tool-error.ts``, ``tool-output-denied.ts``, ``tool-approval-*-output.ts``,
+# ``src/types/usage.ts``, ``step-result.ts``).  ``undefined`` fields are absent in JSON (NotRequired);
+# a ``Date`` is its ISO string.
+
+
+class _FullToolInputStart(_ToolInputStart):
+    toolMetadata: NotRequired[dict[str, Any]]
+
+
+class _FullTextDelta(TypedDict):
+    type: Literal["text-delta", "reasoning-delta"]
+    id: str
+    text: str
+    providerMetadata: NotRequired[_Metadata]
+
+
+class _FullCallObject(TypedDict):
+    type: Literal["tool-call"]
+    toolCallId: str
+    toolName: str
+    input: Any
+    providerExecuted: NotRequired[bool]
+    providerMetadata: NotRequired[_Metadata]
+    toolMetadata: NotRequired[dict[str, Any]]
+    dynamic: NotRequired[bool]
+    invalid: NotRequired[bool]
+    error: NotRequired[Any]
+    title: NotRequired[str]
+
+
+class _FullToolResult(TypedDict):
+    type: Literal["tool-result"]
+    toolCallId: str
+    toolName: str
+    input: Any
+    output: Any
+    providerExecuted: NotRequired[bool]
+    providerMetadata: NotRequired[_Metadata]
+    toolMetadata: NotRequired[dict[str, Any]]
+    dynamic: NotRequired[bool]
+    preliminary: NotRequired[bool]
+    title: NotRequired[str]
+
+
+class _FullToolError(TypedDict):
+    type: Literal["tool-error"]
+    toolCallId: str
+    toolName: str
+    input: Any
+    error: Any
+    providerExecuted: NotRequired[bool]
+    providerMetadata: NotRequired[_Metadata]
+    toolMetadata: NotRequired[dict[str, Any]]
+    dynamic: NotRequired[bool]
+    title: NotRequired[str]
+
+
+class _FullOutputDenied(TypedDict):
+    type: Literal["tool-output-denied"]
+    toolCallId: str
+    toolName: str
+    providerExecuted: NotRequired[bool]
+    dynamic: NotRequired[bool]
+
+
+class _FullApprovalRequest(TypedDict):
+    type: Literal["tool-approval-request"]
+    approvalId: str
+    toolCall: _FullCallObject
+    reason: NotRequired[str]
+    isAutomatic: NotRequired[bool]
+    signature: NotRequired[str]
+
+
+class _FullApprovalResponse(TypedDict):
+    type: Literal["tool-approval-response"]
+    approvalId: str
+    toolCall: _FullCallObject
+    approved: bool
+    reason: NotRequired[str]
+    providerExecuted: NotRequired[bool]
+
+
+class _FullInputDetails(TypedDict):
+    noCacheTokens: NotRequired[int]
+    cacheReadTokens: NotRequired[int]
+    cacheWriteTokens: NotRequired[int]
+
+
+class _FullOutputDetails(TypedDict):
+    textTokens: NotRequired[int]
+    reasoningTokens: NotRequired[int]
+
+
+class _FullUsage(TypedDict):
+    inputTokens: NotRequired[int]
+    inputTokenDetails: _FullInputDetails
+    outputTokens: NotRequired[int]
+    outputTokenDetails: _FullOutputDetails
+    totalTokens: NotRequired[int]
+    raw: NotRequired[dict[str, Any]]
+
+
+class _FullPerformance(TypedDict):
+    effectiveOutputTokensPerSecond: float
+    outputTokensPerSecond: NotRequired[float]
+    inputTokensPerSecond: NotRequired[float]
+    effectiveTotalTokensPerSecond: float
+    stepTimeMs: float
+    responseTimeMs: float
+    toolExecutionMs: dict[str, float]
+    timeToFirstOutputMs: NotRequired[float]
+
+
+class _FullResponse(TypedDict):
+    id: str
+    timestamp: str
+    modelId: str
+    headers: NotRequired[dict[str, str]]
+
+
+_FullReason = Literal["stop", "length", "content-filter", "tool-calls", "error", "interrupted", "other"]
+
+
+class _FullStartStep(TypedDict):
+    type: Literal["start-step"]
+    request: dict[str, Any]
+    warnings: list[_Warning]
+
+
+class _FullFinishStep(TypedDict):
+    type: Literal["finish-step"]
+    response: _FullResponse
+    usage: _FullUsage
+    performance: _FullPerformance
+    finishReason: _FullReason
+    rawFinishReason: NotRequired[str]
+    providerMetadata: NotRequired[_Metadata]
+
+
+class _FullStart(TypedDict):
+    type: Literal["start"]
+
+
+class _FullFinish(TypedDict):
+    type: Literal["finish"]
+    finishReason: _FullReason
+    rawFinishReason: NotRequired[str]
+    totalUsage: _FullUsage
+
+
+_FULL_PART = _Text | _FullTextDelta | _FullToolInputStart | _ToolInputDelta | _ToolInputEnd | _Ping
+_FULL_PART |= _FullCallObject | _FullToolResult | _FullToolError | _FullOutputDenied
+_FULL_PART |= _FullApprovalRequest | _FullApprovalResponse | _FullStartStep | _FullFinishStep
+_FULL_PART |= _FullStart | _FullFinish | _Raw
+
+
+def _aisdk_full_stream() -> Validator:
+    return _events(_FULL_PART)
+
+
+class _Messages(_Node):
+    """``tests/sdk/ai_messages.mjs``: ``ai``'s ``safeValidateUIMessages`` and ``modelMessageSchema``."""
+
+    script = "ai_messages.mjs"
+
+    def for_protocol(self, protocol: str) -> Validator:
+        def validate(trace: list[dict[str, Any]]) -> None:
+            answer = self.ask({"protocol": protocol, "messages": trace})
+            if answer is not None:
+                _fail(f"message {answer['index']}", trace[answer["index"]], answer["error"])
+
+        return validate
+
+
+@pytest.fixture(scope="module")
+def ai_messages() -> Iterator[_Messages]:
+    node = _Messages()
     yield node
     node.close()
 
@@ -534,18 +724,24 @@ VALIDATORS: dict[str, Callable[[], Validator]] = {
     "mistral-chat": _mistral_chat,
     "aisdk-stream": _aisdk_stream,
     "mcp": _mcp,
+    "aisdk-full-stream": _aisdk_full_stream,
 }
 NODE = "aisdk-ui-stream"
+#: Validated by ``ai``'s own schemas in node (``tests/sdk/ai_messages.mjs``).
+NODE_MESSAGES = ("aisdk-ui-messages", "aisdk-model-messages")
 CASES = [(p, q) for p in GENERATED for q in (None, *quirks_for(p))]
 _IDS = [f"{p}-{q or 'plain'}" for p, q in CASES]
 _SETTINGS = settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 
 def test_every_generated_protocol_has_an_sdk_check() -> None:
-    assert set(GENERATED) == {*VALIDATORS, NODE}
+    assert set(GENERATED) == {*VALIDATORS, NODE, *NODE_MESSAGES}
 
 
 def _validator(protocol: str, request: pytest.FixtureRequest) -> Validator:
+    if protocol in NODE_MESSAGES:
+        messages: _Messages = request.getfixturevalue("ai_messages")
+        return messages.for_protocol(protocol)
     if protocol == NODE:
         node: _Node = request.getfixturevalue("ui_chunks")
         return node
@@ -781,3 +977,45 @@ def test_mistralai_reads_a_fragment_without_index_as_index_0() -> None:
     ]
     report = check(chunks, "mistral-chat-stream")
     assert "MI-6a" in {f.rule for f in report.errors}
+
+
+@pytest.mark.parametrize(
+    ("protocol", "messages", "field"),
+    [
+        (
+            "aisdk-ui-messages",
+            [
+                {
+                    "id": "m",
+                    "role": "assistant",
+                    "parts": [
+                        {"type": "tool-f", "toolCallId": "c", "state": "output-available", "input": {}}
+                    ],
+                }
+            ],
+            "output",
+        ),
+        (
+            "aisdk-model-messages",
+            [
+                {
+                    "role": "tool",
+                    "content": [
+                        {"type": "tool-result", "toolCallId": "c", "output": {"type": "text", "value": "x"}}
+                    ],
+                }
+            ],
+            "toolName",
+        ),
+    ],
+)
+def test_the_ai_message_checks_are_not_vacuous(
+    protocol: str, messages: list[dict[str, Any]], field: str, ai_messages: _Messages
+) -> None:
+    with pytest.raises(Nonconforming, match=field):
+        ai_messages.for_protocol(protocol)(messages)
+
+
+def test_the_full_stream_check_is_not_vacuous() -> None:
+    with pytest.raises(Nonconforming, match="input"):
+        _aisdk_full_stream()([{"type": "tool-call", "toolCallId": "c", "toolName": "f"}])

@@ -4,7 +4,13 @@ Engines never ``send`` to these classes on hot paths; they run the tables that
 :func:`compile_machine` builds from them.
 """
 
-from toolwire.machines._aisdk import StreamToolCall, UIToolPart
+from toolwire.machines._aisdk import (
+    FullStream,
+    FullStreamToolCall,
+    ModelConversation,
+    StreamToolCall,
+    UIToolPart,
+)
 from toolwire.machines._anthropic import AnthropicConversation, MessageStream
 from toolwire.machines._base import CheckingMachine
 from toolwire.machines._bedrock import ConverseConversation, ConverseStream
@@ -43,6 +49,9 @@ MACHINES: dict[str, type[CheckingMachine]] = {
         UIToolPart,
         JsonRpcRequest,
         ResponseBody,
+        FullStreamToolCall,
+        FullStream,
+        ModelConversation,
     )
 }
 
@@ -56,12 +65,15 @@ __all__ = [
     "ContentBlock",
     "ConverseConversation",
     "ConverseStream",
+    "FullStream",
+    "FullStreamToolCall",
     "FunctionCallItem",
     "FunctionCallPairing",
     "GeminiContents",
     "JsonRpcRequest",
     "MessageStream",
     "MistralConversation",
+    "ModelConversation",
     "OutputItem",
     "ResponseBody",
     "ResponseStream",

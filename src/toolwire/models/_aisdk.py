@@ -1,15 +1,31 @@
-"""Vercel AI SDK: provider stream parts (LanguageModelV2/V3/V4) and UI message stream chunks.
+"""Vercel AI SDK: provider stream parts, UI message stream chunks, the full stream, UI and model messages.
 
 Src: ``@ai-sdk/provider`` 4.0.38 ``language-model-v4-stream-part.ts`` (and
 3.0.19 for V3, 2.0.5 for V2); ``ai`` 7.0.173
-``src/ui-message-stream/ui-message-chunks.ts``, ``src/ui/process-ui-message-stream.ts``.
+``src/ui-message-stream/ui-message-chunks.ts``, ``src/ui/process-ui-message-stream.ts``,
+``src/generate-text/stream-text-result.ts`` (``TextStreamPart``), ``src/ui/ui-messages.ts``
+(``UIMessage``) and ``@ai-sdk/provider-utils`` ``src/types/*-message.ts`` (``ModelMessage``).
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["INPUT_PART_TYPES", "OTHER_PART_TYPES", "OTHER_UI_CHUNK_TYPES", "PART_TYPES", "UI_TOOL_CHUNKS"]
+__all__ = [
+    "DYNAMIC_TOOL",
+    "FULL_OTHER_PARTS",
+    "FULL_TOOL_PARTS",
+    "INPUT_PART_TYPES",
+    "MODEL_ROLES",
+    "OTHER_PART_TYPES",
+    "OTHER_UI_CHUNK_TYPES",
+    "PART_TYPES",
+    "TOOL_OUTPUT_TYPES",
+    "UI_ROLES",
+    "UI_TOOL_CHUNKS",
+    "UI_TOOL_STATES",
+    "tool_part_name",
+]
 
 #: Parts that carry the call id in ``id``; the rest carry it in ``toolCallId`` (VS-1).
 INPUT_PART_TYPES: Final = frozenset({"tool-input-start", "tool-input-delta", "tool-input-end"})
@@ -71,3 +87,82 @@ OTHER_UI_CHUNK_TYPES: Final = frozenset(
         "message-metadata",
     }
 )
+
+#: ``TextStreamPart`` (``streamText``'s ``fullStream``) part type -> the event of the full
+#: stream's tool call machine it drives.  Input parts carry the call id in ``id``; the rest
+#: in ``toolCallId``, but the approval parts, which carry it in ``toolCall.toolCallId``.
+FULL_TOOL_PARTS: Final = {
+    "tool-input-start": "input_start",
+    "tool-input-delta": "input_delta",
+    "tool-input-end": "input_end",
+    "tool-call": "call",
+    "tool-approval-request": "ask",
+    "tool-approval-response": "reply",
+    "tool-result": "result",
+    "tool-error": "error",
+    "tool-output-denied": "denied",
+}
+#: ``TextStreamPart`` types that carry no tool call.
+FULL_OTHER_PARTS: Final = frozenset(
+    {
+        "start",
+        "finish",
+        "start-step",
+        "finish-step",
+        "text-start",
+        "text-delta",
+        "text-end",
+        "reasoning-start",
+        "reasoning-delta",
+        "reasoning-end",
+        "custom",
+        "source",
+        "file",
+        "reasoning-file",
+        "steering-message",
+        "abort",
+        "error",
+        "ping",
+        "raw",
+    }
+)
+
+#: ``UIMessage.role``.
+UI_ROLES: Final = frozenset({"system", "user", "assistant"})
+#: The states of a UI tool part (``UIToolInvocation``), in lifecycle order (VU-4).
+UI_TOOL_STATES: Final = (
+    "input-streaming",
+    "input-available",
+    "approval-requested",
+    "approval-responded",
+    "output-available",
+    "output-error",
+    "output-denied",
+)
+#: The type of a tool part whose tool is not in the tool set (it names it in ``toolName``).
+DYNAMIC_TOOL: Final = "dynamic-tool"
+
+#: ``ModelMessage.role``.
+MODEL_ROLES: Final = frozenset({"system", "user", "assistant", "tool"})
+#: ``ToolResultOutput.type`` (``@ai-sdk/provider-utils`` ``content-part.ts``); all but
+#: ``execution-denied`` carry ``value``.
+TOOL_OUTPUT_TYPES: Final = frozenset(
+    {"text", "json", "error-text", "error-json", "content", "execution-denied"}
+)
+
+
+def tool_part_name(part: object) -> str | None:
+    """The tool a UI message part calls (``tool-<name>``, or ``dynamic-tool``'s ``toolName``), or None.
+
+    >>> tool_part_name({"type": "tool-get_weather"}), tool_part_name({"type": "text"})
+    ('get_weather', None)
+    """
+    if not isinstance(part, dict):
+        return None
+    kind = part.get("type")
+    if kind == DYNAMIC_TOOL:
+        name = part.get("toolName")
+        return name if isinstance(name, str) else ""
+    if isinstance(kind, str) and kind.startswith("tool-"):
+        return kind[len("tool-") :]
+    return None

@@ -1,22 +1,48 @@
-"""Vercel AI SDK: provider stream parts (VS-1 to VS-5) and UI message stream chunks (VU-1 to VU-4).
+"""Vercel AI SDK: provider stream parts (VS-1 to VS-5), UI message stream chunks (VU-1 to VU-4),
+``streamText``'s full stream (VF-1 to VF-8), UI messages (VM-1 to VM-4) and model messages
+(VS-6, VP-1 to VP-4).
 
 The family's places: ``models/_aisdk.py`` (the wire), ``machines/_aisdk.py``
-(the lifecycles) and this package: ``rules``, ``monitors`` (with the SDK
-version profiles), ``calls`` (readers, mutation sites, the id probe),
-``generate`` (Hypothesis), ``space`` (explore) and ``shapes`` (shape features).
+(the lifecycles) and this package: ``rules``, ``monitors`` (the two streams, with the SDK
+version profiles), ``full`` (the full stream's monitor), ``messages`` (the message lists'
+monitors), ``calls`` (readers, mutation sites, the id probe), ``generate`` (Hypothesis),
+``space`` (explore) and ``shapes`` (shape features).
 """
 
 import functools
 from typing import Final
 
-from toolwire.machines import StreamToolCall, UIToolPart
+from toolwire.machines import FullStream, FullStreamToolCall, ModelConversation, StreamToolCall, UIToolPart
 from toolwire.properties._aisdk import calls
+from toolwire.properties._aisdk.full import FullStreamMonitor
+from toolwire.properties._aisdk.messages import ModelMessagesMonitor, UIMessagesMonitor
 from toolwire.properties._aisdk.monitors import PROFILES, StreamMonitor, UIStreamMonitor
-from toolwire.properties._aisdk.rules import RULES, STREAM, UI_STREAM
-from toolwire.properties._aisdk.shapes import STREAM_SHAPES, UI_STREAM_SHAPES
-from toolwire.properties._protocol import Family, Protocol, load
+from toolwire.properties._aisdk.rules import (
+    FULL_STREAM,
+    MODEL_MESSAGES,
+    RULES,
+    STREAM,
+    UI_MESSAGES,
+    UI_STREAM,
+)
+from toolwire.properties._aisdk.shapes import (
+    FULL_STREAM_SHAPES,
+    MODEL_MESSAGE_SHAPES,
+    STREAM_SHAPES,
+    UI_MESSAGE_SHAPES,
+    UI_STREAM_SHAPES,
+)
+from toolwire.properties._protocol import Family, Protocol, Quirk, load
 
-__all__ = ["FAMILY", "PROFILES", "StreamMonitor", "UIStreamMonitor"]
+__all__ = [
+    "FAMILY",
+    "PROFILES",
+    "FullStreamMonitor",
+    "ModelMessagesMonitor",
+    "StreamMonitor",
+    "UIMessagesMonitor",
+    "UIStreamMonitor",
+]
 
 FAMILY: Final = Family(
     "aisdk",
@@ -54,8 +80,62 @@ FAMILY: Final = Family(
             generator=load(f"{__name__}.generate", "UI_STREAM"),
             shapes=UI_STREAM_SHAPES,
         ),
+        Protocol(
+            FULL_STREAM,
+            "Vercel AI SDK streamText full stream (TextStreamPart), steps and tool parts (VF-1 to VF-8)",
+            "stream",
+            FullStreamMonitor,
+            results=calls.full_results,
+            sites=calls.FULL_SITES,
+            breaks={"drop-id": "VF-1", "duplicate": "VF-1", "truncate": "VF-6"},
+            generator=load(f"{__name__}.generate", "FULL_STREAM"),
+            space=load(f"{__name__}.space", "FullStreamSpace"),
+            shapes=FULL_STREAM_SHAPES,
+            recognises=calls.recognises_full,
+        ),
+        Protocol(
+            UI_MESSAGES,
+            "Vercel AI SDK UIMessage[] with tool parts and their states (VM-1 to VM-4)",
+            "conversation",
+            UIMessagesMonitor,
+            container="messages",
+            results=calls.ui_message_results,
+            sites=calls.UI_MESSAGE_SITES,
+            breaks={"drop-id": "VM-2", "duplicate": "VM-1"},
+            generator=load(f"{__name__}.generate", "UI_MESSAGES"),
+            space=load(f"{__name__}.space", "UIMessagesSpace"),
+            shapes=UI_MESSAGE_SHAPES,
+            recognises=calls.recognises_ui,
+        ),
+        Protocol(
+            MODEL_MESSAGES,
+            "Vercel AI SDK ModelMessage[]: tool-call and tool-result parts (VS-6, VP-1 to VP-4)",
+            "conversation",
+            ModelMessagesMonitor,
+            container="messages",
+            probe=calls.model_probe,
+            results=calls.model_results,
+            sites=calls.MODEL_SITES,
+            breaks={"drop-id": "VP-4", "duplicate": "VP-2", "reorder": "VP-1", "truncate": "VS-6"},
+            generator=load(f"{__name__}.generate", "MODEL_MESSAGES"),
+            space=load(f"{__name__}.space", "ModelMessagesSpace"),
+            shapes=MODEL_MESSAGE_SHAPES,
+            recognises=calls.recognises_model,
+        ),
     ),
     rules=RULES,
-    machines=(StreamToolCall, UIToolPart),
+    machines=(StreamToolCall, UIToolPart, FullStreamToolCall, FullStream, ModelConversation),
+    quirks=(
+        Quirk(
+            "pending-client-tool",
+            "the last assistant message's client tools wait for their output (input-available): "
+            "useChat's state before addToolOutput, sent as is by regenerate() or a custom transport",
+            (UI_MESSAGES,),
+            "ai 7.0.173 src/ui/ui-messages.ts (input-available); src/ui/convert-to-model-messages.ts "
+            "(ignoreIncompleteToolCalls drops such parts; without it streamText raises "
+            "AI_MissingToolResultsError)",
+            features=("input-available",),
+        ),
+    ),
     envelope_ids=("txt-",),
 )

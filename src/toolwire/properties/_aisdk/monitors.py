@@ -12,7 +12,7 @@ from toolwire.properties._lifecycle import Item, KeyedMonitor, Lifecycle
 from toolwire.properties._text import clip, json_problem
 from toolwire.properties._turn import Turn
 
-__all__ = ["PROFILES", "StreamMonitor", "UIStreamMonitor"]
+__all__ = ["PROFILES", "StreamMonitor", "UIStreamMonitor", "typed"]
 
 _BOOK: Final = {rule.id: rule for rule in RULES}
 #: The provider specification versions, newest first (the default).
@@ -44,6 +44,22 @@ PARTS: Final = Lifecycle.declare(
 )
 
 
+def typed(
+    monitor: KeyedMonitor, value: Any, index: int, line: int | None, noun: str
+) -> tuple[str, dict[str, Any]] | None:
+    """The ``type`` of an AI SDK part or chunk and the part itself; a notice and None when it has none."""
+    if value is DONE:
+        return None
+    if not isinstance(value, dict):
+        monitor.notice(index, line, f"{noun} is not a JSON object; skipped")
+        return None
+    kind = value.get("type")
+    if not isinstance(kind, str):
+        monitor.notice(index, line, f"{noun} with type {clip(kind)}; skipped")
+        return None
+    return kind, value
+
+
 class StreamMonitor(KeyedMonitor):
     """Checks provider stream parts (LanguageModelV2/V3/V4): a :class:`StreamToolCall` per call id.
 
@@ -66,15 +82,10 @@ class StreamMonitor(KeyedMonitor):
         return f"call {clip(item.key)}" + (f" ({item.name})" if item.name else "")
 
     def feed(self, value: Any, index: int, line: int | None, sse_event: str | None) -> None:
-        if value is DONE:
+        found = typed(self, value, index, line, "part")
+        if found is None:
             return
-        if not isinstance(value, dict):
-            self.notice(index, line, "part is not a JSON object; skipped")
-            return
-        kind = value.get("type")
-        if not isinstance(kind, str):
-            self.notice(index, line, f"part with type {clip(kind)}; skipped")
-            return
+        kind, value = found
         if kind in wire.OTHER_PART_TYPES:
             return
         if kind not in self._parts:
@@ -160,15 +171,10 @@ class UIStreamMonitor(KeyedMonitor):
         return f"tool part {clip(item.key)}" + (f" ({item.name})" if item.name else "")
 
     def feed(self, value: Any, index: int, line: int | None, sse_event: str | None) -> None:
-        if value is DONE:
+        found = typed(self, value, index, line, "chunk")
+        if found is None:
             return
-        if not isinstance(value, dict):
-            self.notice(index, line, "chunk is not a JSON object; skipped")
-            return
-        kind = value.get("type")
-        if not isinstance(kind, str):
-            self.notice(index, line, f"chunk with type {clip(kind)}; skipped")
-            return
+        kind, value = found
         event = wire.UI_TOOL_CHUNKS.get(kind)
         if event is None:
             if kind not in wire.OTHER_UI_CHUNK_TYPES and not kind.startswith("data-"):

@@ -1,4 +1,5 @@
-"""The rules of Vercel AI SDK streams: provider stream parts (VS-1 to VS-5) and UI chunks (VU-1 to VU-4)."""
+"""The rules of the Vercel AI SDK: provider stream parts (VS-1 to VS-5), UI chunks (VU-1 to VU-4),
+the full stream (VF-1 to VF-8), UI messages (VM-1 to VM-4) and model messages (VS-6, VP-1 to VP-4)."""
 
 from __future__ import annotations
 
@@ -6,16 +7,28 @@ from typing import Final
 
 from toolwire.properties._rule import Rule
 
-__all__ = ["RULES", "STREAM", "UI_STREAM"]
+__all__ = ["FULL_STREAM", "MODEL_MESSAGES", "RULES", "STREAM", "UI_MESSAGES", "UI_STREAM"]
 
 STREAM: Final = "aisdk-stream"
 UI_STREAM: Final = "aisdk-ui-stream"
+FULL_STREAM: Final = "aisdk-full-stream"
+UI_MESSAGES: Final = "aisdk-ui-messages"
+MODEL_MESSAGES: Final = "aisdk-model-messages"
 
 _PARTS = "@ai-sdk/provider 4.0.38 language-model-v4-stream-part.ts, -tool-call.ts, -tool-result.ts"
 _TRACKER = "@ai-sdk/provider-utils 5.0.81 src/streaming-tool-call-tracker.ts"
 _UI = "ai 7.0.173 src/ui/process-ui-message-stream.ts"
+_AI = "ai 7.0.173 src"
+_TEXT = f"{_AI}/generate-text/stream-text.ts"
+_CALL = f"{_AI}/generate-text/stream-language-model-call.ts"
+_RUN = f"{_AI}/generate-text/execute-tools-from-stream.ts"
+_FULL = f"{_AI}/generate-text/stream-text-result.ts (TextStreamPart)"
+_UI_TYPES = f"{_AI}/ui/ui-messages.ts (UIToolInvocation, DynamicToolUIPart)"
+_CONVERT = f"{_AI}/ui/convert-to-model-messages.ts"
+_PROMPT = f"{_AI}/prompt/convert-to-language-model-prompt.ts"
+_ZOD = "Invalid input: expected nonoptional, received undefined"
 
-RULES: Final = (
+_STREAMS: Final = (
     Rule(
         "VS-1",
         "always",
@@ -102,5 +115,187 @@ RULES: Final = (
         source=f"protocol-rules VU-4; ai 7.0.173 src/ui/ui-messages.ts; {_UI}",
         fix="Finish the input before output, ask approval before answering it, and send one "
         "outcome per call.",
+    ),
+)
+
+RULES: Final = (
+    *_STREAMS,
+    Rule(
+        "VS-6",
+        "always",
+        (MODEL_MESSAGES,),
+        "Every assistant tool-call that is not provider-executed has a tool-result in a tool message "
+        "before the next user or system message and before the end ('Tool results are missing for "
+        "tool calls {ids}.' when several).",
+        source=f"protocol-rules VS-6; {_PROMPT}; {_AI}/error/missing-tool-result-error.ts",
+        error="Tool result is missing for tool call {id}.",
+        fix="Answer every call with a tool-result part (an error as output type error-text) before "
+        "the conversation moves on; convertToModelMessages does so for every finished tool part.",
+    ),
+    Rule(
+        "VF-1",
+        "always",
+        (FULL_STREAM,),
+        "One call, one id: the id of its tool-input-* parts is the toolCallId of its tool-call, "
+        "results and approvals, and no other call of the stream starts or is called with it.",
+        source=f"{_FULL}; {_CALL} (tool-input-* and tool-call pass through by id); protocol-rules VS-1",
+        fix="Start and call each tool call once, with the provider's id on every part of it.",
+    ),
+    Rule(
+        "VF-2",
+        "always",
+        (FULL_STREAM,),
+        "Per call: tool-input-start, tool-input-delta*, tool-input-end, then tool-call: deltas only "
+        "after the start and before the end, no input part after the tool-call, and a started call "
+        "is called before the stream ends.",
+        source=f"{_CALL} (passes the provider's parts through in order); protocol-rules VS-2",
+        fix="Send the input parts of a call between its start and its end, then its tool-call.",
+    ),
+    Rule(
+        "VF-3",
+        "always",
+        (FULL_STREAM,),
+        "tool-result, tool-error, tool-output-denied and tool-approval-request name a tool-call made "
+        "earlier in the stream; a tool-approval-response answers a tool-approval-request; a call has "
+        "one final outcome and nothing after it.",
+        source=f"{_CALL} (tool-approval-request for an unknown call is an error part); {_RUN}",
+        error='Tool call "{id}" not found for approval request "{approvalId}".',
+        fix="Emit a call's tool-call before its approval and outcome, and one outcome per call.",
+    ),
+    Rule(
+        "VF-4",
+        "always",
+        (FULL_STREAM,),
+        "A tool-result or tool-error that is not provider-executed comes in the step of its tool-call: "
+        "the SDK runs a step's client tools at the model call's end and sends finish-step after their "
+        "results (only provider-executed results may be deferred to a later step).",
+        source=f"{_RUN} (runs at model-call-end); {_TEXT} (finish-step in flush; supportsDeferredResults)",
+        fix="Send a client tool's outcome before the finish-step of the step that called it.",
+    ),
+    Rule(
+        "VF-5",
+        "always",
+        (FULL_STREAM,),
+        "Steps are well nested: start, then start-step .. finish-step any number of times, then "
+        "finish; content and tool parts only inside a step, nothing after finish.",
+        source=f"{_TEXT} ('start' first, enqueueStepPart, finish-step in the step's flush, finish last)",
+        fix="Open a step before its parts, close it with finish-step, and end with one finish.",
+    ),
+    Rule(
+        "VF-6",
+        "eventually",
+        (FULL_STREAM,),
+        "A full stream that started ends with finish (or abort), with no step left open.",
+        source=f"{_TEXT} (finish-step in each step's flush, finish in the run's flush)",
+        fix="Close the last step with finish-step and the stream with finish.",
+    ),
+    Rule(
+        "VF-7",
+        "always",
+        (FULL_STREAM,),
+        "tool-call carries input, the parsed JSON value (not the JSON text the provider streamed: "
+        "parseToolCall parses it; an unparsable call is invalid: true, dynamic, with a tool-error), "
+        "and tool-result carries output; ai 4 named them args and result.",
+        source=f"{_AI}/generate-text/parse-tool-call.ts; {_CALL}; {_AI}/generate-text/tool-call.ts, "
+        "tool-result.ts; ai docs/08-migration-guides/26-migration-guide-5-0.mdx "
+        "(args/result -> input/output)",
+        fix="JSON.parse the provider's input string, never forward it as text; write input and output.",
+    ),
+    Rule(
+        "VF-8",
+        "always",
+        (FULL_STREAM,),
+        "A client tool-call (not provider-executed, not invalid) is answered in its step by a "
+        "tool-result, tool-error or approval request when its tool has an execute function; the "
+        "stream cannot tell whether it has one, so this is a warning.",
+        source=f"{_RUN} (calls with execute and no approval are run at model-call-end)",
+        fix="When the tool runs server-side, emit its tool-result or tool-error before finish-step.",
+        severity="warning",
+        unconfirmed=True,
+    ),
+    Rule(
+        "VM-1",
+        "always",
+        (UI_MESSAGES,),
+        "Each tool part's toolCallId is unique across the messages: convertToModelMessages turns "
+        "each part into a tool-call, so a repeated id becomes a repeated call id downstream.",
+        source=f"{_CONVERT}; protocol-rules VU-3",
+        fix="Keep one tool part per call; merge a call's updates into its part instead of adding one.",
+    ),
+    Rule(
+        "VM-2",
+        "always",
+        (UI_MESSAGES,),
+        "A tool part's fields match its state (VU-4): output only and always in output-available, "
+        "errorText only and always in output-error, input in every state past input-streaming, "
+        "approval in approval-requested / -responded and output-denied, a toolCallId string, and a "
+        "type tool-<name> or dynamic-tool with toolName.",
+        source=f"{_UI_TYPES}; {_AI}/ui/validate-ui-messages.ts (validateUIMessages); protocol-rules VU-4",
+        error=_ZOD,
+        fix="Set state and fields together, as the UI stream's chunks do.",
+    ),
+    Rule(
+        "VM-3",
+        "always",
+        (UI_MESSAGES,),
+        "Tool parts sit in assistant messages: convertToModelMessages keeps only text, file and data "
+        "parts of user and system messages, so a tool part there is silently lost.",
+        source=_CONVERT,
+        fix="Put tool parts in the assistant message that made the call.",
+    ),
+    Rule(
+        "VM-4",
+        "always",
+        (UI_MESSAGES,),
+        "A tool part in input-available (a call without an outcome) is not followed by a user "
+        "message: convertToModelMessages emits its tool-call without a result, and streamText "
+        "raises AI_MissingToolResultsError (VS-6).  (Approval-requested parts before a later user "
+        "message are dropped by convertToModelMessages; a list that ends with a call waiting for "
+        "its output or approval is the client's state before addToolOutput.)",
+        source=f"{_CONVERT}; {_PROMPT}",
+        error="Tool result is missing for tool call {id}.",
+        fix="Add the tool output (addToolOutput) before sending, or drop the part "
+        "(ignoreIncompleteToolCalls).",
+    ),
+    Rule(
+        "VP-1",
+        "always",
+        (MODEL_MESSAGES,),
+        "Each tool-result answers a tool-call of an earlier assistant message that no result has "
+        "answered yet; the SDK passes an orphan through and the provider rejects it.",
+        source=f"{_PROMPT} (no check); protocol-rules CC-2, CC-3, AN-4",
+        error="Invalid parameter: messages with role 'tool' must be a response to a preceeding "
+        "message with 'tool_calls'.",
+        fix="Answer only calls the conversation made, once each, after the assistant message.",
+    ),
+    Rule(
+        "VP-2",
+        "always",
+        (MODEL_MESSAGES,),
+        "Tool call ids are unique: no two tool-call parts of the conversation share a toolCallId.",
+        source=f"{_PROMPT} (a set of ids: a repeat is answered by one result); protocol-rules AN-2",
+        fix="Give every call its own id; never replay an assistant message.",
+    ),
+    Rule(
+        "VP-3",
+        "always",
+        (MODEL_MESSAGES,),
+        "Parts sit where modelMessageSchema allows them: tool-call in assistant messages, "
+        "tool-result in tool messages (or assistant ones, provider-executed), "
+        "tool-approval-response in tool messages; user and system messages carry none.",
+        source=f"{_AI}/prompt/message.ts (modelMessageSchema); @ai-sdk/provider-utils src/types/*-message.ts",
+        error="Invalid input",
+        fix="Put calls in assistant messages and their results in the tool message after them.",
+    ),
+    Rule(
+        "VP-4",
+        "always",
+        (MODEL_MESSAGES,),
+        "A tool-call has a toolCallId and toolName string and an input; a tool-result has toolCallId, "
+        "toolName and an output {type: text | json | error-text | error-json | content | "
+        "execution-denied} (all but execution-denied with a value).",
+        source=f"{_AI}/prompt/content-part.ts (toolCallPartSchema, toolResultPartSchema, outputSchema)",
+        error=_ZOD,
+        fix="Wrap a tool's output as {type: 'json', value} or {type: 'text', value}.",
     ),
 )

@@ -1,0 +1,104 @@
+"""AI SDK conversions in fuzz and explore: UI messages -> model messages, provider stream -> full stream,
+full stream -> UI stream and -> UI messages; each correct converter holds, each buggy one is caught,
+and the real ``convertToModelMessages`` of the installed ``ai`` package passes as a command target."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from toolwire.engines._explore import explore
+from toolwire.engines._fuzz import fuzz
+from toolwire.engines._targets import load_target
+from toolwire.properties import Bounds, traces
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "examples" / "aisdk_conversions.py"
+SDK = ROOT / "tests" / "sdk"
+REAL = f"node {SDK / 'convert_to_model_messages.mjs'}"
+UI, MODEL = "aisdk-ui-messages", "aisdk-model-messages"
+STREAM, FULL, UI_STREAM = "aisdk-stream", "aisdk-full-stream", "aisdk-ui-stream"
+#: The round trip to UI messages: the client runs the calls the stream left to it.
+CLIENT_CALLS: dict[str, Any] = {"like": ["call-without-outcome"]}
+
+#: (converter, from, to, fuzz options, the findings of its buggy twin)
+PAIRS = [
+    ("ui_to_model", UI, MODEL, {}, {"correlation:lost", "validity:VS-6"}),
+    ("stream_to_full", STREAM, FULL, {}, {"validity:VF-7"}),
+    ("full_to_ui_stream", FULL, UI_STREAM, {}, {"one-to-one:duplicated", "identity:merged"}),
+    ("full_to_ui_messages", FULL, UI, CLIENT_CALLS, {"identity:replaced"}),
+]
+
+
+def _target(name: str) -> str:
+    return f"{EXAMPLE}:{name}"
+
+
+@pytest.mark.parametrize(
+    ("name", "source", "destination", "options", "bugs"), PAIRS, ids=[p[0] for p in PAIRS]
+)
+def test_the_correct_converter_survives_fuzzing_and_its_buggy_twin_is_caught(
+    name: str, source: str, destination: str, options: dict[str, Any], bugs: set[str]
+) -> None:
+    fine = fuzz(_target(name), source, destination, save_to=None, max_examples=100, **options)
+    assert fine.counterexamples == [], [c.message for c in fine.counterexamples]
+    broken = fuzz(_target(f"{name}_buggy"), source, destination, save_to=None, max_examples=100, **options)
+    assert bugs <= {c.finding for c in broken.counterexamples}
+
+
+#: (converter, from, to, bounds, property of the shortest counterexample of its buggy twin, its length)
+EXPLORED = [
+    ("ui_to_model", UI, MODEL, Bounds(calls=3, deltas=3, turns=2), "correlation", 2),
+    ("stream_to_full", STREAM, FULL, Bounds(calls=3, deltas=3), "validity", 2),
+    ("full_to_ui_stream", FULL, UI_STREAM, Bounds(calls=2, deltas=2), "one-to-one", 6),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "source", "destination", "bounds", "prop", "size"), EXPLORED, ids=[e[0] for e in EXPLORED]
+)
+def test_explore_proves_the_correct_converter_and_finds_the_shortest_bug(
+    name: str, source: str, destination: str, bounds: Bounds, prop: str, size: int, tmp_path: Path
+) -> None:
+    run = explore(_target(name), source, destination, bounds, save_to=tmp_path)
+    assert run.verdict == "holds", run.counterexample
+    assert run.traces == run.space.traces > 20
+    bug = explore(_target(f"{name}_buggy"), source, destination, bounds, save_to=tmp_path)
+    assert bug.verdict == "broken" and bug.counterexample is not None
+    assert bug.counterexample.property == prop and len(bug.counterexample.input) == size
+
+
+def _node() -> None:
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed: the real convertToModelMessages runs in node")
+    if not (SDK / "node_modules" / "ai").is_dir():
+        pytest.skip(f"the npm package ai is not installed: npm ci --prefix {SDK}")
+
+
+def test_the_real_convert_to_model_messages_keeps_every_call_answered_and_its_ids() -> None:
+    _node()
+    run = fuzz(REAL, UI, MODEL, save_to=None, max_examples=30, timeout=30)
+    assert run.examples == 30
+    assert run.counterexamples == [], [c.message for c in run.counterexamples]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(traces(UI))
+def test_the_python_port_converts_as_the_real_convert_to_model_messages_does(messages: list[Any]) -> None:
+    _node()
+    module = load_target(_target("ui_to_model"))
+    assert module.run(messages, 10) == load_target(REAL).run(messages, 30)
+
+
+def test_a_pending_client_tool_reaches_the_model_unanswered_in_the_real_sdk() -> None:
+    # useChat's state before addToolOutput, converted as is: streamText would raise
+    # AI_MissingToolResultsError (convertToModelMessages' ignoreIncompleteToolCalls drops the part).
+    _node()
+    run = fuzz(REAL, UI, MODEL, save_to=None, max_examples=20, timeout=30, quirks="pending-client-tool")
+    assert {c.finding for c in run.counterexamples} == {"validity:VS-6"}
+    (found,) = run.counterexamples
+    assert found.input[-1]["parts"][-1]["state"] == "input-available"
