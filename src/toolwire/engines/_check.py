@@ -185,6 +185,7 @@ def _run(
     if spec.shape == "stream":
         monitor = spec.make(profile)
         monitor.input_format = fmt
+        monitor.keep_calls = False
         events = _feed_stream(monitor, frames)
         monitors = [monitor]
     else:

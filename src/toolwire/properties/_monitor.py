@@ -105,6 +105,10 @@ class Monitor:
     def __init__(self, rules: Mapping[str, Rule]) -> None:
         #: How the trace was encoded (``sse``, ``jsonl``, ``json``), when it came from a file.
         self.input_format: str | None = None
+        #: Whether :meth:`calls` will be asked for.  When it will not (``toolwire check`` of a
+        #: stream), a monitor may forget a finished call but for what later rules need of it
+        #: (its ids), so that memory stays flat however long the stream.
+        self.keep_calls = True
         self.findings: list[Finding] = []
         self.notices: list[Notice] = []
         #: Notices made in all (only the first :data:`MAX_NOTICES` are kept) and events they skipped.
