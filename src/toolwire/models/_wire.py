@@ -9,9 +9,12 @@ line never hides the rest of the trace.
 
 from __future__ import annotations
 
+import io
+import itertools
+import operator
 import re
-from collections.abc import Callable, Iterator
-from typing import Any, BinaryIO, Final, Literal
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, BinaryIO, Final, Literal, cast
 
 import orjson
 
@@ -118,16 +121,19 @@ _EOL: Final = re.compile(rb"\r\n|\r|\n")
 _BOM: Final = b"\xef\xbb\xbf"
 
 
-def _lines(stream: BinaryIO, problem: ProblemSink) -> Iterator[tuple[int, bytes]]:
+def _lines(
+    stream: BinaryIO, problem: ProblemSink, number: int = 0, head: bytes | None = None
+) -> Iterator[tuple[int, bytes]]:
     """Yield ``(line_number, line)`` without its end (LF, CRLF or CR), in bounded memory.
 
-    A leading UTF-8 byte order mark is dropped.
+    A leading UTF-8 byte order mark is dropped.  A caller that read on already passes what it
+    read as ``head`` (no mark is dropped then) and ``number``, the lines before it.
     """
-    number = 0
     carry = b""
     skipping = False
-    first = True
-    while chunk := stream.read(_CHUNK):
+    first = head is None
+    chunks = iter(lambda: stream.read(_CHUNK), b"")
+    for chunk in itertools.chain([head] if head else [], chunks):
         if first:
             chunk = chunk.removeprefix(_BOM)
             first = False
@@ -168,12 +174,128 @@ def read_jsonl(stream: BinaryIO, problem: ProblemSink) -> Iterator[Frame]:
 
 
 def read_sse(stream: BinaryIO, problem: ProblemSink) -> Iterator[Frame]:
-    """Yield one frame per SSE event; ``data: [DONE]`` becomes :data:`DONE`."""
+    """Yield one frame per SSE event; ``data: [DONE]`` becomes :data:`DONE`.
+
+    Events are cut at blank lines a chunk at a time, and the usual ones (an optional
+    ``event:`` line, then one ``data:`` line) are read without splitting them into lines.
+    Anything else (a CR, comments, several ``data:`` lines, other fields, a line longer
+    than :data:`MAX_LINE_BYTES`) goes line by line from there on, per the WHATWG rules.
+    """
+    number = 0  # lines consumed before ``carry``
+    carry = b""
+    first = True
+    loads = orjson.loads
+    names: dict[bytes, str] = {}
+    while chunk := stream.read(_CHUNK):
+        if first:
+            chunk = chunk.removeprefix(_BOM)
+            first = False
+        text = carry + chunk if carry else chunk
+        if b"\r" in chunk or len(text) > MAX_LINE_BYTES:
+            yield from _read_sse_lines(stream, problem, number, text)
+            return
+        cut = text.rfind(b"\n\n") + 2
+        uniform = _uniform(text, cut, names) if cut >= 2 else None
+        if uniform is not None:
+            # Every event of the chunk in one usual shape: read them without a look at each line.
+            carry = text[cut:]
+            payloads, events, step = uniform
+            for payload, event in zip(payloads, events, strict=False):
+                number += step
+                try:
+                    yield number - 1, loads(payload), event
+                except orjson.JSONDecodeError:
+                    yield from _dispatch(number - 1, [payload], event, problem, complete=True)
+            continue
+        blocks = text.split(b"\n\n")
+        carry = blocks.pop()
+        for block in blocks:
+            # The usual shapes: "event: NAME\ndata: JSON" and "data: JSON"; the rest line by line.
+            if block.startswith(b"event: "):
+                end = block.find(b"\n")
+                if end > 0 and block.startswith(b"data: ", end + 1) and block.find(b"\n", end + 1) < 0:
+                    name = block[7:end]
+                    event = names.get(name)
+                    if event is None:
+                        try:
+                            event = names[name] = name.decode("utf-8")
+                        except UnicodeDecodeError:
+                            event = None
+                    if event is not None:
+                        number += 3
+                        payload = block[end + 7 :]
+                        try:
+                            yield number - 1, loads(payload), event
+                        except orjson.JSONDecodeError:
+                            yield from _dispatch(number - 1, [payload], event, problem, complete=True)
+                        continue
+            elif block.startswith(b"data: ") and block.find(b"\n") < 0:
+                number += 2
+                payload = block[6:]
+                try:
+                    yield number - 1, loads(payload), None
+                except orjson.JSONDecodeError:
+                    yield from _dispatch(number - 1, [payload], None, problem, complete=True)
+                continue
+            yield from _sse_block(block, number + 1, problem)
+            number += block.count(b"\n") + 2
+    if carry:
+        yield from _read_sse_lines(stream, problem, number, carry)
+
+
+def _uniform(
+    text: bytes, cut: int, names: dict[bytes, str]
+) -> tuple[list[bytes], Iterable[str | None], int] | None:
+    """The payloads and event names of ``text[:cut]`` when every event there is ``event: NAME``
+    then ``data: JSON`` (or every one is ``data: JSON`` alone), each followed by one blank line;
+    and the lines each takes.  None otherwise."""
+    lines = text[:cut].split(b"\n")
+    lines.pop()
+    if text.startswith(b"event: "):
+        step = 3
+        heads, datas, blanks = lines[0::3], lines[1::3], lines[2::3]
+    elif text.startswith(b"data: "):
+        step = 2
+        heads, datas, blanks = [], lines[0::2], lines[1::2]
+    else:
+        return None
+    if len(lines) % step or any(blanks) or not _all_start(datas, b"data: "):
+        return None
+    payloads = list(map(_AFTER_DATA, datas))
+    if not heads:
+        return payloads, itertools.repeat(None), step
+    if not _all_start(heads, b"event: "):
+        return None
+    for head in set(heads).difference(names):
+        try:
+            names[head] = head[7:].decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    return payloads, map(names.__getitem__, heads), step
+
+
+def _all_start(lines: list[bytes], prefix: bytes) -> bool:
+    """Every one of ``lines`` (which hold no line end) starts with ``prefix``."""
+    return b"\n".join(lines).count(b"\n" + prefix) == len(lines) - 1 and lines[0].startswith(prefix)
+
+
+_AFTER_DATA: Final = operator.itemgetter(slice(6, None))
+
+
+def _sse_block(block: bytes, start: int, problem: ProblemSink) -> Iterator[Frame]:
+    """One event's lines (no blank line among them but leading ones), read line by line."""
+    yield from _read_sse_lines(_EMPTY_STREAM, problem, start - 1, block + b"\n\n")
+
+
+def _read_sse_lines(
+    stream: BinaryIO, problem: ProblemSink, before: int = 0, head: bytes | None = None
+) -> Iterator[Frame]:
+    """:func:`read_sse` line by line, from line ``before + 1`` on (``head`` first, see :func:`_lines`)."""
     data: list[bytes] = []
     event: str | None = None
     start = 0
     last = 0
-    for number, raw in _lines(stream, problem):
+    for number, raw in _lines(stream, problem, before, head):
         last = number
         line = raw
         if not line:
@@ -252,6 +374,9 @@ def _read_document(stream: BinaryIO, problem: ProblemSink) -> Iterator[Frame]:
 
 #: The most bytes read to decide the format: enough for any first line worth deciding on.
 SNIFF_BYTES: Final = 1 << 20
+
+
+_EMPTY_STREAM: Final = cast(BinaryIO, io.BytesIO())
 
 
 class _Prefixed:
