@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, Final, Literal
 
 from toolwire.errors import UsageError
-from toolwire.models import Frame, InputFormat, detect_format, read_frames, sniff
+from toolwire.models import Frame, InputFormat, detect_format, plain, read_frames, sniff
 from toolwire.properties import Finding, Monitor, Protocol, check_round_trip, get_protocol
 
 __all__ = ["Problem", "Report", "check", "check_file"]
@@ -115,7 +115,7 @@ def check_file(
     wrong inside the file is a :class:`Problem` of the report instead.
     """
     spec = get_protocol(protocol)
-    spec.make(profile)
+    hot = spec.make(profile).hot
     previous = None
     problems: list[Problem] = []
     if after is not None:
@@ -131,7 +131,7 @@ def check_file(
         if unreadable is not None:
             return Report(str(path), spec.name, 0, problems=(*problems, Problem(None, None, unreadable)))
         fmt = input_format or detect_format(head)
-        frames = read_frames(stream, _sink(problems), fmt)
+        frames = read_frames(stream, _sink(problems), fmt, hot)
         return _run(spec, frames, str(path), problems, fmt, previous, profile)
 
 
@@ -181,7 +181,7 @@ def _run(
         # this protocol's traffic at all; the rest streams past unsampled.
         head = list(itertools.islice(frames, _SAMPLE))
         frames = itertools.chain(head, frames)
-        sample = _sampled([value for _, value, _ in head], spec.container)
+        sample = _sampled([plain(value) for _, value, _ in head], spec.container)
     if spec.shape == "stream":
         monitor = spec.make(profile)
         monitor.input_format = fmt

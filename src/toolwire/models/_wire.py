@@ -14,25 +14,35 @@ import itertools
 import operator
 import re
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, BinaryIO, Final, Literal, cast
+from typing import Annotated, Any, BinaryIO, Final, Literal, Union, cast
 
+import msgspec
 import orjson
 
 __all__ = [
     "DONE",
     "MAX_LINE_BYTES",
+    "TYPED_AFTER",
     "Frame",
+    "Hot",
     "InputFormat",
+    "Int64",
     "ProblemSink",
     "decode_json",
     "detect_format",
+    "plain",
     "read_frames",
     "read_jsonl",
     "read_sse",
     "sniff",
+    "typed",
 ]
 
 Frame = tuple[int | None, Any, str | None]
+#: A 64-bit integer (orjson reads ones past 64 bits as floats; those are read plain).
+Int64 = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
+#: The event types a monitor's hot path takes typed (``msgspec.Struct`` classes with a tag).
+Hot = tuple[type[msgspec.Struct], ...]
 ProblemSink = Callable[[int | None, str], None]
 InputFormat = Literal["sse", "jsonl", "json"]
 
@@ -162,10 +172,24 @@ def _lines(
         yield number + 1, carry
 
 
-def read_jsonl(stream: BinaryIO, problem: ProblemSink) -> Iterator[Frame]:
-    """Yield one frame per non-blank line of a JSON Lines trace."""
+def read_jsonl(stream: BinaryIO, problem: ProblemSink, hot: Hot = ()) -> Iterator[Frame]:
+    """Yield one frame per non-blank line of a JSON Lines trace.
+
+    Past the first :data:`TYPED_AFTER` lines, events of the ``hot`` types come as those
+    structs (see :func:`typed`); everything else is a plain value.
+    """
     loads = orjson.loads
+    decode: Callable[[bytes], Any] | None = None
     for number, raw in _lines(stream, problem):
+        if decode is not None:
+            if len(raw) < _TYPED_MAX:
+                try:
+                    yield number, decode(raw), None
+                    continue
+                except (msgspec.DecodeError, RecursionError):
+                    pass
+        elif hot and number > TYPED_AFTER:
+            decode = typed(hot)
         try:
             yield number, loads(raw), None
         except orjson.JSONDecodeError as exc:
@@ -173,18 +197,43 @@ def read_jsonl(stream: BinaryIO, problem: ProblemSink) -> Iterator[Frame]:
                 problem(number, _explain(raw, exc))
 
 
-def read_sse(stream: BinaryIO, problem: ProblemSink) -> Iterator[Frame]:
+#: Lines read as plain values before typed decoding starts (those a check samples, and more).
+TYPED_AFTER: Final = 256
+#: Longer lines are decoded plain: too short to nest past the depth limit, too long to matter.
+_TYPED_MAX: Final = 2000
+
+
+def typed(hot: Hot) -> Callable[[bytes], Any]:
+    """A decoder of the ``hot`` event types that raises ``msgspec.DecodeError`` on anything else.
+
+    Its structs forbid unknown fields and type every field, so what it accepts, orjson reads
+    the same (invalid UTF-8, lone surrogates, numbers past 64 bits all fail it).
+    """
+    kind: Any = hot[0] if len(hot) == 1 else Union[hot]  # noqa: UP007
+    return msgspec.json.Decoder(kind).decode
+
+
+def plain(value: Any) -> Any:
+    """A typed hot event as the plain dict it was read from (anything else as it is)."""
+    if isinstance(value, msgspec.Struct):
+        return msgspec.to_builtins(value)
+    return value
+
+
+def read_sse(stream: BinaryIO, problem: ProblemSink, hot: Hot = ()) -> Iterator[Frame]:
     """Yield one frame per SSE event; ``data: [DONE]`` becomes :data:`DONE`.
 
     Events are cut at blank lines a chunk at a time, and the usual ones (an optional
     ``event:`` line, then one ``data:`` line) are read without splitting them into lines.
     Anything else (a CR, comments, several ``data:`` lines, other fields, a line longer
     than :data:`MAX_LINE_BYTES`) goes line by line from there on, per the WHATWG rules.
+    Past the first :data:`TYPED_AFTER` lines, the ``hot`` types come typed (see :func:`read_jsonl`).
     """
     number = 0  # lines consumed before ``carry``
     carry = b""
     first = True
     loads = orjson.loads
+    decode: Callable[[bytes], Any] | None = None
     names: dict[bytes, str] = {}
     while chunk := stream.read(_CHUNK):
         if first:
@@ -200,8 +249,16 @@ def read_sse(stream: BinaryIO, problem: ProblemSink) -> Iterator[Frame]:
             # Every event of the chunk in one usual shape: read them without a look at each line.
             carry = text[cut:]
             payloads, events, step = uniform
+            if decode is None and hot and number > TYPED_AFTER:
+                decode = typed(hot)
             for payload, event in zip(payloads, events, strict=False):
                 number += step
+                if decode is not None and len(payload) < _TYPED_MAX:
+                    try:
+                        yield number - 1, decode(payload), event
+                        continue
+                    except (msgspec.DecodeError, RecursionError):
+                        pass
                 try:
                     yield number - 1, loads(payload), event
                 except orjson.JSONDecodeError:
@@ -345,15 +402,18 @@ def _dispatch(
     yield start, value, event
 
 
-def read_frames(stream: BinaryIO, problem: ProblemSink, fmt: InputFormat | None = None) -> Iterator[Frame]:
-    """Read a trace in ``fmt`` (detected from its first bytes when ``None``)."""
+def read_frames(
+    stream: BinaryIO, problem: ProblemSink, fmt: InputFormat | None = None, hot: Hot = ()
+) -> Iterator[Frame]:
+    """Read a trace in ``fmt`` (detected from its first bytes when ``None``); ``hot`` event types
+    may come typed (see :func:`read_jsonl`)."""
     if fmt is None:
         head, stream = sniff(stream)
         fmt = detect_format(head)
     if fmt == "sse":
-        return read_sse(stream, problem)
+        return read_sse(stream, problem, hot)
     if fmt == "jsonl":
-        return read_jsonl(stream, problem)
+        return read_jsonl(stream, problem, hot)
     return _read_document(stream, problem)
 
 

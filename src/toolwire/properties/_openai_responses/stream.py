@@ -18,7 +18,7 @@ from toolwire.machines import (
     Table,
     compile_machine,
 )
-from toolwire.models import DONE, Frame
+from toolwire.models import DONE, Frame, plain
 from toolwire.models import openai_responses as wire
 from toolwire.properties._monitor import Monitor, Violations
 from toolwire.properties._openai_responses.rules import OPEN_STREAM, RULES, STREAM
@@ -241,6 +241,8 @@ class StreamMonitor(Monitor):
     ['RS-7a', 'RS-9b']
     """
 
+    hot = (wire.ArgumentsDelta,)
+
     def __init__(self, profile: StreamProfile = OPENAI_RESPONSES) -> None:
         super().__init__(_BOOK)
         self.protocol = profile.protocol
@@ -289,8 +291,22 @@ class StreamMonitor(Monitor):
         delta_type = wire.ARGS_DELTA
         sequence = self._sequence
         fast = item_row[self._envelope] == self._envelope and self._done_marker is None
+        typed = wire.ArgumentsDelta
         for line, value, event in frames:
-            if fast and type(value) is dict and value.get("type") == delta_type:
+            if type(value) is typed:
+                # Read typed: every field is there with its type (see wire.ArgumentsDelta).
+                if fast and (event is None or event == delta_type):
+                    item = items.get(value.output_index)
+                    if value.sequence_number > sequence and item is not None and item.function:
+                        target = delta_row[item.state]
+                        if target >= 0 and value.item_id == item.id:
+                            item.state = target
+                            item.deltas.append(value.delta)
+                            sequence = value.sequence_number
+                            index += 1
+                            continue
+                value = plain(value)
+            elif fast and type(value) is dict and value.get("type") == delta_type:
                 number = value.get("sequence_number")
                 output_index = value.get("output_index")
                 item = items.get(output_index) if type(output_index) is int else None
