@@ -288,9 +288,8 @@ class ConversationMonitor(Monitor):
         self._turns: list[Turn] = []
 
     def feed(self, value: Any, index: int, line: int | None, sse_event: str | None) -> None:
-        path = f"messages[{index}]"
         if not isinstance(value, dict):
-            self.notice(index, line, f"{path} is not an object; skipped")
+            self.notice(index, line, f"messages[{index}] is not an object; skipped")
             return
         calls = wire.message_tool_calls(value)
         tool_call_id: Any = None
@@ -298,6 +297,7 @@ class ConversationMonitor(Monitor):
             tool_call_id = value.get("tool_call_id")
             event = self._classify_answer(tool_call_id)
             if isinstance(tool_call_id, str) and len(tool_call_id) > wire.CHAT_TOOL_CALL_ID_MAX:
+                path = f"messages[{index}]"
                 self.report(
                     "CC-1b",
                     f"{path}.tool_call_id is {len(tool_call_id)} characters long",
@@ -311,7 +311,7 @@ class ConversationMonitor(Monitor):
         target = _CONVERSATION.rows[event][self._state]
         if target < 0:
             rule, target = _CONVERSATION_VIOLATIONS.by_pair[self._state, event]
-            self._violation(rule, value, tool_call_id, index, line, path)
+            self._violation(rule, value, tool_call_id, index, line, f"messages[{index}]")
         self._state = target
         if event in ("answer", "last_answer"):
             del self._pending[tool_call_id]
@@ -319,7 +319,7 @@ class ConversationMonitor(Monitor):
         elif event == "repeat":
             pass
         elif event == "calls" and calls is not None:
-            self._open_turn(calls, index, line, path)
+            self._open_turn(calls, index, line)
         elif event == "other":
             self._pending.clear()
             self._answered.clear()
@@ -383,17 +383,26 @@ class ConversationMonitor(Monitor):
                 path=path,
             )
 
-    def _open_turn(self, calls: list[Any], index: int, line: int | None, path: str) -> None:
+    def _open_turn(self, calls: list[Any], index: int, line: int | None) -> None:
         self._pending = {}
         self._answered = set()
         self._opened_at = index
-        turn = Turn(index, line, path)
+        path = f"messages[{index}]"
+        turn = Turn(index, line, path) if self.keep_calls else None
         for k, call in enumerate(calls):
             call = call if isinstance(call, dict) else {}
             call_id = call.get("id")
-            function = call.get("function")
-            function = function if isinstance(function, dict) else {}
-            turn.calls.append((call_id, function.get("name"), function.get("arguments")))
+            if turn is not None:
+                function = call.get("function")
+                function = function if isinstance(function, dict) else {}
+                turn.calls.append((call_id, function.get("name"), function.get("arguments")))
+            if (
+                type(call_id) is str
+                and 0 < len(call_id) <= wire.CHAT_TOOL_CALL_ID_MAX
+                and call_id not in self._pending
+            ):
+                self._pending[call_id] = k  # the usual case, with nothing to report
+                continue
             where = f"{path}.tool_calls[{k}].id"
             if not isinstance(call_id, str) or not call_id:
                 self.report("CC-1", f"{where} is missing", index=index, line=line, path=where)
@@ -421,7 +430,8 @@ class ConversationMonitor(Monitor):
                 )
                 continue
             self._pending[call_id] = k
-        self._turns.append(turn)
+        if turn is not None:
+            self._turns.append(turn)
 
     def finish(self, index: int, line: int | None) -> None:
         if self._state == _CONVERSATION.state("awaiting") and self._pending:
