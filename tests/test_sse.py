@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -69,6 +70,30 @@ def test_the_fast_reader_reads_what_the_line_reader_reads(
     raw = (b"\xef\xbb\xbf" if bom else b"") + b"".join(
         line + ends[k % len(ends)] for k, line in enumerate(lines)
     )
+    fast = read(lambda s, p: read_sse(s, lambda n, m: p((n, m))), raw, chunk)
+    slow = read(lambda s, p: _read_sse_lines(s, lambda n, m: p((n, m))), raw, chunk)
+    assert fast == slow
+
+
+TRICKY = [
+    b"event: x\nid: 7\n\n",
+    b"event: x\ndata: {}\ndata: {}\n\n",
+    b"event: x\n: note\n\n",
+    b"data: {}\nevent: x\n\n",
+    b"event:x\ndata: {}\n\n",
+    b"event: x\ndata:{}\n\n",
+    b"data: {}\n\n\ndata: {}\n\n",
+    b"event: \xff\ndata: {}\n\n",
+    b"event: x\ndata: [DONE]\n\n",
+    b"data: {oops\n\n",
+]
+
+
+@pytest.mark.parametrize("odd", TRICKY)
+@pytest.mark.parametrize("chunk", [1, 5, 1 << 20])
+def test_an_odd_event_among_usual_ones_is_read_per_whatwg(odd: bytes, chunk: int) -> None:
+    usual = b'event: x\ndata: {"a": 1}\n\n' * 3
+    raw = usual + odd + usual
     fast = read(lambda s, p: read_sse(s, lambda n, m: p((n, m))), raw, chunk)
     slow = read(lambda s, p: _read_sse_lines(s, lambda n, m: p((n, m))), raw, chunk)
     assert fast == slow

@@ -182,12 +182,11 @@ def read_jsonl(stream: BinaryIO, problem: ProblemSink, hot: Hot = ()) -> Iterato
     decode: Callable[[bytes], Any] | None = None
     for number, raw in _lines(stream, problem):
         if decode is not None:
-            if len(raw) < _TYPED_MAX:
-                try:
-                    yield number, decode(raw), None
-                    continue
-                except (msgspec.DecodeError, RecursionError):
-                    pass
+            try:
+                yield number, decode(raw), None
+                continue
+            except (msgspec.DecodeError, RecursionError):
+                pass
         elif hot and number > TYPED_AFTER:
             decode = typed(hot)
         try:
@@ -199,15 +198,13 @@ def read_jsonl(stream: BinaryIO, problem: ProblemSink, hot: Hot = ()) -> Iterato
 
 #: Lines read as plain values before typed decoding starts (those a check samples, and more).
 TYPED_AFTER: Final = 256
-#: Longer lines are decoded plain: too short to nest past the depth limit, too long to matter.
-_TYPED_MAX: Final = 2000
 
 
 def typed(hot: Hot) -> Callable[[bytes], Any]:
     """A decoder of the ``hot`` event types that raises ``msgspec.DecodeError`` on anything else.
 
     Its structs forbid unknown fields and type every field, so what it accepts, orjson reads
-    the same (invalid UTF-8, lone surrogates, numbers past 64 bits all fail it).
+    the same (invalid UTF-8, lone surrogates, numbers past 64 bits, deep nesting all fail it).
     """
     kind: Any = hot[0] if len(hot) == 1 else Union[hot]  # noqa: UP007
     return msgspec.json.Decoder(kind).decode
@@ -251,18 +248,20 @@ def read_sse(stream: BinaryIO, problem: ProblemSink, hot: Hot = ()) -> Iterator[
             payloads, events, step = uniform
             if decode is None and hot and number > TYPED_AFTER:
                 decode = typed(hot)
-            for payload, event in zip(payloads, events, strict=False):
-                number += step
-                if decode is not None and len(payload) < _TYPED_MAX:
+            # Each event's data line comes one line after its start.
+            lines = range(number + step - 1, number + step * len(payloads), step)
+            number += step * len(payloads)
+            for start, payload, event in zip(lines, payloads, events, strict=False):
+                if decode is not None:
                     try:
-                        yield number - 1, decode(payload), event
+                        yield start, decode(payload), event
                         continue
                     except (msgspec.DecodeError, RecursionError):
                         pass
                 try:
-                    yield number - 1, loads(payload), event
+                    yield start, loads(payload), event
                 except orjson.JSONDecodeError:
-                    yield from _dispatch(number - 1, [payload], event, problem, complete=True)
+                    yield from _dispatch(start, [payload], event, problem, complete=True)
             continue
         blocks = text.split(b"\n\n")
         carry = blocks.pop()
@@ -332,8 +331,9 @@ def _uniform(
 
 
 def _all_start(lines: list[bytes], prefix: bytes) -> bool:
-    """Every one of ``lines`` (which hold no line end) starts with ``prefix``."""
-    return b"\n".join(lines).count(b"\n" + prefix) == len(lines) - 1 and lines[0].startswith(prefix)
+    """Every one of ``lines`` starts with ``prefix`` (the least and the greatest do, so all
+    between them do)."""
+    return min(lines).startswith(prefix) and max(lines).startswith(prefix)
 
 
 _AFTER_DATA: Final = operator.itemgetter(slice(6, None))
