@@ -76,7 +76,33 @@ def anthropic(calls: int) -> list[dict[str, Any]]:
     return events
 
 
-STREAMS = {"openai-responses-stream": responses(12), "anthropic-stream": anthropic(12)}
+def chat(calls: int) -> list[dict[str, Any]]:
+    head = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4o"}
+    events: list[dict[str, Any]] = []
+    for k in range(calls):
+        opening = {
+            "index": k,
+            "id": f"call_{k}",
+            "type": "function",
+            "function": {"name": "f", "arguments": ""},
+        }
+        events.append(
+            dict(head, choices=[{"index": 0, "delta": {"tool_calls": [opening]}, "finish_reason": None}])
+        )
+        for j in range(30):
+            more = {"index": k, "function": {"arguments": "[1" if j == 0 else ("]" if j == 29 else ",1")}}
+            events.append(
+                dict(head, choices=[{"index": 0, "delta": {"tool_calls": [more]}, "logprobs": None}])
+            )
+    events.append(dict(head, choices=[{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]))
+    return events
+
+
+STREAMS = {
+    "openai-responses-stream": responses(12),
+    "anthropic-stream": anthropic(12),
+    "openai-chat-stream": chat(12),
+}
 
 # What a mutation puts into a hot event (after line 256, where typed decoding starts).
 BAD: list[tuple[str, Any]] = [
@@ -90,7 +116,38 @@ BAD: list[tuple[str, Any]] = [
     ("sequence_number", -1),
     ("item_id", "fc_other"),
     ("index", 99),
+    ("fragment.index", 99),
+    ("fragment.id", "call_x"),
+    ("fragment.id", "null"),
+    ("function.arguments", 5),
+    ("choice.finish_reason", "stop"),
+    ("choice.index", 3),
+    ("delta.content", "hi"),
 ]
+
+
+def place(event: dict[str, Any], field: str) -> tuple[dict[str, Any], str] | None:
+    """Where ``field`` (``part.name`` for a part of a Chat chunk) goes in ``event``, if anywhere."""
+    if field == "partial_json":
+        delta = event.get("delta")
+        return (delta, field) if isinstance(delta, dict) else None
+    if "." not in field:
+        return event, field
+    part, name = field.split(".")
+    try:
+        choice = event["choices"][0]
+        fragment = choice["delta"]["tool_calls"][0]
+    except (KeyError, IndexError, TypeError):
+        return None
+    where = {
+        "choice": choice,
+        "delta": choice["delta"],
+        "fragment": fragment,
+        "function": fragment["function"],
+    }
+    return where[part], name
+
+
 RAW: list[bytes] = [
     b'"\xff"',  # invalid UTF-8 in a value
     b"1e999",

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Final
 
 import orjson
 
 from toolwire.machines import ChatConversation, ChatToolCallStream, compile_machine
-from toolwire.models import DONE
+from toolwire.models import DONE, Frame, plain
 from toolwire.models import openai_chat as wire
 from toolwire.properties._monitor import Monitor, Violations
 from toolwire.properties._openai_chat.rules import CHAT, CHAT_STREAM, RULES
@@ -71,6 +72,7 @@ class StreamMonitor(Monitor):
     """
 
     protocol = CHAT_STREAM
+    hot = (wire.ArgumentsChunk,)
 
     def __init__(self) -> None:
         super().__init__(_BOOK)
@@ -78,6 +80,33 @@ class StreamMonitor(Monitor):
         self._all: list[_StreamedCall] = []
         self._finished: dict[Any, int] = {}
         self._done = False
+
+    def consume(self, frames: Iterable[Frame]) -> tuple[int, int | None]:
+        """The hot path: a typed chunk that only streams more arguments of one open call.
+
+        Its step is a self-loop of the call's machine, so appending the arguments is all
+        :meth:`feed` would do; any other chunk goes through :meth:`feed`.
+        """
+        index = 0
+        line: int | None = None
+        feed, live, finished = self.feed, self._live, self._finished
+        more = _FRAGMENTS.rows["more"]
+        typed = wire.ArgumentsChunk
+        for line, value, event in frames:
+            if type(value) is typed:
+                choices = value.choices
+                if len(choices) == 1 and len(choices[0].delta.tool_calls) == 1:
+                    choice = choices[0]
+                    fragment = choice.delta.tool_calls[0]
+                    call = live.get((choice.index, fragment.index))
+                    if call is not None and choice.index not in finished and more[call.state] == call.state:
+                        call.parts.append(fragment.function.arguments)
+                        index += 1
+                        continue
+                value = plain(value)
+            feed(value, index, line, event)
+            index += 1
+        return index, line
 
     def feed(self, value: Any, index: int, line: int | None, sse_event: str | None) -> None:
         if value is DONE:
@@ -204,7 +233,8 @@ class StreamMonitor(Monitor):
     def _open(self, key: tuple[Any, int], index: int, line: int | None) -> _StreamedCall:
         call = _StreamedCall(key[0], key[1], index, line)
         self._live[key] = call
-        self._all.append(call)
+        if self.keep_calls:
+            self._all.append(call)
         return call
 
     def _finish(self, choice: Any, reason: Any, index: int, line: int | None) -> None:
