@@ -24,8 +24,8 @@ PUBLIC = {
         "DONE", "MAX_LINE_BYTES", "Frame", "InputFormat", "ProblemSink", "aisdk", "anthropic", "bedrock",
         "decode_json", "gemini", "mcp", "mistral",
         "detect_format", "openai_chat", "openai_responses", "read_frames", "read_jsonl", "read_sse", "sniff",
-        "Exchange", "RecordingError", "encode_frame", "is_eventstream", "read_eventstream", "read_recording",
-        "recording_kind",
+        "Exchange", "Hot", "RecordingError", "encode_frame", "is_eventstream", "plain", "read_eventstream",
+        "read_recording", "recording_kind",
     ],
     toolwire.machines: [
         "ILLEGAL", "MACHINES", "AnthropicConversation", "ContentBlock", "ConverseConversation",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import itertools
 import os
 import sys
@@ -11,8 +12,9 @@ from pathlib import Path
 from typing import Any, BinaryIO, Final, Literal
 
 from toolwire.errors import UsageError
-from toolwire.models import Frame, InputFormat, detect_format, is_eventstream, read_frames, sniff
-from toolwire.properties import Finding, Monitor, Protocol, check_round_trip, get_protocol
+from toolwire.models import Frame, InputFormat, detect_format, is_eventstream, plain, read_frames, sniff
+from toolwire.properties import Finding, Monitor, Notice, Protocol, check_round_trip, get_protocol
+from toolwire.properties._monitor import MAX_NOTICES
 
 __all__ = ["Problem", "Report", "check", "check_file"]
 
@@ -115,7 +117,7 @@ def check_file(
     wrong inside the file is a :class:`Problem` of the report instead.
     """
     spec = get_protocol(protocol)
-    spec.make(profile)
+    hot = spec.make(profile).hot
     previous = None
     problems: list[Problem] = []
     if after is not None:
@@ -131,8 +133,16 @@ def check_file(
         if unreadable is not None:
             return Report(str(path), spec.name, 0, problems=(*problems, Problem(None, None, unreadable)))
         fmt = input_format or detect_format(head)
-        frames = read_frames(stream, _sink(problems), fmt)
-        return _run(spec, frames, str(path), problems, fmt, previous, profile)
+        frames = read_frames(stream, _sink(problems), fmt, hot)
+        # What is read here holds no reference cycles: garbage collection would only walk the
+        # millions of fresh dicts again and again (half the time of a request log).
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return _run(spec, frames, str(path), problems, fmt, previous, profile)
+        finally:
+            if collecting:
+                gc.enable()
 
 
 def not_a_trace(head: bytes) -> str | None:
@@ -189,21 +199,17 @@ def _run(
         # this protocol's traffic at all; the rest streams past unsampled.
         head = list(itertools.islice(frames, _SAMPLE))
         frames = itertools.chain(head, frames)
-        sample = _sampled([value for _, value, _ in head], spec.container)
+        sample = _sampled([plain(value) for _, value, _ in head], spec.container)
+    tally = _Tally()
     if spec.shape == "stream":
         monitor = spec.make(profile)
         monitor.input_format = fmt
+        monitor.keep_calls = False
         events = _feed_stream(monitor, frames)
-        monitors = [monitor]
+        tally.add(monitor)
     else:
-        monitors, events = _feed_conversations(spec, frames, problems, profile)
-        if previous is not None:
-            for monitor in monitors:
-                check_round_trip(previous.calls(), monitor)
-    findings = [f for monitor in monitors for f in monitor.findings]
-    notices = [n for m in monitors for n in m.notices]
-    skipped = sum(m.skipped for m in monitors)
-    unlisted = sum(m.noticed - len(m.notices) for m in monitors)
+        events = _feed_conversations(spec, frames, problems, profile, previous, tally)
+    findings, notices, skipped, unlisted = tally.findings, tally.notices, tally.skipped, tally.unlisted
     if events == 0:
         # Nothing was read: whatever a rule says of an empty trace is made up.
         if not any(p.severity == "error" for p in problems):
@@ -229,17 +235,48 @@ def _feed_stream(monitor: Monitor, frames: Iterator[Frame]) -> int:
     return index
 
 
+class _Tally:
+    """What the monitors of a trace found, gathered as each finishes (so none is kept)."""
+
+    def __init__(self) -> None:
+        self.findings: list[Finding] = []
+        self.notices: list[Notice] = []
+        self.skipped = 0
+        self.unlisted = 0
+
+    def add(self, monitor: Monitor) -> None:
+        self.findings.extend(monitor.findings)
+        listed = monitor.notices[: max(0, MAX_NOTICES - len(self.notices))]
+        self.notices.extend(listed)
+        self.unlisted += monitor.noticed - len(listed)
+        self.skipped += monitor.skipped
+
+
 def _feed_conversations(
-    spec: Protocol, frames: Iterator[Frame], problems: list[Problem], profile: str | None
-) -> tuple[list[Monitor], int]:
-    """Each request body is its own conversation; bare messages (JSON Lines) form one."""
+    spec: Protocol,
+    frames: Iterator[Frame],
+    problems: list[Problem],
+    profile: str | None,
+    previous: Monitor | None,
+    tally: _Tally,
+) -> int:
+    """Each request body is its own conversation; bare messages (JSON Lines) form one.
+
+    Each is judged (round trip included) and tallied as it ends, and then forgotten.
+    """
     container = spec.container or ""
-    monitors: list[Monitor] = []
     loose: Monitor | None = None
     count = 0
+
+    def done(monitor: Monitor) -> None:
+        if previous is not None:
+            check_round_trip(previous.calls(), monitor)
+        tally.add(monitor)
+
     for line, value, _ in frames:
         if isinstance(value, dict) and container in value:
             monitor = spec.make(profile)
+            monitor.keep_calls = previous is not None
             monitor.open_document(value)
             items = value[container]
             if not isinstance(items, list):
@@ -248,18 +285,19 @@ def _feed_conversations(
             for position, item in enumerate(items):
                 monitor.feed(item, position, line, None)
             monitor.finish(len(items), line)
-            monitors.append(monitor)
+            done(monitor)
             count += len(items)
             continue
         if loose is None:
             loose = spec.make(profile)
-            monitors.append(loose)
+            loose.keep_calls = previous is not None
         for item in value if isinstance(value, list) else [value]:
             loose.feed(item, count, line, None)
             count += 1
     if loose is not None:
         loose.finish(count, None)
-    return monitors, count
+        done(loose)
+    return count
 
 
 _EMPTY: Final = "the input is empty: no event, message or request body to check"

@@ -11,13 +11,15 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Final
-
-from statemachine import StateMachine
+from typing import TYPE_CHECKING, Any, Final
 
 from toolwire.errors import DefinitionError
+from toolwire.machines._handle import resolve
 
-__all__ = ["ILLEGAL", "Table", "compile_machine"]
+if TYPE_CHECKING:
+    from statemachine import StateMachine
+
+__all__ = ["ILLEGAL", "Table", "compile_class", "compile_machine", "generated"]
 
 #: Target of an event that has no transition from a state.
 ILLEGAL: Final = -1
@@ -72,6 +74,40 @@ class Table:
 
 @functools.cache
 def compile_machine(machine: type[StateMachine]) -> Table:
+    """The table of ``machine``: generated data for toolwire's own machines, else compiled.
+
+    Reading the shipped table keeps python-statemachine off ``toolwire check``; a machine
+    without one (a protocol defined elsewhere, or one added since ``make tables``) is
+    compiled from its class.
+    """
+    if machine.__module__.startswith("toolwire.machines."):
+        table = generated(machine.__name__)
+        if table is not None:
+            return table
+    return compile_class(resolve(machine))
+
+
+def generated(name: str) -> Table | None:
+    """The table of machine ``name`` as ``_compiled.py`` ships it, or None."""
+    from toolwire.machines._compiled import TABLES
+
+    data = TABLES.get(name)
+    if data is None:
+        return None
+    states, events, initial, finals, accepting, rows = data
+    return Table(
+        name,
+        states,
+        events,
+        initial,
+        frozenset(finals),
+        frozenset(accepting),
+        dict(zip(events, rows, strict=True)),
+    )
+
+
+@functools.cache
+def compile_class(machine: type[StateMachine]) -> Table:
     """Compile ``machine`` once; refuse what a table cannot express.
 
     Guards (``cond``/``unless``) and two transitions for one event from one

@@ -7,7 +7,11 @@ Src: openai-openapi ``ChatCompletionMessageToolCall``,
 
 from __future__ import annotations
 
-from typing import Any, Final, NotRequired, TypedDict
+from typing import Any, Final, Literal, NotRequired, TypedDict
+
+import msgspec
+
+from toolwire.models._wire import Int64
 
 __all__ = [
     "CHAT_TOOL_CALL_ID_MAX",
@@ -20,6 +24,7 @@ __all__ = [
     "ROLE_TOOL",
     "TYPE_CUSTOM",
     "TYPE_FUNCTION",
+    "ArgumentsChunk",
     "ChatFunction",
     "ChatToolCall",
     "ChatToolCallChunk",
@@ -87,3 +92,42 @@ FINISH_STOP: Final = "stop"
 #: ``ChatCompletionMessageCustomToolCall``: ``{id, type: "custom", custom: {name, input}}``.
 TYPE_FUNCTION: Final = "function"
 TYPE_CUSTOM: Final = "custom"
+
+
+class _Arguments(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    arguments: str
+
+
+class _Continuation(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    """A tool_calls fragment that only carries more arguments (no id, name or type)."""
+
+    index: Int64
+    function: _Arguments
+
+
+class _ContinuationDelta(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    tool_calls: list[_Continuation]
+    content: None = None
+
+
+class _ContinuationChoice(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    index: Int64
+    delta: _ContinuationDelta
+    logprobs: None = None
+    finish_reason: None = None
+
+
+class ArgumentsChunk(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True, gc=False):
+    """A ``chat.completion.chunk`` that only streams more arguments, decoded typed for
+    ``toolwire check``'s hot path.  Any other chunk (an unknown field, an id, a finish_reason)
+    is read as a plain dict."""
+
+    id: str
+    object: Literal["chat.completion.chunk"]
+    created: Int64
+    model: str
+    choices: list[_ContinuationChoice]
+    system_fingerprint: str | None = None
+    service_tier: str | None = None
+    usage: None = None
+    obfuscation: str | None = None

@@ -9,10 +9,14 @@ line never hides the rest of the trace.
 
 from __future__ import annotations
 
+import io
+import itertools
+import operator
 import re
-from collections.abc import Callable, Iterator
-from typing import Any, BinaryIO, Final, Literal
+from collections.abc import Callable, Iterable, Iterator
+from typing import Annotated, Any, BinaryIO, Final, Literal, Union, cast
 
+import msgspec
 import orjson
 
 from toolwire.models._eventstream import is_eventstream, read_eventstream
@@ -20,18 +24,27 @@ from toolwire.models._eventstream import is_eventstream, read_eventstream
 __all__ = [
     "DONE",
     "MAX_LINE_BYTES",
+    "TYPED_AFTER",
     "Frame",
+    "Hot",
     "InputFormat",
+    "Int64",
     "ProblemSink",
     "decode_json",
     "detect_format",
+    "plain",
     "read_frames",
     "read_jsonl",
     "read_sse",
     "sniff",
+    "typed",
 ]
 
 Frame = tuple[int | None, Any, str | None]
+#: A 64-bit integer (orjson reads ones past 64 bits as floats; those are read plain).
+Int64 = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
+#: The event types a monitor's hot path takes typed (``msgspec.Struct`` classes with a tag).
+Hot = tuple[type[msgspec.Struct], ...]
 ProblemSink = Callable[[int | None, str], None]
 InputFormat = Literal["sse", "jsonl", "json", "eventstream"]
 
@@ -122,16 +135,19 @@ _EOL: Final = re.compile(rb"\r\n|\r|\n")
 _BOM: Final = b"\xef\xbb\xbf"
 
 
-def _lines(stream: BinaryIO, problem: ProblemSink) -> Iterator[tuple[int, bytes]]:
+def _lines(
+    stream: BinaryIO, problem: ProblemSink, number: int = 0, head: bytes | None = None
+) -> Iterator[tuple[int, bytes]]:
     """Yield ``(line_number, line)`` without its end (LF, CRLF or CR), in bounded memory.
 
-    A leading UTF-8 byte order mark is dropped.
+    A leading UTF-8 byte order mark is dropped.  A caller that read on already passes what it
+    read as ``head`` (no mark is dropped then) and ``number``, the lines before it.
     """
-    number = 0
     carry = b""
     skipping = False
-    first = True
-    while chunk := stream.read(_CHUNK):
+    first = head is None
+    chunks = iter(lambda: stream.read(_CHUNK), b"")
+    for chunk in itertools.chain([head] if head else [], chunks):
         if first:
             chunk = chunk.removeprefix(_BOM)
             first = False
@@ -160,10 +176,23 @@ def _lines(stream: BinaryIO, problem: ProblemSink) -> Iterator[tuple[int, bytes]
         yield number + 1, carry
 
 
-def read_jsonl(stream: BinaryIO, problem: ProblemSink) -> Iterator[Frame]:
-    """Yield one frame per non-blank line of a JSON Lines trace."""
+def read_jsonl(stream: BinaryIO, problem: ProblemSink, hot: Hot = ()) -> Iterator[Frame]:
+    """Yield one frame per non-blank line of a JSON Lines trace.
+
+    Past the first :data:`TYPED_AFTER` lines, events of the ``hot`` types come as those
+    structs (see :func:`typed`); everything else is a plain value.
+    """
     loads = orjson.loads
+    decode: Callable[[bytes], Any] | None = None
     for number, raw in _lines(stream, problem):
+        if decode is not None:
+            try:
+                yield number, decode(raw), None
+                continue
+            except (msgspec.DecodeError, RecursionError):
+                pass
+        elif hot and number > TYPED_AFTER:
+            decode = typed(hot)
         try:
             yield number, loads(raw), None
         except orjson.JSONDecodeError as exc:
@@ -171,13 +200,163 @@ def read_jsonl(stream: BinaryIO, problem: ProblemSink) -> Iterator[Frame]:
                 problem(number, _explain(raw, exc))
 
 
-def read_sse(stream: BinaryIO, problem: ProblemSink) -> Iterator[Frame]:
-    """Yield one frame per SSE event; ``data: [DONE]`` becomes :data:`DONE`."""
+#: Lines read as plain values before typed decoding starts (those a check samples, and more).
+TYPED_AFTER: Final = 256
+
+
+def typed(hot: Hot) -> Callable[[bytes], Any]:
+    """A decoder of the ``hot`` event types that raises ``msgspec.DecodeError`` on anything else.
+
+    Its structs forbid unknown fields and type every field, so what it accepts, orjson reads
+    the same (invalid UTF-8, lone surrogates, numbers past 64 bits, deep nesting all fail it).
+    """
+    kind: Any = hot[0] if len(hot) == 1 else Union[hot]  # noqa: UP007
+    return msgspec.json.Decoder(kind).decode
+
+
+def plain(value: Any) -> Any:
+    """A typed hot event as the plain dict it was read from (anything else as it is)."""
+    if isinstance(value, msgspec.Struct):
+        return msgspec.to_builtins(value)
+    return value
+
+
+def read_sse(stream: BinaryIO, problem: ProblemSink, hot: Hot = ()) -> Iterator[Frame]:
+    """Yield one frame per SSE event; ``data: [DONE]`` becomes :data:`DONE`.
+
+    Events are cut at blank lines a chunk at a time, and the usual ones (an optional
+    ``event:`` line, then one ``data:`` line) are read without splitting them into lines.
+    Anything else (a CR, comments, several ``data:`` lines, other fields, a line longer
+    than :data:`MAX_LINE_BYTES`) goes line by line from there on, per the WHATWG rules.
+    Past the first :data:`TYPED_AFTER` lines, the ``hot`` types come typed (see :func:`read_jsonl`).
+    """
+    number = 0  # lines consumed before ``carry``
+    carry = b""
+    first = True
+    loads = orjson.loads
+    decode: Callable[[bytes], Any] | None = None
+    names: dict[bytes, str] = {}
+    while chunk := stream.read(_CHUNK):
+        if first:
+            chunk = chunk.removeprefix(_BOM)
+            first = False
+        text = carry + chunk if carry else chunk
+        if b"\r" in chunk or len(text) > MAX_LINE_BYTES:
+            yield from _read_sse_lines(stream, problem, number, text)
+            return
+        cut = text.rfind(b"\n\n") + 2
+        uniform = _uniform(text, cut, names) if cut >= 2 else None
+        if uniform is not None:
+            # Every event of the chunk in one usual shape: read them without a look at each line.
+            carry = text[cut:]
+            payloads, events, step = uniform
+            if decode is None and hot and number > TYPED_AFTER:
+                decode = typed(hot)
+            # Each event's data line comes one line after its start.
+            lines = range(number + step - 1, number + step * len(payloads), step)
+            number += step * len(payloads)
+            for start, payload, event in zip(lines, payloads, events, strict=False):
+                if decode is not None:
+                    try:
+                        yield start, decode(payload), event
+                        continue
+                    except (msgspec.DecodeError, RecursionError):
+                        pass
+                try:
+                    yield start, loads(payload), event
+                except orjson.JSONDecodeError:
+                    yield from _dispatch(start, [payload], event, problem, complete=True)
+            continue
+        blocks = text.split(b"\n\n")
+        carry = blocks.pop()
+        for block in blocks:
+            # The usual shapes: "event: NAME\ndata: JSON" and "data: JSON"; the rest line by line.
+            if block.startswith(b"event: "):
+                end = block.find(b"\n")
+                if end > 0 and block.startswith(b"data: ", end + 1) and block.find(b"\n", end + 1) < 0:
+                    name = block[7:end]
+                    event = names.get(name)
+                    if event is None:
+                        try:
+                            event = names[name] = name.decode("utf-8")
+                        except UnicodeDecodeError:
+                            event = None
+                    if event is not None:
+                        number += 3
+                        payload = block[end + 7 :]
+                        try:
+                            yield number - 1, loads(payload), event
+                        except orjson.JSONDecodeError:
+                            yield from _dispatch(number - 1, [payload], event, problem, complete=True)
+                        continue
+            elif block.startswith(b"data: ") and block.find(b"\n") < 0:
+                number += 2
+                payload = block[6:]
+                try:
+                    yield number - 1, loads(payload), None
+                except orjson.JSONDecodeError:
+                    yield from _dispatch(number - 1, [payload], None, problem, complete=True)
+                continue
+            yield from _sse_block(block, number + 1, problem)
+            number += block.count(b"\n") + 2
+    if carry:
+        yield from _read_sse_lines(stream, problem, number, carry)
+
+
+def _uniform(
+    text: bytes, cut: int, names: dict[bytes, str]
+) -> tuple[list[bytes], Iterable[str | None], int] | None:
+    """The payloads and event names of ``text[:cut]`` when every event there is ``event: NAME``
+    then ``data: JSON`` (or every one is ``data: JSON`` alone), each followed by one blank line;
+    and the lines each takes.  None otherwise."""
+    lines = text[:cut].split(b"\n")
+    lines.pop()
+    if text.startswith(b"event: "):
+        step = 3
+        heads, datas, blanks = lines[0::3], lines[1::3], lines[2::3]
+    elif text.startswith(b"data: "):
+        step = 2
+        heads, datas, blanks = [], lines[0::2], lines[1::2]
+    else:
+        return None
+    if len(lines) % step or any(blanks) or not _all_start(datas, b"data: "):
+        return None
+    payloads = list(map(_AFTER_DATA, datas))
+    if not heads:
+        return payloads, itertools.repeat(None), step
+    if not _all_start(heads, b"event: "):
+        return None
+    for head in set(heads).difference(names):
+        try:
+            names[head] = head[7:].decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    return payloads, map(names.__getitem__, heads), step
+
+
+def _all_start(lines: list[bytes], prefix: bytes) -> bool:
+    """Every one of ``lines`` starts with ``prefix`` (the least and the greatest do, so all
+    between them do)."""
+    return min(lines).startswith(prefix) and max(lines).startswith(prefix)
+
+
+_AFTER_DATA: Final = operator.itemgetter(slice(6, None))
+
+
+def _sse_block(block: bytes, start: int, problem: ProblemSink) -> Iterator[Frame]:
+    """One event's lines (no blank line among them but leading ones), read line by line."""
+    yield from _read_sse_lines(_EMPTY_STREAM, problem, start - 1, block + b"\n\n")
+
+
+def _read_sse_lines(
+    stream: BinaryIO, problem: ProblemSink, before: int = 0, head: bytes | None = None
+) -> Iterator[Frame]:
+    """:func:`read_sse` line by line, from line ``before + 1`` on (``head`` first, see :func:`_lines`)."""
     data: list[bytes] = []
     event: str | None = None
     start = 0
     last = 0
-    for number, raw in _lines(stream, problem):
+    for number, raw in _lines(stream, problem, before, head):
         last = number
         line = raw
         if not line:
@@ -227,15 +406,18 @@ def _dispatch(
     yield start, value, event
 
 
-def read_frames(stream: BinaryIO, problem: ProblemSink, fmt: InputFormat | None = None) -> Iterator[Frame]:
-    """Read a trace in ``fmt`` (detected from its first bytes when ``None``)."""
+def read_frames(
+    stream: BinaryIO, problem: ProblemSink, fmt: InputFormat | None = None, hot: Hot = ()
+) -> Iterator[Frame]:
+    """Read a trace in ``fmt`` (detected from its first bytes when ``None``); ``hot`` event types
+    may come typed (see :func:`read_jsonl`)."""
     if fmt is None:
         head, stream = sniff(stream)
         fmt = detect_format(head)
     if fmt == "sse":
-        return read_sse(stream, problem)
+        return read_sse(stream, problem, hot)
     if fmt == "jsonl":
-        return read_jsonl(stream, problem)
+        return read_jsonl(stream, problem, hot)
     if fmt == "eventstream":
         return read_eventstream(stream, problem)
     return _read_document(stream, problem)
@@ -258,6 +440,9 @@ def _read_document(stream: BinaryIO, problem: ProblemSink) -> Iterator[Frame]:
 
 #: The most bytes read to decide the format: enough for any first line worth deciding on.
 SNIFF_BYTES: Final = 1 << 20
+
+
+_EMPTY_STREAM: Final = cast(BinaryIO, io.BytesIO())
 
 
 class _Prefixed:

@@ -12,15 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
-
-from statemachine import StateMachine
+from typing import TYPE_CHECKING, Any
 
 from toolwire.errors import DefinitionError
 from toolwire.machines import Table, compile_machine
 from toolwire.properties._monitor import Monitor, Violations
 from toolwire.properties._rule import Rule
 from toolwire.properties._text import clip
+
+if TYPE_CHECKING:
+    from statemachine import StateMachine
 
 __all__ = ["Item", "KeyedMonitor", "Lifecycle"]
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from toolwire.errors import DefinitionError
 from toolwire.machines import ILLEGAL, Table
-from toolwire.models import Frame
+from toolwire.models import Frame, Hot
 from toolwire.properties._rule import Finding, Rule, Severity
 from toolwire.properties._turn import Turn
 
@@ -101,10 +101,17 @@ class Monitor:
     """
 
     protocol: str = ""
+    #: Event types :meth:`consume` takes typed (see ``toolwire.models.read_jsonl``); it turns any
+    #: it does not handle on its hot path back into a plain value (``toolwire.models.plain``).
+    hot: ClassVar[Hot] = ()
 
     def __init__(self, rules: Mapping[str, Rule]) -> None:
         #: How the trace was encoded (``sse``, ``jsonl``, ``json``), when it came from a file.
         self.input_format: str | None = None
+        #: Whether :meth:`calls` will be asked for.  When it will not (``toolwire check`` of a
+        #: stream), a monitor may forget a finished call but for what later rules need of it
+        #: (its ids), so that memory stays flat however long the stream.
+        self.keep_calls = True
         self.findings: list[Finding] = []
         self.notices: list[Notice] = []
         #: Notices made in all (only the first :data:`MAX_NOTICES` are kept) and events they skipped.

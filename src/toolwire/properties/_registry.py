@@ -18,7 +18,6 @@ import re
 from typing import Final
 
 from toolwire.errors import DefinitionError, UsageError
-from toolwire.machines import MACHINES
 from toolwire.properties import (
     _aisdk,
     _anthropic,
@@ -142,6 +141,8 @@ def quirks_for(protocol: str) -> list[str]:
 
 def machines() -> dict[str, type]:
     """Every machine, by class name: the machines layer's, then those of registered families."""
+    from toolwire.machines import MACHINES
+
     found: dict[str, type] = dict(MACHINES)
     for machine in (m for family in FAMILIES for m in family.machines):
         found.setdefault(machine.__name__, machine)

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from typing import Any, Final
 
 from toolwire.machines import AnthropicConversation, MessageStream, compile_machine
-from toolwire.models import Frame
+from toolwire.models import Frame, plain
 from toolwire.models import anthropic as wire
 from toolwire.properties._anthropic.rules import MESSAGES, RULES, STREAM
 from toolwire.properties._blocks import MESSAGE, BlockRules, BlockStreamMonitor
@@ -86,6 +86,8 @@ class StreamMonitor(BlockStreamMonitor):
     lifecycle = BLOCKS
     envelope = ENVELOPE
 
+    hot = (wire.ToolInputDelta,)
+
     def __init__(self) -> None:
         super().__init__(_BOOK)
 
@@ -101,8 +103,24 @@ class StreamMonitor(BlockStreamMonitor):
         feed, items = self.feed, self.items
         streaming, open_message = _BLOCK_STREAMING, _MESSAGE_STREAMING
         BLOCK_DELTA, INPUT_JSON_DELTA = wire.BLOCK_DELTA, wire.INPUT_JSON_DELTA
+        typed = wire.ToolInputDelta
         for line, value, event in frames:
-            if type(value) is dict and value.get("type") == BLOCK_DELTA:
+            if type(value) is typed:
+                # Read typed: every field is there with its type (see wire.ToolInputDelta).
+                item = items.get(value.index)
+                message = items.get(MESSAGE)
+                if (
+                    item is not None
+                    and item.state == streaming
+                    and message is not None
+                    and message.state == open_message
+                    and item.data.get("tool")
+                ):
+                    item.parts.append(value.delta.partial_json)
+                    index += 1
+                    continue
+                value = plain(value)
+            elif type(value) is dict and value.get("type") == BLOCK_DELTA:
                 delta = value.get("delta")
                 if type(delta) is dict and delta.get("type") == INPUT_JSON_DELTA:
                     key = value.get("index")

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Final
 
 import orjson
 
 from toolwire.machines import ChatConversation, ChatToolCallStream, compile_machine
-from toolwire.models import DONE
+from toolwire.models import DONE, Frame, plain
 from toolwire.models import openai_chat as wire
 from toolwire.properties._monitor import Monitor, Violations
 from toolwire.properties._openai_chat.rules import CHAT, CHAT_STREAM, RULES
@@ -71,6 +72,7 @@ class StreamMonitor(Monitor):
     """
 
     protocol = CHAT_STREAM
+    hot = (wire.ArgumentsChunk,)
 
     def __init__(self) -> None:
         super().__init__(_BOOK)
@@ -78,6 +80,33 @@ class StreamMonitor(Monitor):
         self._all: list[_StreamedCall] = []
         self._finished: dict[Any, int] = {}
         self._done = False
+
+    def consume(self, frames: Iterable[Frame]) -> tuple[int, int | None]:
+        """The hot path: a typed chunk that only streams more arguments of one open call.
+
+        Its step is a self-loop of the call's machine, so appending the arguments is all
+        :meth:`feed` would do; any other chunk goes through :meth:`feed`.
+        """
+        index = 0
+        line: int | None = None
+        feed, live, finished = self.feed, self._live, self._finished
+        more = _FRAGMENTS.rows["more"]
+        typed = wire.ArgumentsChunk
+        for line, value, event in frames:
+            if type(value) is typed:
+                choices = value.choices
+                if len(choices) == 1 and len(choices[0].delta.tool_calls) == 1:
+                    choice = choices[0]
+                    fragment = choice.delta.tool_calls[0]
+                    call = live.get((choice.index, fragment.index))
+                    if call is not None and choice.index not in finished and more[call.state] == call.state:
+                        call.parts.append(fragment.function.arguments)
+                        index += 1
+                        continue
+                value = plain(value)
+            feed(value, index, line, event)
+            index += 1
+        return index, line
 
     def feed(self, value: Any, index: int, line: int | None, sse_event: str | None) -> None:
         if value is DONE:
@@ -204,7 +233,8 @@ class StreamMonitor(Monitor):
     def _open(self, key: tuple[Any, int], index: int, line: int | None) -> _StreamedCall:
         call = _StreamedCall(key[0], key[1], index, line)
         self._live[key] = call
-        self._all.append(call)
+        if self.keep_calls:
+            self._all.append(call)
         return call
 
     def _finish(self, choice: Any, reason: Any, index: int, line: int | None) -> None:
@@ -288,9 +318,8 @@ class ConversationMonitor(Monitor):
         self._turns: list[Turn] = []
 
     def feed(self, value: Any, index: int, line: int | None, sse_event: str | None) -> None:
-        path = f"messages[{index}]"
         if not isinstance(value, dict):
-            self.notice(index, line, f"{path} is not an object; skipped")
+            self.notice(index, line, f"messages[{index}] is not an object; skipped")
             return
         calls = wire.message_tool_calls(value)
         tool_call_id: Any = None
@@ -298,6 +327,7 @@ class ConversationMonitor(Monitor):
             tool_call_id = value.get("tool_call_id")
             event = self._classify_answer(tool_call_id)
             if isinstance(tool_call_id, str) and len(tool_call_id) > wire.CHAT_TOOL_CALL_ID_MAX:
+                path = f"messages[{index}]"
                 self.report(
                     "CC-1b",
                     f"{path}.tool_call_id is {len(tool_call_id)} characters long",
@@ -311,7 +341,7 @@ class ConversationMonitor(Monitor):
         target = _CONVERSATION.rows[event][self._state]
         if target < 0:
             rule, target = _CONVERSATION_VIOLATIONS.by_pair[self._state, event]
-            self._violation(rule, value, tool_call_id, index, line, path)
+            self._violation(rule, value, tool_call_id, index, line, f"messages[{index}]")
         self._state = target
         if event in ("answer", "last_answer"):
             del self._pending[tool_call_id]
@@ -319,7 +349,7 @@ class ConversationMonitor(Monitor):
         elif event == "repeat":
             pass
         elif event == "calls" and calls is not None:
-            self._open_turn(calls, index, line, path)
+            self._open_turn(calls, index, line)
         elif event == "other":
             self._pending.clear()
             self._answered.clear()
@@ -383,17 +413,26 @@ class ConversationMonitor(Monitor):
                 path=path,
             )
 
-    def _open_turn(self, calls: list[Any], index: int, line: int | None, path: str) -> None:
+    def _open_turn(self, calls: list[Any], index: int, line: int | None) -> None:
         self._pending = {}
         self._answered = set()
         self._opened_at = index
-        turn = Turn(index, line, path)
+        path = f"messages[{index}]"
+        turn = Turn(index, line, path) if self.keep_calls else None
         for k, call in enumerate(calls):
             call = call if isinstance(call, dict) else {}
             call_id = call.get("id")
-            function = call.get("function")
-            function = function if isinstance(function, dict) else {}
-            turn.calls.append((call_id, function.get("name"), function.get("arguments")))
+            if turn is not None:
+                function = call.get("function")
+                function = function if isinstance(function, dict) else {}
+                turn.calls.append((call_id, function.get("name"), function.get("arguments")))
+            if (
+                type(call_id) is str
+                and 0 < len(call_id) <= wire.CHAT_TOOL_CALL_ID_MAX
+                and call_id not in self._pending
+            ):
+                self._pending[call_id] = k  # the usual case, with nothing to report
+                continue
             where = f"{path}.tool_calls[{k}].id"
             if not isinstance(call_id, str) or not call_id:
                 self.report("CC-1", f"{where} is missing", index=index, line=line, path=where)
@@ -421,7 +460,8 @@ class ConversationMonitor(Monitor):
                 )
                 continue
             self._pending[call_id] = k
-        self._turns.append(turn)
+        if turn is not None:
+            self._turns.append(turn)
 
     def finish(self, index: int, line: int | None) -> None:
         if self._state == _CONVERSATION.state("awaiting") and self._pending:

@@ -7,7 +7,7 @@ the differences (which fields an item needs, OR-4/OR-5, ``name`` on
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -18,7 +18,7 @@ from toolwire.machines import (
     Table,
     compile_machine,
 )
-from toolwire.models import DONE, Frame
+from toolwire.models import DONE, Frame, plain
 from toolwire.models import openai_responses as wire
 from toolwire.properties._monitor import Monitor, Violations
 from toolwire.properties._openai_responses.rules import OPEN_STREAM, RULES, STREAM
@@ -151,6 +151,84 @@ class _Item:
     def ids(self) -> tuple[Any, ...]:
         return (self.call_id, self.id)
 
+    def packed(self) -> int:
+        """What later rules need of this done function call, in one int (``StreamMonitor._forget``).
+
+        Its state, the event that added it, and 64-bit hashes of its id and call_id: enough to
+        step it again and to tell whether a later event names it, in about 50 bytes.
+        """
+        return self.state | self.index << 8 | _digest(self.id) << 56 | _digest(self.call_id) << 120
+
+    @classmethod
+    def unpacked(cls, output_index: int, packed: int, violations: dict[str, Violations]) -> _Item:
+        """A done function call back from :meth:`packed`; its ids compare by their hashes."""
+        item = cls(output_index, {"type": wire.FUNCTION_CALL}, (packed >> 8) & _INDEX, None, violations)
+        item.state = packed & 0xFF
+        item.id = _Forgotten((packed >> 56) & _MASK, "id")
+        item.call_id = _Forgotten(packed >> 120, "call_id")
+        return item
+
+
+_MASK: Final = (1 << 64) - 1
+_INDEX: Final = (1 << 48) - 1
+
+
+def _digest(value: Any) -> int:
+    return hash(value) & _MASK
+
+
+class _Shelf:
+    """Packed done calls by output_index: a list while the indexes run 0, 1, 2, ... (8 bytes a
+    slot), a dict for the rest."""
+
+    __slots__ = ("dense", "sparse")
+
+    def __init__(self) -> None:
+        self.dense: list[int | None] = []
+        self.sparse: dict[int, int] = {}
+
+    def put(self, key: int, packed: int) -> None:
+        dense = self.dense
+        if 0 <= key < len(dense) + 64:
+            if key >= len(dense):
+                dense.extend([None] * (key + 1 - len(dense)))
+            dense[key] = packed
+        else:
+            self.sparse[key] = packed
+
+    def pop(self, key: int) -> int | None:
+        if 0 <= key < len(self.dense):
+            packed, self.dense[key] = self.dense[key], None
+            return packed
+        return self.sparse.pop(key, None)
+
+    def items(self) -> Iterator[tuple[int, int]]:
+        yield from ((key, packed) for key, packed in enumerate(self.dense) if packed is not None)
+        yield from self.sparse.items()
+
+
+class _Forgotten:
+    """The id of a done call that was forgotten: equal to the ids with its hash, named by it."""
+
+    __slots__ = ("digest", "field")
+
+    def __init__(self, digest: int, field: str) -> None:
+        self.digest = digest
+        self.field = field
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, _Forgotten):
+            return self.digest == other.digest
+        return other is not None and _digest(other) == self.digest
+
+    def __hash__(self) -> int:
+        return self.digest
+
+    def __repr__(self) -> str:
+        return f"<{self.field} of a finished call>"
+
+    __str__ = __repr__
+
 
 class StreamMonitor(Monitor):
     """Checks a Responses (or Open Responses) SSE stream, event by event.
@@ -163,6 +241,8 @@ class StreamMonitor(Monitor):
     ['RS-7a', 'RS-9b']
     """
 
+    hot = (wire.ArgumentsDelta,)
+
     def __init__(self, profile: StreamProfile = OPENAI_RESPONSES) -> None:
         super().__init__(_BOOK)
         self.protocol = profile.protocol
@@ -173,7 +253,11 @@ class StreamMonitor(Monitor):
         self._item_row = _ENVELOPE.rows["item"]
         self._items: dict[int | None, _Item] = {}
         self._order: list[_Item] = []
+        #: Function calls done and forgotten (when :attr:`keep_calls` is off): ``_Item.packed``.
+        self._finished = _Shelf()
+        #: call_id -> the item that first carried it; the hashes of those since forgotten.
         self._call_owner: dict[str, _Item] = {}
+        self._forgotten_calls: set[int] = set()
         self._sequence = -1
         self._unnumbered = False
         self._incomplete: _Item | None = None
@@ -207,8 +291,22 @@ class StreamMonitor(Monitor):
         delta_type = wire.ARGS_DELTA
         sequence = self._sequence
         fast = item_row[self._envelope] == self._envelope and self._done_marker is None
+        typed = wire.ArgumentsDelta
         for line, value, event in frames:
-            if fast and type(value) is dict and value.get("type") == delta_type:
+            if type(value) is typed:
+                # Read typed: every field is there with its type (see wire.ArgumentsDelta).
+                if fast and (event is None or event == delta_type):
+                    item = items.get(value.output_index)
+                    if value.sequence_number > sequence and item is not None and item.function:
+                        target = delta_row[item.state]
+                        if target >= 0 and value.item_id == item.id:
+                            item.state = target
+                            item.deltas.append(value.delta)
+                            sequence = value.sequence_number
+                            index += 1
+                            continue
+                value = plain(value)
+            elif fast and type(value) is dict and value.get("type") == delta_type:
                 number = value.get("sequence_number")
                 output_index = value.get("output_index")
                 item = items.get(output_index) if type(output_index) is int else None
@@ -273,7 +371,7 @@ class StreamMonitor(Monitor):
             self.notice(index, line, f"unknown event type {etype!r}; not checked")
 
     def _delta(self, event: dict[str, Any], index: int, line: int | None) -> None:
-        item = self._items.get(_output_index(event))
+        item = self._item(_output_index(event))
         if item is None or not item.function:
             self._unaddressed(event, "response.function_call_arguments.delta", item, index, line)
             return
@@ -304,7 +402,7 @@ class StreamMonitor(Monitor):
             what = "has no item" if raw is None else "carries an item that is not an object"
             self.report("OR-8", f"response.output_item.added {what}", index=index, line=line)
             raw = None
-        known = self._items.get(output_index)
+        known = self._item(output_index)
         if known is not None:
             item = _Item(output_index, raw, index, line, self._item_violations)
             self.report(
@@ -320,7 +418,8 @@ class StreamMonitor(Monitor):
         item = _Item(output_index, raw, index, line, self._item_violations)
         item.state = item.table.rows["item_added"][item.state]
         self._items[output_index] = item
-        self._order.append(item)
+        if self.keep_calls:
+            self._order.append(item)
         if self._incomplete is not None:
             self.report(
                 "OR-4b",
@@ -350,9 +449,15 @@ class StreamMonitor(Monitor):
         if not isinstance(call_id, str):
             return
         owner = self._call_owner.get(call_id)
+        if owner is None and _digest(call_id) in self._forgotten_calls:
+            owner = next(
+                (self._item(k) for k, packed in self._finished.items() if packed >> 120 == _digest(call_id)),
+                None,
+            )
         if owner is None:
             self._call_owner[call_id] = item
             return
+        self._call_owner[call_id] = owner
         self.report(
             "RS-7c",
             f"a second response.output_item.added for call_id {call_id}: output_index "
@@ -364,7 +469,7 @@ class StreamMonitor(Monitor):
         )
 
     def _arguments_done(self, event: dict[str, Any], index: int, line: int | None) -> None:
-        item = self._items.get(_output_index(event))
+        item = self._item(_output_index(event))
         if item is None or not item.function:
             self._unaddressed(event, "response.function_call_arguments.done", item, index, line)
             return
@@ -392,10 +497,16 @@ class StreamMonitor(Monitor):
 
     def _item_done(self, event: dict[str, Any], index: int, line: int | None) -> None:
         output_index = event.get("output_index")
-        item = self._items.get(_output_index(event))
+        item = self._item(_output_index(event))
         if item is None:
             self._unaddressed(event, "response.output_item.done", None, index, line)
             return
+        self._item_done_checked(item, event, output_index, index, line)
+        self._forget(item)
+
+    def _item_done_checked(
+        self, item: _Item, event: dict[str, Any], output_index: Any, index: int, line: int | None
+    ) -> None:
         self._step(item, "item_done", "output_item.done", index, line)
         raw = event.get("item")
         if not isinstance(raw, dict):
@@ -440,7 +551,7 @@ class StreamMonitor(Monitor):
                 self._incomplete = item
 
     def _content(self, event: dict[str, Any], etype: str, index: int, line: int | None) -> None:
-        item = self._items.get(_output_index(event))
+        item = self._item(_output_index(event))
         if item is None:
             self._unaddressed(event, etype, None, index, line)
         elif not item.function:
@@ -450,7 +561,7 @@ class StreamMonitor(Monitor):
 
     def _terminal(self, etype: str, index: int, line: int | None) -> None:
         if etype == wire.COMPLETED:
-            open_items = [item for item in self._order if item.state not in item.table.finals]
+            open_items = [item for item in self._items.values() if item.state not in item.table.finals]
             if open_items:
                 self.report(
                     "RS-9d",
@@ -511,6 +622,39 @@ class StreamMonitor(Monitor):
             if item.function
         ]
         return [Turn(0, 1, "stream", calls)] if calls else []
+
+    # -- memory -------------------------------------------------------------
+
+    def _item(self, output_index: int | None) -> _Item | None:
+        """The item at ``output_index``; one done and forgotten comes back in its state."""
+        item = self._items.get(output_index)
+        packed = None if output_index is None else self._finished.pop(output_index)
+        if item is None and packed is not None and output_index is not None:
+            item = _Item.unpacked(output_index, packed, self._item_violations)
+            self._items[output_index] = item
+        return item
+
+    def _forget(self, item: _Item) -> None:
+        """Drop a done function call but for its ids' hashes, when no one will ask for :meth:`calls`.
+
+        Later events that address it find it again in its state, and its ids compare by their
+        hashes, so the rules they break are the same; findings name its ids as forgotten, and
+        its arguments are gone, which no rule reads once it is done.
+        """
+        if (
+            self.keep_calls
+            or not item.function
+            or item.state not in item.table.finals
+            or item is self._incomplete
+            or item.reported
+            or isinstance(item.id, _Forgotten)
+        ):
+            return
+        del self._items[item.output_index]
+        self._finished.put(item.output_index, item.packed())
+        if isinstance(item.call_id, str) and self._call_owner.get(item.call_id) is item:
+            del self._call_owner[item.call_id]
+            self._forgotten_calls.add(_digest(item.call_id))
 
     # -- shared helpers -----------------------------------------------------
 

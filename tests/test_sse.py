@@ -1,0 +1,99 @@
+"""The SSE reader's fast path reads exactly what the WHATWG line-by-line reading reads."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from toolwire.models import _wire
+from toolwire.models._wire import _read_sse_lines, read_sse
+
+LINES = st.sampled_from(
+    [
+        b"data: {}",
+        b'data: {"type": "x", "n": 1}',
+        b'data:{"a":[1,2]}',
+        b"data: [DONE]",
+        b"data: {oops",
+        b"data: ",
+        b"data",
+        b"data: 1",
+        b"data: 2",
+        b"event: x",
+        b"event:y",
+        b"event: \xff",
+        b"event",
+        b": comment",
+        b"id: 7",
+        b"retry: 10",
+        b"weird: field",
+        b"",
+        b"",
+        b"",
+        b'data: "\xe9"',
+    ]
+)
+ENDS = st.sampled_from([b"\n", b"\n", b"\n", b"\r\n", b"\r"])
+
+
+def read(reader: Any, raw: bytes, chunk: int) -> tuple[list[Any], list[tuple[int | None, str]]]:
+    problems: list[tuple[int | None, str]] = []
+    old = _wire._CHUNK
+    _wire._CHUNK = chunk
+    try:
+        frames = [
+            (line, repr(value), event) for line, value, event in reader(io.BytesIO(raw), problems.append)
+        ]
+    finally:
+        _wire._CHUNK = old
+    return frames, problems
+
+
+@given(
+    st.lists(st.lists(LINES, max_size=3), max_size=12),
+    st.lists(ENDS, min_size=1, max_size=3),
+    st.booleans(),
+    st.booleans(),
+    st.sampled_from([1, 2, 3, 7, 64, 1 << 20]),
+)
+def test_the_fast_reader_reads_what_the_line_reader_reads(
+    events: list[list[bytes]], ends: list[bytes], bom: bool, truncated: bool, chunk: int
+) -> None:
+    # Events of up to three lines, each followed by a blank line; line ends drawn in turn.
+    lines = [line for event in events for line in [*event, b""]]
+    if truncated and lines:
+        lines.pop()
+    raw = (b"\xef\xbb\xbf" if bom else b"") + b"".join(
+        line + ends[k % len(ends)] for k, line in enumerate(lines)
+    )
+    fast = read(lambda s, p: read_sse(s, lambda n, m: p((n, m))), raw, chunk)
+    slow = read(lambda s, p: _read_sse_lines(s, lambda n, m: p((n, m))), raw, chunk)
+    assert fast == slow
+
+
+TRICKY = [
+    b"event: x\nid: 7\n\n",
+    b"event: x\ndata: {}\ndata: {}\n\n",
+    b"event: x\n: note\n\n",
+    b"data: {}\nevent: x\n\n",
+    b"event:x\ndata: {}\n\n",
+    b"event: x\ndata:{}\n\n",
+    b"data: {}\n\n\ndata: {}\n\n",
+    b"event: \xff\ndata: {}\n\n",
+    b"event: x\ndata: [DONE]\n\n",
+    b"data: {oops\n\n",
+]
+
+
+@pytest.mark.parametrize("odd", TRICKY)
+@pytest.mark.parametrize("chunk", [1, 5, 1 << 20])
+def test_an_odd_event_among_usual_ones_is_read_per_whatwg(odd: bytes, chunk: int) -> None:
+    usual = b'event: x\ndata: {"a": 1}\n\n' * 3
+    raw = usual + odd + usual
+    fast = read(lambda s, p: read_sse(s, lambda n, m: p((n, m))), raw, chunk)
+    slow = read(lambda s, p: _read_sse_lines(s, lambda n, m: p((n, m))), raw, chunk)
+    assert fast == slow
