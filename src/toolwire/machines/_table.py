@@ -87,8 +87,13 @@ def compile_machine(machine: type[StateMachine]) -> Table:
     return compile_class(resolve(machine))
 
 
+@functools.cache
 def generated(name: str) -> Table | None:
-    """The table of machine ``name`` as ``_compiled.py`` ships it, or None."""
+    """The table of machine ``name`` as ``_compiled.py`` ships it, or None.
+
+    One object per machine, however it is asked for (by class or by handle): monitors and a
+    campaign's coverage watch must share it.
+    """
     from toolwire.machines._compiled import TABLES
 
     data = TABLES.get(name)
