@@ -22,15 +22,17 @@ RECORDINGS = DATA / "recordings"
 def frame_events(events: Iterable[dict[str, Any]], *, chunks: bool = False) -> bytes:
     """ConverseStream events ``{"<event-type>": payload}`` framed as Bedrock frames them (headers in
     the recorded order); with ``chunks``, model events as InvokeModelWithResponseStream frames them."""
-    out = b""
+    out: list[bytes] = []
     for event in events:
         if chunks:
             # InvokeModelWithResponseStream: each model event rides base64 in a chunk's bytes.
             event = {"chunk": {"bytes": base64.b64encode(json.dumps(event).encode()).decode()}}
         ((kind, payload),) = event.items()
         headers = {":event-type": kind, ":content-type": "application/json", ":message-type": "event"}
-        out += encode_frame(headers, json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode())
-    return out
+        out.append(
+            encode_frame(headers, json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode())
+        )
+    return b"".join(out)
 
 
 def framed_jsonl(path: Path) -> bytes:

@@ -312,3 +312,24 @@ def test_a_real_cassette_is_read_as_vcrpy_recorded_it() -> None:
 
     (exchange,) = read_recording(path.read_bytes(), "cassette")
     assert json.loads(exchange.response or b"")["content"] == [{"type": "text", "text": "SUCCESS"}]
+
+
+def test_an_exchange_without_a_body_is_reported_as_skipped(tmp_path: Path) -> None:
+    har = {
+        "log": {
+            "version": "1.2",
+            "entries": [
+                {
+                    "request": {"method": "GET", "url": "https://api.openai.com/v1/models", "headers": []},
+                    "response": {"status": 200, "headers": [], "content": {"mimeType": "text/event-stream"}},
+                }
+            ],
+        }
+    }
+    path = tmp_path / "browser.har"
+    path.write_text(json.dumps(har))
+    (report,) = check_recording(path, path.read_bytes())
+    assert report.source.endswith("#1 response") and report.exit_code == 0
+    assert report.problems[-1].message == (
+        "skipped: the recording holds no response body (GET https://api.openai.com/v1/models)"
+    )

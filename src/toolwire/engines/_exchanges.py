@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Iterator
+from typing import Final
 
 from toolwire.engines._check import Problem, Report, _run, _sink
 from toolwire.engines._detect import Detection, Side, detect, endpoint_of
@@ -91,6 +92,16 @@ def _exchange(path: str, exchange: Exchange, protocol: str | None, profile: str 
             spec = get_protocol(name)
             yield _run(spec, iter(frames), source, [*noted, *problems], fmt, None, _own(spec, profile))
         noted = []
+    if exchange.response is None and (exchange.status not in _NO_CONTENT or not parts):
+        # A HAR of a browser leaves event streams out; a body that does not decode is left out too.
+        what = "no response body" if exchange.status not in _NO_CONTENT else "no body at all"
+        yield _skipped(
+            f"{where} response", f"the recording holds {what} ({exchange.method} {exchange.uri})", noted
+        )
+
+
+#: Statuses that answer without a body (an MCP notification is answered 202 Accepted).
+_NO_CONTENT: Final = (202, 204)
 
 
 def _choose(detection: Detection, protocol: str | None) -> str | None:

@@ -43,6 +43,8 @@ _UUID: Final = 9
 #: botocore's limits (``_MAX_HEADERS_LENGTH``, ``_MAX_PAYLOAD_LENGTH``).
 _MAX_HEADERS: Final = 128 * 1024
 _MAX_PAYLOAD: Final = 24 * 1024 * 1024
+#: Distinct header blocks remembered per stream.
+_SEEN: Final = 256
 
 
 def is_eventstream(head: bytes) -> bool:
@@ -56,13 +58,7 @@ def is_eventstream(head: bytes) -> bool:
     if len(head) < _PRELUDE:
         return False
     total, headers = struct.unpack("!II", head[:8])
-    (crc,) = struct.unpack("!I", head[8:_PRELUDE])
-    return bool(
-        zlib.crc32(head[:8]) == crc
-        and _PRELUDE + headers + _CRC <= total
-        and headers <= _MAX_HEADERS
-        and total - headers - _PRELUDE - _CRC <= _MAX_PAYLOAD
-    )
+    return _bad_prelude(head[:_PRELUDE], total, headers) is None
 
 
 def encode_frame(headers: dict[str, str], payload: bytes) -> bytes:
@@ -115,42 +111,66 @@ def _headers(raw: bytes) -> dict[str, Any]:
 def read_eventstream(stream: BinaryIO, problem: ProblemSink) -> Iterator[Frame]:
     """Yield one frame per event; the ``line`` of a frame is its 1-based frame number.
 
+    Frames are read one at a time (memory stays bounded by the largest frame).
     A frame whose message CRC fails is reported and skipped (its length is
     still sound); a bad prelude or a cut frame ends the reading, reported.
     """
-    data = stream.read()
     at = 0
     number = 0
-    while at < len(data):
+    seen: dict[bytes, dict[str, Any]] = {}
+    while head := _read(stream, _PRELUDE):
         number += 1
-        head = data[at : at + _PRELUDE]
         if len(head) < _PRELUDE:
             problem(number, f"event-stream frame {number} is cut short: {len(head)} bytes of its prelude")
             return
         total, size = struct.unpack("!II", head[:8])
-        if zlib.crc32(head[:8]) != struct.unpack("!I", head[8:])[0]:
+        why = _bad_prelude(head, total, size)
+        if why is not None:
             problem(
                 number,
-                f"event-stream frame {number} (byte {at}): prelude CRC32 mismatch; the frames from here "
-                "on cannot be delimited and are not read",
+                f"event-stream frame {number} (byte {at}): {why}; the frames from here on cannot be "
+                "delimited and are not read",
             )
             return
-        if at + total > len(data):
-            problem(number, f"event-stream frame {number} is cut short: {len(data) - at} of {total} bytes")
+        frame = head + _read(stream, total - _PRELUDE)
+        if len(frame) < total:
+            problem(number, f"event-stream frame {number} is cut short: {len(frame)} of {total} bytes")
             return
-        frame = data[at : at + total]
         at += total
         if zlib.crc32(frame[:-_CRC]) != struct.unpack("!I", frame[-_CRC:])[0]:
             problem(number, f"event-stream frame {number}: message CRC32 mismatch; frame skipped")
             continue
+        raw = frame[_PRELUDE : _PRELUDE + size]
         try:
-            headers = _headers(frame[_PRELUDE : _PRELUDE + size])
+            # A stream repeats a handful of header blocks (one per event type): parse each once.
+            headers = seen.get(raw) or _headers(raw)
         except (ValueError, IndexError, struct.error, UnicodeDecodeError) as exc:
             problem(number, f"event-stream frame {number}: unreadable headers ({exc}); frame skipped")
             continue
+        if len(seen) < _SEEN:
+            seen[raw] = headers
         event = _event(headers, frame[_PRELUDE + size : -_CRC], number, problem)
         if event is not None:
             yield number, event, headers.get(":event-type")
+
+
+def _read(stream: BinaryIO, size: int) -> bytes:
+    """``size`` bytes, fewer only at the end of ``stream`` (a pipe returns short reads)."""
+    data = stream.read(size)
+    while data and len(data) < size:
+        more = stream.read(size - len(data))
+        if not more:
+            break
+        data += more
+    return data
+
+
+def _bad_prelude(head: bytes, total: int, size: int) -> str | None:
+    if zlib.crc32(head[:8]) != struct.unpack("!I", head[8:_PRELUDE])[0]:
+        return "prelude CRC32 mismatch"
+    if _PRELUDE + size + _CRC > total or size > _MAX_HEADERS or total - size - _PRELUDE - _CRC > _MAX_PAYLOAD:
+        return f"lengths out of bounds (frame {total} bytes, headers {size} bytes)"
+    return None
 
 
 def _event(headers: dict[str, Any], payload: bytes, number: int, problem: ProblemSink) -> Any:
