@@ -15,7 +15,7 @@ import pytest
 import toy_protocol as toy
 from recordings import DATA, TRAFFIC
 from toolwire.cli import main
-from toolwire.engines._detect import detect, detect_file
+from toolwire.engines._detect import detect, detect_file, is_document
 from toolwire.models import read_frames
 from toolwire.properties import PROTOCOLS, register, unregister
 
@@ -27,12 +27,16 @@ def _frames(entry: dict[str, Any]) -> list[Any]:
         return list(read_frames(handle, lambda *_: None, entry["input_format"]))
 
 
+def _document(entry: dict[str, Any]) -> bool:
+    return is_document((TRAFFIC / entry["file"]).read_bytes()[:64], entry["input_format"])
+
+
 def test_real_traffic_is_detected_as_the_protocol_it_is_checked_with() -> None:
     """Content alone: each trace is its protocol, or (a variant: Mistral) the protocol it varies."""
     wrong = {}
     for entry in (e for e in MANIFEST if e["protocol"]):
         spec = PROTOCOLS[entry["protocol"]]
-        found = detect(_frames(entry)).protocol
+        found = detect(_frames(entry), document=_document(entry)).protocol
         if found not in (spec.name, spec.variant_of):
             wrong[entry["file"]] = found
     assert wrong == {}
@@ -44,6 +48,20 @@ def test_a_response_body_is_never_taken_for_a_request() -> None:
     assert len(bodies) >= 442
     found = {detect(_frames(e), side="response").protocol for e in bodies}
     assert not found & requests
+
+
+#: The kind of each recorded response body (its folder in tests/data/traffic) is its protocol.
+BODIES = [e for e in MANIFEST if e["body"] == "response"]
+
+
+def test_every_recorded_response_body_is_detected_as_its_own_kind() -> None:
+    wrong = {}
+    for entry in BODIES:
+        kind = entry["file"].split("/")[1]
+        found = detect(_frames(entry), document=_document(entry)).protocol
+        if found != kind:
+            wrong[entry["file"]] = found
+    assert wrong == {}
 
 
 def test_an_endpoint_names_the_variant_content_cannot() -> None:
@@ -74,7 +92,9 @@ def test_ambiguity_is_exit_2_listing_the_candidates(
     path.write_text(json.dumps({"messages": [{"role": "user", "content": "Hi"}]}))
     assert main(["check", str(path)]) == 2
     out = capsys.readouterr().out
-    assert "ambiguous: it reads as openai-chat, anthropic-messages; choose one with -p" in out
+    # A user message alone is valid in several request protocols (the AI SDK's model messages too).
+    assert "ambiguous: it reads as openai-chat, anthropic-messages, " in out
+    assert "; choose one with -p" in out
     assert main(["check", str(path), "-p", "anthropic-messages"]) == 0
 
 

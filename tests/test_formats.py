@@ -144,28 +144,28 @@ def test_check_detects_a_framed_stream_without_p(capsys: pytest.CaptureFixture[s
 
 # --- cassettes and HAR ----------------------------------------------------------------------------
 
-#: What each part of the mixed recordings is: detected protocol, or None where none reads it.
+#: What each part of the mixed recordings is: the protocol detected from its endpoint and content.
 MIXED = {
     "#1 request": "openai-chat",
     "#1 response": "openai-chat-stream",
     "#2 request": "openai-chat",
-    "#2 response": None,
+    "#2 response": "openai-chat-response",
     "#3 request": "openai-responses",
     "#3 response": "openai-responses-stream",
     "#4 request": "openai-responses",
-    "#4 response": None,
+    "#4 response": "openai-responses-response",
     "#5 request": "anthropic-messages",
     "#5 response": "anthropic-stream",
     "#6 request": "anthropic-messages",
-    "#6 response": None,
+    "#6 response": "anthropic-message-response",
     "#7 request": "gemini-contents",
     "#7 response": "gemini-stream",
     "#8 request": "gemini-contents",
-    "#8 response": None,
+    "#8 response": "gemini-response",
     "#9 request": "bedrock-converse",
     "#9 response": "bedrock-converse-stream",
     "#10 request": "bedrock-converse",
-    "#10 response": None,
+    "#10 response": "bedrock-converse-response",
     "#11 request": "mistral-chat",
     "#11 response": "mistral-chat-stream",
     "#12 exchange": "mcp",
@@ -303,11 +303,7 @@ def test_a_real_cassette_is_read_as_vcrpy_recorded_it() -> None:
     path = RECORDINGS / "crewai-anthropic-gzip.yaml"
     request, response = check_recording(path, path.read_bytes())
     assert (request.protocol, request.events, request.exit_code) == ("anthropic-messages", 1, 0)
-    assert response.protocol == ""
-    assert response.problems[-1].message == (
-        "skipped: no registered protocol reads this response body (application/json) "
-        "to POST api.anthropic.com/v1/messages"
-    )
+    assert (response.protocol, response.events, response.exit_code) == ("anthropic-message-response", 1, 0)
     from toolwire.models import read_recording
 
     (exchange,) = read_recording(path.read_bytes(), "cassette")

@@ -5,15 +5,17 @@ registered later is detected by its own ``endpoints``, ``recognises`` and
 monitor; nothing here names one.  The steps:
 
 1. With an endpoint (a cassette's or HAR's URL), the protocols whose
-   ``endpoints`` pattern matches it longest; the protocols that declare no
-   endpoint stay candidates too.  Without one, every protocol.
+   ``endpoints`` pattern matches it longest; only when none of those reads the
+   content, every protocol.  Without one, every protocol.
 2. The content: a candidate reads the values when its monitor skips none of
    them as foreign (a stream: fewer than half) and its ``recognises``, where it
    has one, accepts every message (a stream: most events).  A conversation
    needs request bodies holding its ``container``, or several bare messages;
-   a response is never a conversation.
+   a response is never a conversation, and a request never a response body.
 3. A ``variant_of`` another protocol is a candidate only where that one reads
    the values too, and yields to it when both are candidates.
+4. A response body (``document``) is one JSON document, a stream many values or SSE / JSON
+   Lines: where both read the values, that tells them apart.
 
 One left is the protocol; several are an ambiguity (``-p`` decides); none is
 "not recognised".
@@ -35,7 +37,7 @@ from toolwire.errors import UsageError
 from toolwire.models import DONE, Frame, InputFormat, detect_format, read_frames, sniff
 from toolwire.properties import PROTOCOLS, Protocol
 
-__all__ = ["Detection", "detect", "detect_file", "endpoint_of"]
+__all__ = ["Detection", "detect", "detect_file", "endpoint_of", "is_document"]
 
 Side = Literal["request", "response"]
 #: Values looked at to decide (events, or messages of the first bodies).
@@ -73,19 +75,39 @@ def endpoint_of(uri: str) -> str:
     return f"{parts.netloc}{unquote(parts.path)}"
 
 
-def detect(frames: Sequence[Frame], endpoint: str | None = None, side: Side | None = None) -> Detection:
+def detect(
+    frames: Sequence[Frame],
+    endpoint: str | None = None,
+    side: Side | None = None,
+    document: bool | None = None,
+) -> Detection:
     """The protocol of a trace's ``frames``, sent to ``endpoint`` (``host/path``) when known.
+
+    ``document`` says whether the frames are one JSON document that is not an array (what a
+    response body is; SSE, JSON Lines and a JSON array are streams); None: one value is.
 
     >>> body = {"messages": [{"role": "user", "content": "Hi"}]}
     >>> detect([(None, body, None)], "api.openai.com/v1/chat/completions").protocol
     'openai-chat'
     """
-    pool = _by_endpoint(endpoint)
-    if side == "response":
-        pool = [spec for spec in pool if spec.shape != "conversation"]
-    readers = [spec for spec in pool if _reads(spec, frames) and _base_reads(spec, frames)]
+    pools = [_by_endpoint(endpoint), list(PROTOCOLS.values())]
+    readers: list[Protocol] = []
+    for pool in pools[: 2 if endpoint else 1]:
+        if side == "response":
+            pool = [spec for spec in pool if spec.shape != "conversation"]
+        elif side == "request":
+            pool = [spec for spec in pool if not spec.document]
+        readers = [spec for spec in pool if _reads(spec, frames) and _base_reads(spec, frames)]
+        if readers:
+            break
     names = {spec.name for spec in readers}
-    left = tuple(spec.name for spec in readers if spec.variant_of not in names)
+    readers = [spec for spec in readers if spec.variant_of not in names]
+    if any(spec.document for spec in readers) and any(
+        spec.shape == "stream" and not spec.document for spec in readers
+    ):
+        single = len([f for f in frames if f[1] is not DONE]) == 1 if document is None else document
+        readers = [spec for spec in readers if spec.shape != "stream" or spec.document == single]
+    left = tuple(spec.name for spec in readers)
     return Detection(left[0] if len(left) == 1 else None, left, endpoint)
 
 
@@ -107,7 +129,7 @@ def _by_endpoint(endpoint: str | None) -> list[Protocol]:
     if not scores:
         return specs
     best = max(scores.values())
-    return [spec for spec in specs if scores.get(spec.name) == best or not spec.endpoints]
+    return [spec for spec in specs if scores.get(spec.name) == best]
 
 
 def _reads(spec: Protocol, frames: Sequence[Frame]) -> bool:
@@ -165,4 +187,15 @@ def _detect_stream(raw: BinaryIO, input_format: InputFormat | None) -> Detection
     if not_a_trace(head) is not None:
         return Detection(None, ())
     fmt = input_format or detect_format(head)
-    return detect(list(itertools.islice(read_frames(stream, lambda *_: None, fmt), _SAMPLE)))
+    frames = list(itertools.islice(read_frames(stream, lambda *_: None, fmt), _SAMPLE))
+    return detect(frames, document=is_document(head, fmt))
+
+
+def is_document(head: bytes, fmt: InputFormat) -> bool:
+    """Whether input that starts with ``head`` and reads as ``fmt`` is one JSON document, not an
+    array: what a response body is.
+
+    >>> is_document(b'  {"candidates": []}', "json"), is_document(b'[{"candidates": []}]', "json")
+    (True, False)
+    """
+    return fmt == "json" and not head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"[")

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Final
 
 from toolwire.engines._check import Problem, Report, _run, _sink
-from toolwire.engines._detect import Detection, Side, detect, endpoint_of
+from toolwire.engines._detect import Detection, Side, detect, endpoint_of, is_document
 from toolwire.errors import UsageError
 from toolwire.models import Exchange, Frame, InputFormat, RecordingError, detect_format, read_frames
 from toolwire.models import read_recording as _read
@@ -69,7 +69,9 @@ def _exchange(path: str, exchange: Exchange, protocol: str | None, profile: str 
         problems: list[Problem] = []
         fmt = detect_format(body[:65536])
         frames = list(read_frames(io.BytesIO(body), _sink(problems), fmt))
-        parts.append((side, frames, problems, fmt, detect(frames, endpoint, side)))
+        parts.append(
+            (side, frames, problems, fmt, detect(frames, endpoint, side, is_document(body[:65536], fmt)))
+        )
     if exchange.status is not None and exchange.status >= 400:
         noted.append(
             Problem(None, None, f"HTTP {exchange.status}: the provider refused this exchange", "warning")

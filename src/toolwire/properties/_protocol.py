@@ -117,6 +117,9 @@ class Protocol:
     #: The protocol whose wire this one shares, as a stricter profile of it: when content alone
     #: cannot tell them apart (no endpoint), detection picks that one.
     variant_of: str | None = None
+    #: Its trace is one JSON document (a non-streaming response body), where a stream's is many
+    #: values: detection tells a body from a stream of the same shapes (Gemini's) by this.
+    document: bool = False
 
     def make(self, profile: str | None = None) -> Monitor:
         """A fresh monitor, of ``profile`` when given; a :class:`UsageError` lists the profiles."""

@@ -67,6 +67,8 @@ FAMILY: Final = Family(
             generator=load(f"{__name__}.generate", "RESPONSE"),
             space=load(f"{__name__}.space", "AnthropicResponseSpace"),
             shapes=RESPONSE_SHAPES,
+            endpoints=(r"/v1/messages/?$",),
+            document=True,
         ),
     ),
     rules=RULES,

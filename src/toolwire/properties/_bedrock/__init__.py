@@ -68,6 +68,8 @@ FAMILY: Final = Family(
             generator=load(f"{__name__}.generate", "RESPONSE"),
             space=load(f"{__name__}.space", "ConverseResponseSpace"),
             shapes=RESPONSE_SHAPES,
+            endpoints=(r"/model/[^/]+/(converse|invoke)$",),
+            document=True,
         ),
     ),
     rules=RULES,

@@ -61,6 +61,8 @@ FAMILY: Final = Family(
             generator=load(f"{__name__}.generate", "RESPONSE"),
             space=load(f"{__name__}.space", "GeminiResponseSpace"),
             shapes=RESPONSE_SHAPES,
+            endpoints=(r":generateContent$",),
+            document=True,
         ),
     ),
     rules=RULES,

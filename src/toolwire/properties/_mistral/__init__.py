@@ -22,6 +22,7 @@ from toolwire.properties._mistral.stream import StreamMonitor
 from toolwire.properties._openai_chat import calls as chat_calls
 from toolwire.properties._openai_chat.body import chat_turns
 from toolwire.properties._openai_chat.rules import CHAT as OPENAI_CHAT
+from toolwire.properties._openai_chat.rules import CHAT_RESPONSE as OPENAI_CHAT_RESPONSE
 from toolwire.properties._openai_chat.rules import CHAT_STREAM as OPENAI_CHAT_STREAM
 from toolwire.properties._protocol import Family, Protocol, Quirk, load
 
@@ -75,6 +76,9 @@ FAMILY: Final = Family(
             generator=load(f"{__name__}.generate", "RESPONSE"),
             space=load(f"{__name__}.space", "MistralResponseSpace"),
             shapes=response_shapes(chat_turns),
+            endpoints=(r"api\.mistral\.ai/v1/chat/completions/?$",),
+            document=True,
+            variant_of=OPENAI_CHAT_RESPONSE,
         ),
         Protocol(
             CHAT_STREAM,

@@ -72,6 +72,8 @@ FAMILY: Final = Family(
             generator=load(f"{__name__}.generate", "RESPONSE"),
             space=load(f"{__name__}.space", "ChatResponseSpace"),
             shapes=RESPONSE_SHAPES,
+            endpoints=(r"/chat/completions/?$",),
+            document=True,
         ),
     ),
     rules=RULES,

@@ -89,6 +89,8 @@ FAMILY: Final = Family(
             generator=load(f"{__name__}.generate", "BODY"),
             space=load(f"{__name__}.space", "ResponsesResponseSpace"),
             shapes=RESPONSE_SHAPES,
+            endpoints=(r"/responses/?$",),
+            document=True,
         ),
     ),
     rules=RULES,
