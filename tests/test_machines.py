@@ -31,6 +31,9 @@ PINNED = {
     "StreamToolCall": (6, 11),
     "UIToolPart": (8, 14),
     "JsonRpcRequest": (4, 4),
+    "FullStreamToolCall": (8, 18),
+    "FullStream": (5, 8),
+    "ModelConversation": (2, 7),
 }
 
 
