@@ -187,7 +187,7 @@ class ModelMessagesSpace(ConversationSpace):
         return {"role": "tool", "content": content}
 
 
-class UIMessagesSpace(ConversationSpace):
+class UIMessagesSpace(ModelMessagesSpace):
     """``UIMessage[]``: per turn a user message and an assistant message whose tool parts end answered.
 
     The conversation runs as :class:`ModelConversation` runs the model messages the list
@@ -198,10 +198,6 @@ class UIMessagesSpace(ConversationSpace):
     """
 
     protocol = "aisdk-ui-messages"
-    table = compile_machine(ModelConversation)
-    user = "user"
-    text = "assistant"
-    call = "calls"
 
     def results(self, state: Any) -> Iterator[Step]:
         table_state, turns, _, pending, used = state
