@@ -32,6 +32,9 @@ PINNED = {
     "UIToolPart": (8, 14),
     "JsonRpcRequest": (4, 4),
     "ResponseBody": (3, 6),
+    "FullStreamToolCall": (8, 18),
+    "FullStream": (5, 8),
+    "ModelConversation": (2, 7),
 }
 
 

@@ -1,5 +1,5 @@
 """Vercel AI SDK: provider stream parts (VS-1 to VS-5), UI message stream chunks (VU-1 to VU-4),
-``streamText``'s full stream (VF-1 to VF-8), UI messages (VM-1 to VM-4) and model messages
+``streamText``'s full stream (VF-1 to VF-9), UI messages (VM-1 to VM-4) and model messages
 (VS-6, VP-1 to VP-4).
 
 The family's places: ``models/_aisdk.py`` (the wire), ``machines/_aisdk.py``
@@ -82,7 +82,7 @@ FAMILY: Final = Family(
         ),
         Protocol(
             FULL_STREAM,
-            "Vercel AI SDK streamText full stream (TextStreamPart), steps and tool parts (VF-1 to VF-8)",
+            "Vercel AI SDK streamText full stream (TextStreamPart), steps and tool parts (VF-1 to VF-9)",
             "stream",
             FullStreamMonitor,
             results=calls.full_results,

@@ -1,4 +1,4 @@
-"""The monitor of ``streamText``'s full stream (``TextStreamPart``): VF-1 to VF-8."""
+"""The monitor of ``streamText``'s full stream (``TextStreamPart``): VF-1 to VF-9."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ CALLS: Final = Lifecycle.declare(
     {
         ("absent", "input_delta"): ("VF-2", "streaming"),
         ("absent", "input_end"): ("VF-2", "ended"),
+        ("absent", "ask"): "VF-9",
         ("absent", "*"): "VF-3",
         ("done", "input_start"): ("VF-1", "streaming"),
         ("done", "call"): ("VF-1", "called"),

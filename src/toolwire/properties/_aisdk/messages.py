@@ -210,7 +210,7 @@ class ModelMessagesMonitor(Monitor):
         role = value["role"]
         content = value.get("content")
         parts = content if isinstance(content, list) else []
-        if not isinstance(content, (list, str)):
+        if not isinstance(content, list) and (role == "tool" or not isinstance(content, str)):
             self.report("VP-3", f"{path}.content is {clip(content)}", index=index, line=line, path=path)
         answering = bool(self._pending)
         turn = Turn(index, line, path)

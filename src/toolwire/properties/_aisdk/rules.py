@@ -1,5 +1,5 @@
 """The rules of the Vercel AI SDK: provider stream parts (VS-1 to VS-5), UI chunks (VU-1 to VU-4),
-the full stream (VF-1 to VF-8), UI messages (VM-1 to VM-4) and model messages (VS-6, VP-1 to VP-4)."""
+the full stream (VF-1 to VF-9), UI messages (VM-1 to VM-4) and model messages (VS-6, VP-1 to VP-4)."""
 
 from __future__ import annotations
 
@@ -155,11 +155,10 @@ RULES: Final = (
         "VF-3",
         "always",
         (FULL_STREAM,),
-        "tool-result, tool-error, tool-output-denied and tool-approval-request name a tool-call made "
-        "earlier in the stream; a tool-approval-response answers a tool-approval-request; a call has "
-        "one final outcome and nothing after it.",
-        source=f"{_CALL} (tool-approval-request for an unknown call is an error part); {_RUN}",
-        error='Tool call "{id}" not found for approval request "{approvalId}".',
+        "tool-result, tool-error and tool-output-denied name a tool-call made earlier in the "
+        "stream; a call is asked for approval once, before its outcome, and a tool-approval-response "
+        "answers a tool-approval-request; a call has one final outcome and nothing after it.",
+        source=f"{_CALL} (a tool-result passes through with input undefined); {_RUN}; {_TEXT}",
         fix="Emit a call's tool-call before its approval and outcome, and one outcome per call.",
     ),
     Rule(
@@ -212,6 +211,17 @@ RULES: Final = (
         fix="When the tool runs server-side, emit its tool-result or tool-error before finish-step.",
         severity="warning",
         unconfirmed=True,
+    ),
+    Rule(
+        "VF-9",
+        "always",
+        (FULL_STREAM,),
+        "A tool-approval-request names a tool-call made earlier in the stream: the SDK looks the "
+        "call up and otherwise sends an error part instead of the request.",
+        source=f"{_CALL} (case 'tool-approval-request'); "
+        f"{_AI}/error/tool-call-not-found-for-approval-error.ts",
+        error='Tool call "{id}" not found for approval request "{approvalId}".',
+        fix="Send the tool-call before its approval request, with the same toolCallId.",
     ),
     Rule(
         "VM-1",

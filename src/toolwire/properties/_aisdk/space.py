@@ -79,13 +79,13 @@ class FullStreamSpace(LaneSpace):
     The envelope (``start``, ``start-step`` .. ``finish-step``, ``finish``) is
     written around the lanes; a call's lane runs its input parts, its
     tool-call (with the parsed input) and, when the path says so, its
-    tool-result in the same step.
+    tool-result or tool-error in the same step.
     """
 
     protocol = "aisdk-full-stream"
     lanes = Lanes(
         lane=compile_machine(FullStreamToolCall),
-        events=("input_start", "input_delta", "input_end", "call", "result"),
+        events=("input_start", "input_delta", "input_end", "call", "result", "error"),
         fragments=frozenset({"input_delta"}),
     )
 
@@ -120,15 +120,18 @@ class FullStreamSpace(LaneSpace):
             elif event == "input_end":
                 events.append({"type": "tool-input-end", "id": ident})
             else:
+                kind = {"call": "tool-call", "result": "tool-result", "error": "tool-error"}[event]
                 part: dict[str, Any] = {
-                    "type": "tool-call" if event == "call" else "tool-result",
+                    "type": kind,
                     "toolCallId": ident,
                     "toolName": call.name,
                     "input": json.loads(call.arguments),
                 }
-                events.append(
-                    part if event == "call" else part | {"output": f"{call.name} result {call.number}"}
-                )
+                if event == "result":
+                    part["output"] = f"{call.name} result {call.number}"
+                elif event == "error":
+                    part["error"] = TIMEOUT
+                events.append(part)
         return events
 
 
@@ -184,7 +187,7 @@ class ModelMessagesSpace(ConversationSpace):
         return {"role": "tool", "content": content}
 
 
-class UIMessagesSpace(ConversationSpace):
+class UIMessagesSpace(ModelMessagesSpace):
     """``UIMessage[]``: per turn a user message and an assistant message whose tool parts end answered.
 
     The conversation runs as :class:`ModelConversation` runs the model messages the list
@@ -195,10 +198,6 @@ class UIMessagesSpace(ConversationSpace):
     """
 
     protocol = "aisdk-ui-messages"
-    table = compile_machine(ModelConversation)
-    user = "user"
-    text = "assistant"
-    call = "calls"
 
     def results(self, state: Any) -> Iterator[Step]:
         table_state, turns, _, pending, used = state
