@@ -38,6 +38,12 @@ PLANTED = [
         "anthropic-stream",
         {"identity:truncated", "arguments:changed", "validity:AN-10e"},
     ),
+    (
+        "multibug_gemini_to_anthropic.py",
+        "gemini-contents",
+        "anthropic-messages",
+        {"identity:replaced", "arguments:changed", "correlation:crossed"},
+    ),
 ]
 UNLIMITED = 10**9
 

@@ -11,10 +11,13 @@ import pytest
 
 from toolwire.cli import main
 from toolwire.engines import fuzz, judge, load_counterexample, load_target
+from toolwire.engines._coverage import Coverage, Watch
+from toolwire.properties._relations import ledger
 
 EXAMPLES = Path(__file__).parents[1] / "examples"
 CHAT_TO_RESPONSES = str(EXAMPLES / "multibug_chat_to_responses.py")
 STREAM_TO_ANTHROPIC = str(EXAMPLES / "multibug_chat_stream_to_anthropic.py")
+GEMINI_TO_ANTHROPIC = str(EXAMPLES / "multibug_gemini_to_anthropic.py")
 
 #: Per converter: its protocol pair and the findings its three planted bugs show (at least).
 PLANTED = [
@@ -30,10 +33,18 @@ PLANTED = [
         "anthropic-stream",
         {"identity:truncated", "arguments:changed", "validity:AN-10e"},
     ),
+    (
+        GEMINI_TO_ANTHROPIC,
+        "gemini-contents",
+        "anthropic-messages",
+        {"identity:replaced", "arguments:changed", "correlation:crossed"},
+    ),
 ]
 
 
-@pytest.mark.parametrize(("path", "source", "destination", "planted"), PLANTED, ids=["chat", "stream"])
+@pytest.mark.parametrize(
+    ("path", "source", "destination", "planted"), PLANTED, ids=["chat", "stream", "gemini"]
+)
 def test_one_campaign_reports_every_planted_bug_each_with_a_replayable_counterexample(
     path: str, source: str, destination: str, planted: set[str], tmp_path: Path
 ) -> None:
@@ -131,3 +142,62 @@ def test_the_summary_reports_shape_coverage_and_min_coverage_fails_a_thin_campai
     assert main([*argv, "--out", str(tmp_path), "--max-examples", "100", "--min-coverage", "0.99"]) == 1
     assert "FAIL coverage" in capsys.readouterr().out
     assert main([*argv, "--out", str(tmp_path), "--max-examples", "100", "--min-coverage", "0.01"]) == 0
+
+
+def _start(index: int, call_id: str) -> dict[str, Any]:
+    return {"index": index, "id": call_id, "type": "function", "function": {"name": "f", "arguments": ""}}
+
+
+def _more(index: int, text: str) -> dict[str, Any]:
+    return {"index": index, "function": {"arguments": text}}
+
+
+def test_machine_coverage_counts_states_transitions_and_pairs_each_item_took() -> None:
+    # Two interleaved calls: each item's pairs are its own, however the stream interleaves them.
+    stream = [
+        {"choices": [{"index": 0, "delta": {"tool_calls": [_start(0, "call_a"), _start(1, "call_b")]}}]},
+        {"choices": [{"index": 0, "delta": {"tool_calls": [_more(0, "{}"), _more(1, "{}")]}}]},
+        {"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]},
+    ]
+    coverage = Coverage()
+    watch = Watch(coverage)
+    with watch.installed(), watch.input():
+        ledger(stream, "openai-chat-stream")
+    machines = coverage.input_machines
+    assert sorted(machines.tables) == ["ChatToolCallStream"]
+    table = machines.tables["ChatToolCallStream"]
+    named = {(table.states[s], e) for _, s, e in machines.transitions}
+    assert named == {("absent", "start"), ("open", "more"), ("open", "finish")}
+    pairs = {(table.states[a[0]], a[1], table.states[b[0]], b[1]) for _, a, b in machines.pairs}
+    # Not ("open", "more", "open", "more"): call_b's fragment came right after call_a's, but each
+    # call had one fragment only.
+    assert pairs == {("absent", "start", "open", "more"), ("open", "more", "open", "finish")}
+    assert machines.reachable() == (3, 3, 4)
+    assert machines.missing() == []
+    # Outside a campaign the tables are plain again, and steps are not noted.
+    assert all(type(row) is tuple for row in table.rows.values())
+    ledger(stream, "openai-chat-stream")
+    assert len(machines.transitions) == 3
+
+
+def test_a_campaign_reports_machine_coverage_in_text_and_json(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    argv = [
+        "fuzz",
+        f"{STREAM_TO_ANTHROPIC}:fixed",
+        "--from",
+        "openai-chat-stream",
+        "--to",
+        "anthropic-stream",
+    ]
+    assert main([*argv, "--out", str(tmp_path), "--max-examples", "60"]) == 0
+    text = capsys.readouterr().out
+    assert "machine coverage, input (openai-chat-stream: ChatToolCallStream): states 3/3" in text
+    assert "machine coverage, output (anthropic-stream: ContentBlock, MessageStream): states " in text
+    assert main([*argv, "--out", str(tmp_path), "--max-examples", "60", "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    output = report["coverage"]["output_machines"]
+    covered, reachable = output["transitions"]
+    assert 0 < covered <= reachable
+    assert len(output["missing_transitions"]) == reachable - covered

@@ -84,15 +84,23 @@ def test_a_python_file_whose_path_has_spaces_is_python(tmp_path: Path) -> None:
     folder = tmp_path / "with spaces"
     folder.mkdir()
     (folder / "conv.py").write_text("def f(trace):\n    return trace\n")
-    assert load_target(f"{folder / 'conv.py'}:f").run_python is not None
+    target = load_target(f"{folder / 'conv.py'}:f")
+    try:
+        assert target.command == () and target.run(CHUNKS, 5) == CHUNKS
+    finally:
+        target.close()
 
 
 def test_two_files_of_one_name_in_two_folders_are_two_targets(tmp_path: Path) -> None:
     for name, value in (("a", "first"), ("b", "second")):
         (tmp_path / name).mkdir()
-        (tmp_path / name / "conv.py").write_text(f"def f(trace):\n    return {value!r}\n")
-    results = [load_target(str(tmp_path / n / "conv.py") + ":f").run_python(CHUNKS) for n in "ab"]  # type: ignore[misc]
-    assert results == ["first", "second"]
+        (tmp_path / name / "conv.py").write_text(f"def f(trace):\n    return [{{'v': {value!r}}}]\n")
+    targets = [load_target(str(tmp_path / n / "conv.py") + ":f") for n in "ab"]
+    try:
+        assert [t.run(CHUNKS, 5) for t in targets] == [[{"v": "first"}], [{"v": "second"}]]
+    finally:
+        for target in targets:
+            target.close()
 
 
 def test_saved_counterexamples_are_strict_json(tmp_path: Path) -> None:
@@ -185,3 +193,174 @@ def test_a_target_that_prints_closes_stdout_or_changes_folder_leaves_toolwire_al
     print("toolwire still prints")
     assert "still prints" in capsys.readouterr().out
     assert all(path.is_relative_to(tmp_path) for path in run.saved.values())
+
+
+#: Targets that would take a process down with them (audit D5), run in toolwire's worker process.
+MISBEHAVING = """
+import ctypes, os, signal, sys, time
+
+def ok(trace):
+    return [dict(event) for event in trace]
+
+def exits(trace):
+    os._exit(3)
+
+def segfault(trace):
+    ctypes.string_at(0)
+
+def c_hang(trace):
+    return sum(range(10**13))
+
+def no_alarm(trace):
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+    signal.signal(signal.SIGALRM, signal.SIG_IGN)
+    while True:
+        pass
+
+def prints(trace):
+    print("debug")
+    os.write(1, b"C-level noise\\n")
+    return ok(trace)
+
+def forks(trace):
+    if os.fork() == 0:
+        time.sleep(120)
+        os._exit(0)
+    return ok(trace)
+
+def consumes(trace):
+    trace.clear()
+    return []
+
+def huge(trace):
+    return [{"x": "a" * (70 * 1024 * 1024)}]
+
+def sometimes_exits(trace):
+    if len(trace) > 2:
+        os._exit(7)
+    return ok(trace)
+
+def ignores_sigint(trace):
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    return ok(trace)
+"""
+
+
+@pytest.fixture
+def misbehaving(tmp_path: Path) -> Path:
+    path = tmp_path / "t.py"
+    path.write_text(MISBEHAVING)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("name", "finding", "says"),
+    [
+        ("exits", "crashes", "exited with status 3"),
+        ("segfault", "crashes", "killed by SIGSEGV"),
+        ("c_hang", "hangs", "no output within 0.5 s"),
+        ("no_alarm", "hangs", "no output within 0.5 s"),
+        ("consumes", "mutates", "changed its input"),
+        ("huge", "garbage", "MiB of output"),
+    ],
+)
+def test_a_python_target_that_would_take_toolwire_down_is_a_finding(
+    misbehaving: Path, name: str, finding: str, says: str
+) -> None:
+    timeout = 30 if name == "huge" else 0.5  # writing 70 MiB takes a while on a busy machine
+    run = fuzz(f"{misbehaving}:{name}", "openai-chat-stream", "openai-chat-stream", timeout=timeout,
+               max_examples=3, save_to=None)  # fmt: skip
+    assert [c.finding for c in run.counterexamples] == [finding]
+    assert says in run.counterexamples[0].message
+
+
+def test_the_campaign_goes_on_after_the_worker_dies_with_a_fresh_worker(misbehaving: Path) -> None:
+    target = load_target(f"{misbehaving}:sometimes_exits")
+    try:
+        run = fuzz(target, "openai-chat-stream", "openai-chat-stream", max_examples=60, save_to=None)
+        assert [c.finding for c in run.counterexamples] == ["crashes"]
+        assert run.examples == 60
+        assert target.worker is not None and target.worker.starts > 1
+    finally:
+        target.close()
+
+
+def test_prints_of_a_python_target_leave_json_output_intact(
+    misbehaving: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from toolwire.cli import main
+
+    argv = ["fuzz", f"{misbehaving}:prints", "--from", "openai-chat-stream", "--to", "openai-chat-stream"]
+    assert main([*argv, "--max-examples", "5", "--format", "json", "--out", str(misbehaving.parent)]) == 0
+    assert json.loads(capsys.readouterr().out)["examples"] == 5
+
+
+def test_a_forking_target_leaves_no_process_behind(misbehaving: Path) -> None:
+    fuzz(f"{misbehaving}:forks", "openai-chat-stream", "openai-chat-stream", max_examples=5, save_to=None)
+    assert _sleepers(str(misbehaving)) == 0
+
+
+def test_a_target_that_ignores_sigint_leaves_toolwires_handler_alone(misbehaving: Path) -> None:
+    before = signal.getsignal(signal.SIGINT)
+    fuzz(f"{misbehaving}:ignores_sigint", "openai-chat-stream", "openai-chat-stream", max_examples=3,
+         save_to=None)  # fmt: skip
+    assert signal.getsignal(signal.SIGINT) is before
+
+
+@pytest.mark.parametrize(
+    ("source", "says"),
+    [
+        ("import sys\nsys.exit(4)\n", "SystemExit: 4"),
+        ("import os\nos._exit(5)\n", "exited with status 5"),
+        ("raise ImportError('no such thing')\n", "ImportError: no such thing"),
+        ("x = 1\n", "has no callable 'f'"),
+    ],
+    ids=["sys-exit", "os-exit", "raises", "missing"],
+)
+def test_a_target_that_fails_to_import_is_a_usage_error(
+    tmp_path: Path, source: str, says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from toolwire.cli import main
+
+    (tmp_path / "conv.py").write_text(source + "def g(trace):\n    return trace\n")
+    argv = ["fuzz", f"{tmp_path / 'conv.py'}:f", "--from", "openai-chat", "--to", "openai-chat"]
+    assert main(argv) == 2
+    assert says in capsys.readouterr().err
+
+
+def test_a_module_function_target_is_importable_from_the_working_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "myconv.py").write_text("def f(trace):\n    return trace\n")
+    monkeypatch.chdir(tmp_path)
+    run = fuzz("myconv:f", "openai-chat", "openai-chat", max_examples=5, save_to=None)
+    assert run.counterexamples == []
+
+
+def test_a_campaign_writes_nothing_into_the_working_folder_but_its_counterexamples(tmp_path: Path) -> None:
+    import os
+    import sys
+
+    conv = Path(__file__).parents[1] / "examples" / "seed001_genkit_history.py"
+    env = {k: v for k, v in os.environ.items() if k != "HYPOTHESIS_STORAGE_DIRECTORY"}
+    env["XDG_CACHE_HOME"] = str(tmp_path / "cache")
+    work = tmp_path / "work"
+    work.mkdir()
+    argv = [sys.executable, "-m", "toolwire", "fuzz", f"{conv}:buggy", "--from", "openai-chat-stream",
+            "--to", "openai-chat", "--max-examples", "30"]  # fmt: skip
+    done = subprocess.run(argv, cwd=work, env=env, capture_output=True, text=True, check=False)
+    assert done.returncode == 1, done.stderr
+    assert sorted(p.name for p in work.iterdir()) == ["counterexamples"]
+    assert (tmp_path / "cache" / "toolwire" / "hypothesis").is_dir()
+
+
+def test_saved_counterexamples_get_the_users_umask(tmp_path: Path) -> None:
+    import os
+
+    previous = os.umask(0o027)
+    try:
+        run = fuzz(lambda trace: [], "openai-chat", "openai-chat", max_examples=20, save_to=tmp_path)
+    finally:
+        os.umask(previous)
+    assert run.saved
+    assert {path.stat().st_mode & 0o777 for path in run.saved.values()} == {0o640}

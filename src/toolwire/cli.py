@@ -118,15 +118,15 @@ def _parser() -> argparse.ArgumentParser:
         "--min-coverage",
         type=float,
         metavar="FRACTION",
-        help="fail the campaign (exit 1) when its inputs and outputs showed less than this fraction of "
-        "their protocols' shape features (for CI)",
+        help="fail the campaign (exit 1) when it covered less than this fraction of the shape features "
+        "and machine transitions of its protocols (for CI)",
     )
     fuzz.add_argument(
         "--ignore-file",
         metavar="FILE",
         help="ids to set aside, one a line; '#' starts a comment saying why",
     )
-    fuzz.add_argument("--seed", type=int, default=0)
+    fuzz.add_argument("--seed", type=int, default=0, help="the same seed gives the same run")
     fuzz.add_argument("--quirks", metavar="PROFILE", help="provider quirk profile(s), comma-separated")
     fuzz.add_argument("--timeout", type=float, default=5.0, metavar="S", help="per example (default 5 s)")
     fuzz.add_argument(
@@ -215,7 +215,81 @@ def _parser() -> argparse.ArgumentParser:
 
     protocols = verbs.add_parser("protocols", help="list the protocol names (stable)")
     protocols.add_argument("--format", choices=("text", "json"), default="text")
+    _explain(verbs.choices)
     return parser
+
+
+class _Help(argparse.RawDescriptionHelpFormatter):
+    """Each option's default in its help (unless the help names it already); the epilog as written."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        shown = action.default not in (None, False, [], argparse.SUPPRESS) and action.option_strings
+        if shown and "default" not in text:
+            text += " (default: %(default)s)"
+        return text
+
+
+#: An example per verb, for its ``--help``: ``{stream}`` is a stream protocol and ``{request}`` a request
+#: protocol that follows it, ``{other}`` another request protocol (from the registry).
+_EXAMPLES = {
+    "check": "toolwire check stream.sse -p {stream}\n"
+    "  toolwire check request.json -p {request} --after stream.sse --format json",
+    "rules": "toolwire rules -p {stream}",
+    "diagram": "toolwire diagram --format svg --out diagrams\n"
+    "  toolwire diagram --counterexample counterexamples/FILE.json",
+    "ids": "toolwire ids call_abc123 --for {request},{other}",
+    "fuzz": "toolwire fuzz conv.py:convert --from {stream} --to {request} --time-limit 60s\n"
+    "  toolwire fuzz 'node conv.js' --from {stream} --to {other} --quirks PROFILE",
+    "replay": "toolwire replay counterexamples/FILE.json conv.py:convert",
+    "explore": "toolwire explore conv.py:convert --from {stream} --to {request} --calls 3",
+    "analyse": "toolwire analyse --format json",
+    "shapes": "toolwire shapes recording.sse -p {stream}",
+    "protocols": "toolwire protocols --format json",
+}
+
+#: What each verb's exit codes mean.
+_EXITS = {
+    "check": "0 events were read and none broke a rule; 1 rule violations; "
+    "2 unreadable, unrecognised or empty input, or bad usage",
+    "ids": "0 the id is valid everywhere asked; 1 some protocol rejects it; 2 bad usage",
+    "fuzz": "0 no counterexample (and --min-coverage met); 1 counterexamples found or coverage "
+    "short; 2 bad usage or a target that cannot be loaded; 130 interrupted",
+    "replay": "0 the saved case no longer fails; 1 it still fails; 2 bad usage or file",
+    "explore": "0 holds within the bounds; 1 a counterexample; 2 bad usage",
+}
+
+
+def _wrapped(text: str) -> str:
+    import textwrap
+
+    return textwrap.fill(text, 79, subsequent_indent="  ", break_on_hyphens=False)
+
+
+def _explain(verbs: dict[str, argparse.ArgumentParser]) -> None:
+    """Give every verb's help its defaults, the choices it accepts, an example and its exit codes."""
+    from toolwire.properties import PROTOCOLS, QUIRKS
+
+    requests = [p for p in PROTOCOLS.values() if p.follows]
+    names = {
+        "request": requests[0].name,
+        "stream": requests[0].follows[0],
+        "other": next(p.name for p in requests if p.name != requests[0].name),
+    }
+    for name, verb in verbs.items():
+        verb.formatter_class = _Help
+        for action in verb._actions:
+            if action.help is None and "--format" in action.option_strings:
+                action.help = "how to print the result"
+        parts = []
+        if name in ("fuzz", "explore"):
+            parts.append(_wrapped("protocols: " + ", ".join(PROTOCOLS)))
+            parts.append(_wrapped("quirk profiles: " + ", ".join(sorted(QUIRKS))))
+        if name in ("diagram", "analyse"):
+            parts.append("machines: `toolwire analyse` lists every machine with its states")
+        parts.append("example:\n  " + _EXAMPLES[name].format(**names))
+        parts.append(_wrapped("exit codes: " + _EXITS.get(name, "0 done; 2 bad usage")))
+        verb.epilog = "\n\n".join(parts)
 
 
 def _version() -> str:
@@ -252,6 +326,8 @@ def _ignore_file(path: str) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit code."""
     args = _parser().parse_args(argv)
+    if args.verb in ("fuzz", "explore", "replay"):
+        _keep_hypothesis_out_of_the_working_folder()
     try:
         return _run(args)
     except UsageError as exc:
@@ -262,6 +338,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+
+
+def _keep_hypothesis_out_of_the_working_folder() -> None:
+    """Hypothesis's own files (its caches) go to the user's cache folder, not ``./.hypothesis``.
+
+    ``HYPOTHESIS_STORAGE_DIRECTORY``, when set, still wins; ``--database`` is where findings go.
+    """
+    import os
+
+    if os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+        return
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = str(base / "toolwire" / "hypothesis")
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -389,9 +478,9 @@ def _run(args: argparse.Namespace) -> int:
 def _explore(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from toolwire.engines._diagram import write_file
     from toolwire.engines._explore import coverage_suite, explore, state_spaces
     from toolwire.engines._explore_report import render_exploration, render_space
+    from toolwire.engines._files import write_file
     from toolwire.properties import Bounds, space_for
 
     if args.timeout <= 0 or (args.max_traces is not None and args.max_traces < 1):

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, Literal
 
+from toolwire.engines._files import write_file
 from toolwire.errors import UsageError
 from toolwire.machines import compile_machine
 from toolwire.properties import envelope_ids, machines
@@ -31,7 +32,6 @@ __all__ = [
     "summary",
     "to_dot",
     "to_mermaid",
-    "write_file",
 ]
 
 DiagramFormat = Literal["dot", "mermaid", "svg", "png"]
@@ -166,25 +166,6 @@ def _write(sources: dict[str, str], formats: Iterable[DiagramFormat], out: Path,
             write_file(path, result.stdout)
         written.append(path)
     return written
-
-
-def write_file(path: Path, data: bytes) -> None:
-    """Write ``data`` at ``path`` through a new file renamed over it: a planted link is replaced, not
-    followed, and the file gets the user's umask."""
-    import os
-    import tempfile
-
-    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
-    try:
-        with os.fdopen(descriptor, "wb") as stream:
-            stream.write(data)
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(temporary, 0o666 & ~mask)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def _escape(text: str) -> str:

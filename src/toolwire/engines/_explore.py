@@ -303,10 +303,14 @@ def explore(
     deadline = started + time_limit if time_limit is not None else None
     searched, unreduced = state_spaces(space, time_limit=time_limit, compare=compare)
     run = Exploration(loaded.name, source, destination, searched.bounds, searched, unreduced, damaged=damage)
-    if searched.cut is not None:
-        run.cut = f"the state space was {searched.cut}"
-    else:
-        _run_all(run, space, loaded, max_traces, deadline, timeout)
+    try:
+        if searched.cut is not None:
+            run.cut = f"the state space was {searched.cut}"
+        else:
+            _run_all(run, space, loaded, max_traces, deadline, timeout)
+    finally:
+        if not isinstance(target, Target):
+            loaded.close()
     run.seconds = time.monotonic() - started
     if run.counterexample is not None and save_to is not None:
         run.saved = save(run.counterexample, Path(save_to))

@@ -35,6 +35,8 @@ from hypothesis.database import InMemoryExampleDatabase, choices_to_bytes
 from hypothesis.errors import Flaky
 
 from toolwire import __version__
+from toolwire.engines._coverage import Coverage, Watch
+from toolwire.engines._files import write_file
 from toolwire.engines._targets import Target, TargetFailure, load_target, tool_result
 from toolwire.errors import UsageError
 from toolwire.properties import MUTATORS, PROTOCOLS, QUIRKS, Finding, get_protocol, mutate, traces
@@ -187,39 +189,6 @@ class Counterexample:
 
 
 @dataclass(slots=True)
-class Coverage:
-    """The shape features (``toolwire shapes``) the inputs and outputs showed, of each catalogue."""
-
-    input: set[str] = field(default_factory=set)
-    output: set[str] = field(default_factory=set)
-    input_total: int = 0
-    output_total: int = 0
-
-    def add(self, given: set[str], made: set[str]) -> int:
-        """Record one example's features; how many were new."""
-        new = len(given - self.input) + len(made - self.output)
-        self.input |= given
-        self.output |= made
-        return new
-
-    @property
-    def fraction(self) -> float:
-        """Features seen, of both catalogues together (1.0 when neither has a catalogue)."""
-        total = self.input_total + self.output_total
-        return (len(self.input) + len(self.output)) / total if total else 1.0
-
-    def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict of this coverage."""
-        return {
-            "input": sorted(self.input),
-            "output": sorted(self.output),
-            "input_total": self.input_total,
-            "output_total": self.output_total,
-            "fraction": round(self.fraction, 4),
-        }
-
-
-@dataclass(slots=True)
 class FuzzRun:
     """What a fuzz run did and found."""
 
@@ -283,6 +252,7 @@ def judge(
     timeout: float = 5.0,
     lossy: bool = False,
     deviates: frozenset[str] = frozenset(),
+    watch: Watch | None = None,
 ) -> Outcome:
     """Run ``target`` on ``trace`` and judge the output against every relation.
 
@@ -291,11 +261,13 @@ def judge(
     ``lossy`` is for converters that may drop broken history (sanitizers):
     only the input's intact call/result pairs must survive, and the damaged
     input is not itself judged.  ``deviates`` are the rules the input's quirk
-    profiles break on purpose.
+    profiles break on purpose.  ``watch`` notes the machine coverage of the
+    input's and the output's monitors.
     """
     round_trip = _kind(source, destination)
     snapshot = copy.deepcopy(trace)
-    before = ledger(snapshot, source)
+    with watch.input() if watch else contextlib.nullcontext():
+        before = ledger(snapshot, source)
     invalid = () if lossy else tuple(f for f in before.findings if f.rule not in deviates)
     try:
         output = target.run(trace, timeout, round_trip)
@@ -313,7 +285,8 @@ def judge(
         keep = [n for n, call in enumerate(before.calls) if call[0] in kept]
         before.results = [r for r in before.results if r[0] in kept]
     try:
-        after = ledger(output, destination)
+        with watch.output() if watch else contextlib.nullcontext():
+            after = ledger(output, destination)
     except Exception as exc:
         unread = TargetFailure("garbage", f"toolwire could not read the output: {exc!r}")
         return Outcome(output, failure=unread, invalid_input=invalid, judged=snapshot)
@@ -371,7 +344,9 @@ class _Progress:
         self.live: Any = None
         self.tty = bool(stream and stream.isatty())
 
-    def tick(self, examples: int, found: int, deadline: float | None = None) -> None:
+    def tick(
+        self, examples: int, found: int, deadline: float | None = None, coverage: Coverage | None = None
+    ) -> None:
         if self.stream is None:
             return
         now = time.monotonic()
@@ -380,7 +355,10 @@ class _Progress:
             return
         self.last = elapsed
         rate = examples / elapsed if elapsed else 0.0
-        line = f"fuzz: {examples} examples ({rate:.0f}/s), {found} distinct finding(s), {elapsed:.0f} s"
+        line = f"fuzz: {examples} examples ({rate:.0f}/s), {found} distinct finding(s)"
+        if coverage is not None:
+            line += f", coverage {coverage.fraction:.0%}"
+        line += f", {elapsed:.0f} s"
         if deadline is not None:
             line += f", {max(0.0, deadline - now):.0f} s left"
         if not self.tty:
@@ -473,6 +451,7 @@ def fuzz(
     done: set[str] = set()
     folder = Path(save_to).resolve() if save_to is not None else None
     ticker = _Progress(progress)
+    watch = Watch(run.coverage)
     started = time.monotonic()
     deadline = started + time_limit if time_limit is not None else None
 
@@ -493,12 +472,16 @@ def fuzz(
         if deadline is not None and time.monotonic() >= deadline:
             raise _Spent("time-limit")
         run.examples += 1
-        ticker.tick(run.examples, len(best), deadline)
-        outcome = judge(loaded, trace, source, destination, timeout=timeout, lossy=damaged, deviates=deviates)
-        # Steer towards examples that show shape features no example has shown yet.
-        target_value(
-            float(run.coverage.add(_shapes(outcome.judged, source), _shapes(outcome.output, destination)))
+        ticker.tick(run.examples, len(best), deadline, run.coverage)
+        taken = run.coverage.input_machines.size() + run.coverage.output_machines.size()
+        outcome = judge(
+            loaded, trace, source, destination, timeout=timeout, lossy=damaged, deviates=deviates, watch=watch
         )
+        # Steer towards examples that show shape features, or take machine states, transitions
+        # and transition pairs, that no example has yet.
+        taken = run.coverage.input_machines.size() + run.coverage.output_machines.size() - taken
+        shown = run.coverage.add(_shapes(outcome.judged, source), _shapes(outcome.output, destination))
+        target_value(float(shown + taken))
         fresh = []
         for fault in outcome.faults():
             if fault.names() & set(run.ignoring):
@@ -546,6 +529,9 @@ def fuzz(
         with contextlib.suppress(_Found):
             test()
 
+    # Every table notes the steps the monitors take while this campaign judges examples.
+    watching = contextlib.ExitStack()
+    watching.enter_context(watch.installed())
     try:
         try:
             for round_number in itertools.count():
@@ -589,7 +575,10 @@ def fuzz(
     except Flaky as exc:
         run.note = f"the target is not deterministic: {str(exc).splitlines()[0]}"
     finally:
+        watching.close()
         ticker.close()
+        if not isinstance(target, Target):
+            loaded.close()
         run.seconds = time.monotonic() - started
     run.counterexamples = _ordered(best.values())
     return run
@@ -675,7 +664,7 @@ def _fan_out(
     merged.hits = {f: sum(r.hits.get(f, 0) for r in runs) for f in best}
     merged.first_seen = {f: min(r.first_seen[f] for r in runs if f in r.first_seen) for f in best}
     for run in runs[1:]:
-        merged.coverage.add(run.coverage.input, run.coverage.output)
+        merged.coverage.merge(run.coverage)
     return merged
 
 
@@ -697,10 +686,15 @@ def _round(test: Callable[[], None]) -> list[Counterexample]:
     try:
         test()
     except (_Found, BaseExceptionGroup) as exc:
-        finals = [e.counterexample for e in _leaves(exc) if isinstance(e, _Found)]
-        if not finals:
-            raise
-        return finals
+        leaves = _leaves(exc)
+        finals = [e.counterexample for e in leaves if isinstance(e, _Found)]
+        if finals:
+            return finals
+        # The budget ran out while Hypothesis was shrinking two failures: it reports both.
+        spent = [e for e in leaves if isinstance(e, _Spent)]
+        if spent:
+            raise spent[0] from None
+        raise
     return []
 
 
@@ -746,11 +740,8 @@ def save(found: Counterexample, folder: Path) -> Path:
     name = f"{_slug(Path(found.target.split(':')[0]).stem + '-' + found.target.split(':')[-1])}"
     digest = hashlib.sha256(json.dumps(found.input, sort_keys=True).encode()).hexdigest()[:10]
     path = folder / f"{name}.{found.source}.{found.destination}.{_slug(found.finding)}.{digest}.json"
-    descriptor, temporary = tempfile.mkstemp(dir=folder, prefix=".", suffix=".tmp")
-    with os.fdopen(descriptor, "w", encoding="utf-8") as stream:
-        json.dump(found.to_json(), stream, indent=1, ensure_ascii=False, allow_nan=False, default=repr)
-        stream.write("\n")
-    os.replace(temporary, path)
+    text = json.dumps(found.to_json(), indent=1, ensure_ascii=False, allow_nan=False, default=repr)
+    write_file(path, (text + "\n").encode("utf-8"))
     return path
 
 
@@ -805,6 +796,9 @@ def replay(
     """Re-run a saved counterexample's input through ``target``: the saved case and today's outcome."""
     saved = load_counterexample(path)
     loaded = load_target(target)
-    return saved, judge(
-        loaded, saved.input, saved.source, saved.destination, timeout=timeout, lossy=saved.mutate
-    )
+    try:
+        return saved, judge(
+            loaded, saved.input, saved.source, saved.destination, timeout=timeout, lossy=saved.mutate
+        )
+    finally:
+        loaded.close()

@@ -109,25 +109,38 @@ def render_fuzz(run: FuzzRun, fmt: str = "text") -> str:
     if run.ignored:
         summary += f"; ignored {', '.join(f'{k} ({n} examples)' for k, n in sorted(run.ignored.items()))}"
     lines.append(summary)
-    lines.append(_coverage_line(run))
+    lines.extend(_coverage_lines(run))
     if not run.covered_enough:
         lines.append(
-            f"FAIL coverage: the campaign showed {run.coverage.fraction:.0%} of the shape features, "
-            f"below --min-coverage {run.min_coverage:g}"
+            f"FAIL coverage: the campaign covered {run.coverage.fraction:.0%} of the shape features and "
+            f"machine transitions, below --min-coverage {run.min_coverage:g}"
         )
     if run.note:
         lines.append(f"note: {run.note}")
     return "\n".join(lines)
 
 
-def _coverage_line(run: FuzzRun) -> str:
+def _coverage_lines(run: FuzzRun) -> list[str]:
     cover = run.coverage
     parts = []
     if cover.input_total:
         parts.append(f"input {len(cover.input)}/{cover.input_total} ({run.source})")
     if cover.output_total:
         parts.append(f"output {len(cover.output)}/{cover.output_total} ({run.destination})")
-    return "shape coverage: " + (", ".join(parts) if parts else "no shape catalogue for these protocols")
+    lines = ["shape coverage: " + (", ".join(parts) if parts else "no shape catalogue for these protocols")]
+    for side, protocol, machines in (
+        ("input", run.source, cover.input_machines),
+        ("output", run.destination, cover.output_machines),
+    ):
+        if not machines.tables:
+            continue
+        states, transitions, pairs = machines.reachable()
+        lines.append(
+            f"machine coverage, {side} ({protocol}: {', '.join(sorted(machines.tables))}): "
+            f"states {len(machines.states)}/{states}, transitions {len(machines.transitions)}/{transitions}, "
+            f"transition pairs {len(machines.pairs)}/{pairs}"
+        )
+    return lines
 
 
 def _junit(run: FuzzRun) -> str:

@@ -8,15 +8,14 @@ of toolwire.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
-import hashlib
-import importlib
-import importlib.util
 import inspect
 import io
 import json
 import os
 import re
+import select
 import shlex
 import signal
 import subprocess
@@ -27,14 +26,15 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Any, Final, Literal
 
 import orjson
 
+from toolwire.engines import _child
+from toolwire.engines._child import MAX_OUTPUT, tool_result
 from toolwire.errors import UsageError
 
-__all__ = ["Target", "TargetFailure", "load_target", "tool_result"]
+__all__ = ["Target", "TargetFailure", "Worker", "load_target", "tool_result"]
 
 Wire = list[dict[str, Any]]
 Failure = Literal["raises", "hangs", "crashes", "garbage", "mutates"]
@@ -50,37 +50,24 @@ class TargetFailure(Exception):
         self.message = message
 
 
-def tool_result(name: str | None, arguments: Any) -> str:
-    """The result toolwire's tool runner returns in a round trip: one per (name, arguments).
-
-    ``arguments`` is the arguments' JSON text, or the JSON value itself (wires
-    that carry an object).  Command targets that run a round trip compute the
-    same themselves.
-
-    >>> tool_result("search", '{"q": "a"}'), tool_result("search", {"q": "a"})
-    ('search returned {"q":"a"}', 'search returned {"q":"a"}')
-    """
-    if isinstance(arguments, str) or arguments is None:
-        try:
-            value = orjson.loads(arguments or "null")
-        except orjson.JSONDecodeError:
-            return f"{name} returned {arguments or ''}"
-    else:
-        value = arguments
-    canonical = orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
-    return f"{name} returned {canonical}"
-
-
 @dataclass(frozen=True, slots=True)
 class Target:
-    """A converter under test: ``run(trace)`` returns its output trace or raises TargetFailure."""
+    """A converter under test: ``run(trace)`` returns its output trace or raises TargetFailure.
+
+    A Python target named by ``module:function`` or ``file.py:function`` runs in a worker process
+    (``worker``), a callable handed over from Python runs in this process, a command in a process
+    of its own per example.
+    """
 
     name: str
     run_python: Callable[..., Any] | None = None
     command: tuple[str, ...] = ()
+    worker: Worker | None = None
 
     def run(self, trace: Wire, timeout: float, round_trip: bool = False) -> Wire:
         """Run the target on ``trace``; a round trip also passes :func:`tool_result` as the tool runner."""
+        if self.worker is not None:
+            return self.worker.run(trace, timeout, round_trip)
         if self.run_python is not None:
             return _run_python(self.run_python, trace, timeout, round_trip)
         if round_trip:
@@ -89,9 +76,18 @@ class Target:
             )
         return _run_command(self.command, trace, timeout)
 
+    def close(self) -> None:
+        """Stop the target's worker process, if it has one."""
+        if self.worker is not None:
+            self.worker.close()
+
 
 def load_target(spec: str | Callable[..., Any]) -> Target:
-    """A target from ``module:function``, ``path/to/file.py:function``, a callable, or a command line."""
+    """A target from ``module:function``, ``path/to/file.py:function``, a callable, or a command line.
+
+    A named Python target is imported in a worker process of its own; an import that fails is a
+    :class:`UsageError` that says why.
+    """
     if callable(spec):
         return Target(getattr(spec, "__qualname__", repr(spec)), run_python=spec)
     named = _python_name(spec)
@@ -100,11 +96,152 @@ def load_target(spec: str | Callable[..., Any]) -> Target:
         if not words:
             raise UsageError("the target is empty; name module:function or a command")
         return Target(spec, command=words)
-    where, name = named
-    function = getattr(_import(where), name, None)
-    if not callable(function):
-        raise UsageError(f"{where} has no callable {name!r}")
-    return Target(spec, run_python=function)
+    worker = Worker(*named)
+    return Target(spec, worker=worker)
+
+
+class Worker:
+    """A Python target in a process of its own, reused across examples, restarted after a crash.
+
+    The worker (``_child.py``, run as a script) imports the target; it answers on a pipe of its
+    own, so the target's prints go nowhere.  An exit, a signal or a hang past the timeout (C code
+    included: the worker is killed, with every process it started) is a finding on that example,
+    and the next example starts a fresh worker.
+    """
+
+    def __init__(self, where: str, name: str) -> None:
+        self.where, self.name = where, name
+        self.process: subprocess.Popen[bytes] | None = None
+        self.answers = -1
+        self.errors: _Drain | None = None
+        #: Workers started, the first included.
+        self.starts = 0
+        self._start()
+        atexit.register(self.close)
+
+    def _start(self) -> None:
+        read, write = os.pipe()
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, _child.__file__, str(write), self.where, self.name],
+                stdin=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                pass_fds=(write,),
+                start_new_session=True,
+            )
+        except OSError as exc:
+            os.close(read)
+            raise UsageError(f"cannot start a worker for {self.where}:{self.name}: {exc.strerror}") from None
+        finally:
+            os.close(write)
+        self.answers = read
+        self.errors = _Drain(self.process.stderr, 1 << 16, tail=True)
+        self.starts += 1
+        try:
+            hello = self._answer(_IMPORT_TIMEOUT)
+        except TargetFailure as failure:
+            self.close()
+            raise UsageError(
+                f"{self.where}:{self.name}: importing the target ended its worker ({failure.message})"
+            ) from None
+        if "usage" in hello:
+            self.close()
+            raise UsageError(str(hello["usage"]))
+
+    def run(self, trace: Wire, timeout: float, round_trip: bool) -> Wire:
+        """The target's output for ``trace``, or a :class:`TargetFailure`."""
+        if self.process is None:
+            self._start()
+        assert self.process is not None and self.process.stdin is not None
+        request = orjson.dumps({"trace": trace, "round_trip": round_trip})
+        try:
+            self.process.stdin.write(_LENGTH.pack(len(request)) + request)
+            self.process.stdin.flush()
+        except OSError:
+            pass  # the worker is gone: reading its answer says how
+        try:
+            answer = self._answer(timeout)
+        except TargetFailure:
+            self.close()
+            raise
+        if "failure" in answer:
+            raise TargetFailure(answer["failure"], str(answer["message"]))
+        return _wire(answer["output"])
+
+    def _answer(self, timeout: float) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        head = self._read(_LENGTH.size, deadline, timeout)
+        (size,) = _LENGTH.unpack(head)
+        if size > MAX_OUTPUT + 64:
+            raise TargetFailure("garbage", f"more than {MAX_OUTPUT >> 20} MiB of output for one example")
+        body = self._read(size, deadline, timeout)
+        try:
+            answer: dict[str, Any] = orjson.loads(body)
+        except orjson.JSONDecodeError:  # integers past 64 bits, which orjson refuses
+            answer = json.loads(body)
+        return answer
+
+    def _read(self, size: int, deadline: float, timeout: float) -> bytes:
+        data = bytearray()
+        while len(data) < size:
+            left = deadline - time.monotonic()
+            ready, _, _ = select.select([self.answers], [], [], max(0.0, left))
+            if not ready:
+                raise TargetFailure("hangs", f"no output within {timeout:g} s")
+            chunk = os.read(self.answers, min(size - len(data), 1 << 20))
+            if not chunk:
+                raise TargetFailure("crashes", self._death())
+            data += chunk
+        return bytes(data)
+
+    def _death(self) -> str:
+        """How the worker ended, and the last lines it wrote to standard error."""
+        assert self.process is not None
+        try:
+            code = self.process.wait(5)
+        except subprocess.TimeoutExpired:
+            code = None
+        if code is None:
+            how = "the worker closed its answers and did not exit"
+        elif code < 0:
+            how = f"the worker was killed by {_signal_name(-code)}"
+        else:
+            how = f"the worker exited with status {code}"
+        if self.errors is not None:
+            self.errors.thread.join(1.0)
+            tail = bytes(self.errors.data).decode(errors="replace").strip().splitlines()[-3:]
+            if tail:
+                how += ": " + " | ".join(tail)
+        return how
+
+    def close(self) -> None:
+        """Stop the worker and every process it started."""
+        process, self.process = self.process, None
+        if process is None:
+            return
+        with contextlib.suppress(OSError):
+            if process.stdin is not None:
+                process.stdin.close()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(0.5)
+        _kill_group(process)
+        if process.stderr is not None:
+            process.stderr.close()
+        with contextlib.suppress(OSError):
+            os.close(self.answers)
+        self.answers = -1
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+#: How long a worker may take to import its target.
+_IMPORT_TIMEOUT: Final = 60.0
+_LENGTH: Final = _child._LENGTH
 
 
 def _python_name(spec: str) -> tuple[str, str] | None:
@@ -119,39 +256,6 @@ def _python_name(spec: str) -> tuple[str, str] | None:
     if where.endswith(".py") and name.isidentifier() and Path(where).is_file():
         return where, name
     return None
-
-
-def _import(name: str) -> ModuleType:
-    if name.endswith(".py"):
-        path = Path(name)
-        if not path.is_file():
-            raise UsageError(f"no such file: {name}")
-        # Keyed by the file's full path: two conv.py files in two folders are two targets.
-        digest = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:12]
-        stem = re.sub(r"\W", "_", path.stem)
-        module_name = f"_toolwire_target_{stem}_{digest}"
-        if module_name in sys.modules:
-            return sys.modules[module_name]
-        spec = importlib.util.spec_from_file_location(module_name, path)
-        if spec is None or spec.loader is None:
-            raise UsageError(f"cannot load {name} as a Python module")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[module_name] = module
-        # Like ``python file.py``: the file's folder is importable while it loads (sibling helpers).
-        folder = str(path.resolve().parent)
-        sys.path.insert(0, folder)
-        try:
-            spec.loader.exec_module(module)
-        except Exception as exc:
-            del sys.modules[module_name]
-            raise UsageError(f"importing {name} failed: {type(exc).__name__}: {exc}") from None
-        finally:
-            sys.path.remove(folder)
-        return module
-    try:
-        return importlib.import_module(name)
-    except Exception as exc:
-        raise UsageError(f"cannot import {name}: {type(exc).__name__}: {exc}") from None
 
 
 class _Timeout(BaseException):
@@ -269,10 +373,6 @@ def _not_json(values: Wire) -> str | None:
     return None
 
 
-#: The most output a command target may print for one example (64 MiB); past it, ``garbage``.
-MAX_OUTPUT: Final = 64 * 1024 * 1024
-
-
 def _run_command(command: tuple[str, ...], trace: Wire, timeout: float) -> Wire:
     """Run a command target in a session of its own, killed whole at the timeout and after it exits.
 
@@ -326,20 +426,28 @@ def _run_command(command: tuple[str, ...], trace: Wire, timeout: float) -> Wire:
 
 
 class _Drain:
-    """Reads a pipe to its end in a thread, keeping at most ``cap`` bytes."""
+    """Reads a pipe to its end in a thread, keeping at most ``cap`` bytes: the first, or the last."""
 
-    def __init__(self, pipe: Any, cap: int) -> None:
+    def __init__(self, pipe: Any, cap: int, tail: bool = False) -> None:
         self.data = bytearray()
         self.overflow = False
-        self.thread = threading.Thread(target=self._read, args=(pipe, cap), daemon=True)
+        self.thread = threading.Thread(target=self._read, args=(pipe, cap, tail), daemon=True)
         self.thread.start()
 
-    def _read(self, pipe: Any, cap: int) -> None:
+    def _read(self, pipe: Any, cap: int, tail: bool) -> None:
         with contextlib.suppress(OSError, ValueError):
             while chunk := pipe.read1(1 << 16):
+                if self.overflow and not tail:
+                    continue  # keep reading, so the target is never blocked on a full pipe
                 if len(self.data) + len(chunk) > cap:
                     self.overflow = True
-                    continue  # keep reading, so the target is never blocked on a full pipe
+                    if tail:
+                        self.data = (self.data + chunk)[-cap:]
+                    else:
+                        # What was kept is of no use past the cap: hold no memory for it (a failing
+                        # example's frames live on in Hypothesis's report).
+                        self.data = bytearray()
+                    continue
                 self.data += chunk
 
 
