@@ -72,7 +72,8 @@ class BodyRules:
     contradicts the calls (``tools``: the reasons that say tools were called,
     ``ends``: those that say the turn ended without; any other says neither).
     ``stop_severity`` is ``warning`` where real traffic sends a contradicting
-    reason.
+    reason.  Where every reason is neutral (Gemini, Responses), no stop step is
+    ever illegal, and ``stop`` only completes the table.
     """
 
     call: str
