@@ -202,3 +202,13 @@ def test_openais_own_accumulator_raises_on_writers_recorded_stream() -> None:
     with pytest.raises(AssertionError):
         acc.openai_sdk(chunks)
     assert len(acc.chat_completion(chunks)["choices"][0]["message"]["tool_calls"]) > 1
+
+
+def test_a_log_of_bodies_is_checked_body_by_body(tmp_path: Path) -> None:
+    good = json.loads((DATA / "anthropic-message-response/good-parallel-same-tool.json").read_text())
+    bad = json.loads((DATA / "anthropic-message-response/end-turn-with-tool-use.json").read_text())
+    log = tmp_path / "responses.jsonl"
+    log.write_text("".join(json.dumps(body) + "\n" for body in (good, bad, good)))
+    report = toolwire.check_file(log, "anthropic-message-response")
+    assert report.events == 3
+    assert [(f.rule, f.line, f.path) for f in report.findings] == [("AN-12b", 2, "stop_reason")]
