@@ -215,3 +215,35 @@ def converse_response(events: Events, *, key_by_name: bool = False) -> Body:
 def converse_response_by_name(events: Events) -> Body:
     """The bug: toolUse blocks keyed by tool name."""
     return converse_response(events, key_by_name=True)
+
+
+# The SDKs' own accumulators ----------------------------------------------------------------------
+
+
+def openai_sdk(chunks: Events) -> Body:
+    """openai 3.54.0's ``ChatCompletionStreamState`` (what ``client.chat.completions.stream`` uses)."""
+    from openai.lib.streaming.chat._completions import ChatCompletionStreamState
+    from openai.types.chat import ChatCompletionChunk
+
+    state: Any = ChatCompletionStreamState()
+    for chunk in chunks:
+        state.handle_chunk(ChatCompletionChunk.model_validate(chunk))
+    body: Body = state.get_final_completion().model_dump(mode="json", exclude_unset=True)
+    return body
+
+
+def anthropic_sdk(events: Events) -> Body:
+    """anthropic 2.12.0's ``accumulate_event`` (what ``client.messages.stream`` uses)."""
+    from anthropic.lib.streaming._messages import accumulate_event
+    from anthropic.types import RawMessageStreamEvent
+    from pydantic import TypeAdapter
+
+    adapter: Any = TypeAdapter(RawMessageStreamEvent)
+    snapshot: Any = None
+    buffers: dict[int, bytes] = {}
+    for event in events:
+        if event.get("type") not in ("ping", "error"):  # the SDK's Stream drops these before typing
+            event_model = adapter.validate_python(event)
+            snapshot = accumulate_event(event=event_model, current_snapshot=snapshot, json_bufs=buffers)
+    body: Body = snapshot.model_dump(mode="json", exclude_unset=True)
+    return body

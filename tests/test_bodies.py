@@ -150,3 +150,65 @@ def test_the_examples_accumulators_are_caught_and_cleared() -> None:
     )
     assert "one-to-one:lost" in {c.finding for c in buggy.counterexamples}
     assert fixed.counterexamples == []
+
+
+def test_anthropics_own_accumulator_keeps_every_relation() -> None:
+    run = fuzz(
+        acc.anthropic_sdk, "anthropic-stream", "anthropic-message-response", max_examples=150, save_to=None
+    )
+    assert [c.finding for c in run.counterexamples] == []
+
+
+#: OpenAI's own stream shape: later fragments carry index and arguments only.
+_OPENAI_SHAPE = ["several-calls", "interleaved-fragments", "first-fragment-arguments-empty"]
+
+
+def test_openais_own_accumulator_keeps_every_relation_on_openais_stream_shape() -> None:
+    like = [*_OPENAI_SHAPE, "continuation-index-and-arguments-only"]
+    run = fuzz(
+        acc.openai_sdk,
+        "openai-chat-stream",
+        "openai-chat-response",
+        max_examples=150,
+        save_to=None,
+        like=like,
+    )
+    assert [c.finding for c in run.counterexamples] == []
+
+
+def test_openais_own_accumulator_raises_on_continuations_that_carry_type_null() -> None:
+    # Writer's palmyra sends every field on later fragments, null where unset (tests/data/traffic
+    # traceloop__openllmetry openai-chat-stream); with two calls, openai 3.54.0's
+    # ChatCompletionStreamState asserts that a call's type is still "function" and fails.
+    like = [*_OPENAI_SHAPE, "continuation-id-empty"]
+    run = fuzz(
+        acc.openai_sdk,
+        "openai-chat-stream",
+        "openai-chat-response",
+        max_examples=150,
+        save_to=None,
+        like=like,
+    )
+    (found,) = run.counterexamples
+    assert (found.finding, found.message.split(" at ")[0]) == ("raises", "AssertionError: ")
+
+
+def test_openais_own_accumulator_raises_on_writers_recorded_stream() -> None:
+    from toolwire.models import DONE, read_frames
+
+    path = TRAFFIC / "traceloop__openllmetry/openai-chat-stream"
+    with (path / "test_writer_async_streaming_chat_multiple_tool_call_requests_legacy.sse").open("rb") as f:
+        chunks = [value for _, value, _ in read_frames(f, lambda *_: None) if value is not DONE]
+    with pytest.raises(AssertionError):
+        acc.openai_sdk(chunks)
+    assert len(acc.chat_completion(chunks)["choices"][0]["message"]["tool_calls"]) > 1
+
+
+def test_a_log_of_bodies_is_checked_body_by_body(tmp_path: Path) -> None:
+    good = json.loads((DATA / "anthropic-message-response/good-parallel-same-tool.json").read_text())
+    bad = json.loads((DATA / "anthropic-message-response/end-turn-with-tool-use.json").read_text())
+    log = tmp_path / "responses.jsonl"
+    log.write_text("".join(json.dumps(body) + "\n" for body in (good, bad, good)))
+    report = toolwire.check_file(log, "anthropic-message-response")
+    assert report.events == 3
+    assert [(f.rule, f.line, f.path) for f in report.findings] == [("AN-12b", 2, "stop_reason")]

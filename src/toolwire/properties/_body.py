@@ -19,7 +19,7 @@ import orjson
 
 from toolwire.machines import ResponseBody, compile_machine
 from toolwire.properties._monitor import Monitor, Violations
-from toolwire.properties._rule import Rule
+from toolwire.properties._rule import Rule, Severity
 from toolwire.properties._shapes import Feature, Shapes, calls_shapes
 from toolwire.properties._text import clip
 from toolwire.properties._turn import Turn
@@ -72,7 +72,8 @@ class BodyRules:
     contradicts the calls (``tools``: the reasons that say tools were called,
     ``ends``: those that say the turn ended without; any other says neither).
     ``stop_severity`` is ``warning`` where real traffic sends a contradicting
-    reason.
+    reason.  Where every reason is neutral (Gemini, Responses), no stop step is
+    ever illegal, and ``stop`` only completes the table.
     """
 
     call: str
@@ -105,18 +106,25 @@ class BodyRules:
 class BodyMonitor(Monitor):
     """Checks response bodies, one per event: each turn steps a :class:`ResponseBody`.
 
-    Subclasses set ``protocol``, ``rules`` and ``violations`` and implement
-    :meth:`read` (and, for ids the protocol constrains, :meth:`check_id`;
-    for checks of the whole body, :meth:`check_body`).
+    Subclasses set ``protocol``, ``rules`` (which shared check reports which rule),
+    ``book`` (the family's rules by id) and ``noun``, and implement :meth:`read`
+    (and, for ids the protocol constrains, :meth:`check_id`; for checks of the
+    whole body, :meth:`check_body`).
     """
 
     rules: ClassVar[BodyRules]
+    book: ClassVar[Mapping[str, Rule]]
     violations: ClassVar[Violations]
     #: What a body of this protocol is called, in notices.
     noun: ClassVar[str] = "response body"
 
-    def __init__(self, book: Mapping[str, Rule]) -> None:
-        super().__init__(book)
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "rules" in cls.__dict__:
+            cls.violations = cls.rules.violations()
+
+    def __init__(self) -> None:
+        super().__init__(self.book)
         self._turns: list[Turn] = []
 
     def read(self, body: dict[str, Any]) -> list[BodyTurn] | str:
@@ -213,73 +221,52 @@ class BodyMonitor(Monitor):
 
     def _check_call(self, call: BodyCall, index: int, line: int | None) -> None:
         rules = self.rules
-        if (call.id is None and rules.ids_required) or (call.id is not None and not _text(call.id)):
+
+        def flag(rule: str, message: str, severity: Severity | None = None) -> None:
             self.report(
-                rules.call,
-                f"{call.path} has no id" if call.id is None else f"{call.path}.id is {call.id!r}",
-                index=index,
-                line=line,
-                path=call.path,
+                rule, message, index=index, line=line, ids=(call.id,), path=call.path, severity=severity
             )
-        elif call.id is not None:
+
+        if call.id is None:
+            if rules.ids_required:
+                flag(rules.call, f"{call.path} has no id")
+        elif not _text(call.id):
+            flag(rules.call, f"{call.path}.id is {call.id!r}")
+        else:
             self.check_id(call, index, line)
         if not _text(call.name):
-            self.report(
+            flag(
                 rules.call,
                 f"{call.path} has no name" if call.name is None else f"{call.path}.name is {call.name!r}",
-                index=index,
-                line=line,
-                ids=(call.id,),
-                path=call.path,
             )
-        arguments = call.arguments
+        problem, severity = self._arguments(call)
+        if problem is not None:
+            flag(rules.arguments, problem, severity)
+
+    def _arguments(self, call: BodyCall) -> tuple[str | None, Severity | None]:
+        """What is wrong with a call's arguments (and how bad), as its protocol carries them."""
+        rules, arguments = self.rules, call.arguments
         if arguments is None and not rules.arguments_required:
-            return
+            return None, None
         if call.text:
-            if not isinstance(arguments, str):
-                self.report(
-                    rules.arguments,
-                    f"the input of custom call {call.id} is {type(arguments).__name__}, not text",
-                    index=index,
-                    line=line,
-                    ids=(call.id,),
-                    path=call.path,
-                )
-            return
-        if rules.text:
-            if rules.objects_too and isinstance(arguments, dict):
-                return
-            if not isinstance(arguments, str):
-                self.report(
-                    rules.arguments,
-                    f"the arguments of call {call.id} are {_kind(arguments)}, not a JSON string",
-                    index=index,
-                    line=line,
-                    ids=(call.id,),
-                    path=call.path,
-                )
-                return
-            try:
-                orjson.loads(arguments)
-            except orjson.JSONDecodeError as exc:
-                self.report(
-                    rules.arguments,
-                    f"the arguments of call {call.id} are not JSON ({exc}): {arguments[:60]!r}",
-                    index=index,
-                    line=line,
-                    ids=(call.id,),
-                    path=call.path,
-                    severity="warning",
-                )
-        elif not isinstance(arguments, dict):
-            self.report(
-                rules.arguments,
-                f"the input of call {call.id} is {_kind(arguments)}, not a JSON object",
-                index=index,
-                line=line,
-                ids=(call.id,),
-                path=call.path,
-            )
+            wrong = not isinstance(arguments, str)
+            return (
+                f"the input of custom call {call.id} is {_kind(arguments)}, not text" if wrong else None
+            ), None
+        if not rules.text:
+            wrong = not isinstance(arguments, dict)
+            return (
+                f"the input of call {call.id} is {_kind(arguments)}, not a JSON object" if wrong else None
+            ), None
+        if rules.objects_too and isinstance(arguments, dict):
+            return None, None
+        if not isinstance(arguments, str):
+            return f"the arguments of call {call.id} are {_kind(arguments)}, not a JSON string", None
+        try:
+            orjson.loads(arguments)
+        except orjson.JSONDecodeError as exc:
+            return f"the arguments of call {call.id} are not JSON ({exc}): {arguments[:60]!r}", "warning"
+        return None, None
 
     def calls(self) -> list[Turn]:
         """The calls of every body, one turn per choice, candidate or message."""

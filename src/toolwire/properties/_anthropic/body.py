@@ -53,11 +53,8 @@ class ResponseMonitor(BodyMonitor):
 
     protocol = RESPONSE
     rules = _RULES
-    violations = _RULES.violations()
+    book = _BOOK
     noun = "message"
-
-    def __init__(self) -> None:
-        super().__init__(_BOOK)
 
     def read(self, body: dict[str, Any]) -> list[BodyTurn] | str:
         return message_turns(body)

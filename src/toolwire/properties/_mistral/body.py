@@ -33,11 +33,11 @@ class ResponseMonitor(BodyMonitor):
 
     protocol = RESPONSE
     rules = _RULES
-    violations = _RULES.violations()
+    book = _BOOK
     noun = "chat completion"
 
     def __init__(self, reader: Callable[[dict[str, Any]], list[BodyTurn] | str]) -> None:
-        super().__init__(_BOOK)
+        super().__init__()
         self._reader = reader
 
     def read(self, body: dict[str, Any]) -> list[BodyTurn] | str:

@@ -77,11 +77,8 @@ class ResponseMonitor(BodyMonitor):
 
     protocol = CHAT_RESPONSE
     rules = _RULES
-    violations = _RULES.violations()
+    book = _BOOK
     noun = "chat.completion"
-
-    def __init__(self) -> None:
-        super().__init__(_BOOK)
 
     def read(self, body: dict[str, Any]) -> list[BodyTurn] | str:
         return chat_turns(body)
