@@ -96,3 +96,20 @@ def test_monitors_never_raise_on_arbitrary_json(protocol: str, values: list[Any]
     for index, value in enumerate(values):
         monitor.feed(value, index, index + 1, None)
     monitor.finish(len(values), None)
+
+
+@pytest.mark.parametrize("protocol", ["aisdk-model-messages", "aisdk-ui-messages"])
+def test_a_role_or_output_type_of_any_json_shape_is_a_finding_not_a_crash(protocol: str) -> None:
+    import toolwire
+
+    for odd in ([], {}, 1, None):
+        messages = [
+            {"role": odd, "content": "Hi"},
+            {
+                "role": "tool",
+                "content": [
+                    {"type": "tool-result", "toolCallId": "c", "toolName": "f", "output": {"type": odd}}
+                ],
+            },
+        ]
+        toolwire.check(messages, protocol)  # reports what it reports; it never raises

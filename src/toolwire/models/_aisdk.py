@@ -128,7 +128,8 @@ FULL_OTHER_PARTS: Final = frozenset(
 )
 
 #: ``UIMessage.role``.
-UI_ROLES: Final = frozenset({"system", "user", "assistant"})
+#: Tuples, not sets: a role or type read from the wire may be any JSON value, a list too.
+UI_ROLES: Final = ("system", "user", "assistant")
 #: The states of a UI tool part (``UIToolInvocation``), in lifecycle order (VU-4).
 UI_TOOL_STATES: Final = (
     "input-streaming",
@@ -143,12 +144,10 @@ UI_TOOL_STATES: Final = (
 DYNAMIC_TOOL: Final = "dynamic-tool"
 
 #: ``ModelMessage.role``.
-MODEL_ROLES: Final = frozenset({"system", "user", "assistant", "tool"})
+MODEL_ROLES: Final = ("system", "user", "assistant", "tool")
 #: ``ToolResultOutput.type`` (``@ai-sdk/provider-utils`` ``content-part.ts``); all but
 #: ``execution-denied`` carry ``value``.
-TOOL_OUTPUT_TYPES: Final = frozenset(
-    {"text", "json", "error-text", "error-json", "content", "execution-denied"}
-)
+TOOL_OUTPUT_TYPES: Final = ("text", "json", "error-text", "error-json", "content", "execution-denied")
 
 
 def tool_part_name(part: object) -> str | None:
