@@ -230,6 +230,7 @@ def chat_bodies(count: int) -> Iterator[dict[str, Any]]:
             messages.append({"role": "tool", "tool_call_id": call_id, "content": '{"celsius": 21}'})
             messages.append({"role": "assistant", "content": f"It is 21 C in {city}."})
         messages.append({"role": "user", "content": "Thanks."})
+        messages.append({"role": "assistant", "content": "You are welcome."})
         yield {"model": "gpt-4o-2024-08-06", "messages": messages, "tools": tools}
 
 

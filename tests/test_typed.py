@@ -182,10 +182,10 @@ def mutated(protocol: str, mutations: list[tuple[int, int]]) -> list[bytes]:
             continue  # made unreadable by an earlier mutation
         if which < len(BAD):
             field, value = BAD[which]
-            target = (
-                event["delta"] if field == "partial_json" and isinstance(event.get("delta"), dict) else event
-            )
-            target[field] = value
+            spot = place(event, field)
+            if spot is None:
+                continue
+            spot[0][spot[1]] = value
             events[k] = json.dumps(event).encode()
         else:
             events[k] = events[k][:-1] + b', "x": ' + RAW[which - len(BAD)] + b"}"
@@ -215,22 +215,7 @@ def test_typed_reading_reports_what_plain_reading_reports(
     mutations: list[tuple[int, int]],
     sse: bool,
 ) -> None:
-    events = [json.dumps(e).encode() for e in STREAMS[protocol]]
-    for position, which in mutations:
-        k = position % len(events)
-        try:
-            event = json.loads(events[k])
-        except ValueError:
-            continue  # made unreadable by an earlier mutation
-        if which < len(BAD):
-            field, value = BAD[which]
-            target = (
-                event["delta"] if field == "partial_json" and isinstance(event.get("delta"), dict) else event
-            )
-            target[field] = value
-            events[k] = json.dumps(event).encode()
-        else:
-            events[k] = events[k][:-1] + b', "x": ' + RAW[which - len(BAD)] + b"}"
+    events = mutated(protocol, mutations)
     path = tmp_path_factory.mktemp("t") / ("t.sse" if sse else "t.jsonl")
     write(path, events, sse)
     with pytest.MonkeyPatch.context() as monkeypatch:

@@ -282,8 +282,7 @@ def _feed_conversations(
             if not isinstance(items, list):
                 problems.append(Problem(line, None, f"'{container}' is not a list; nothing checked"))
                 continue
-            for position, item in enumerate(items):
-                monitor.feed(item, position, line, None)
+            monitor.feed_document(items, line)
             monitor.finish(len(items), line)
             done(monitor)
             count += len(items)

@@ -21,7 +21,7 @@ import json
 import os
 import time
 from collections import deque
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -112,6 +112,7 @@ def state_space(
     steps = space.steps
     moves = 0
     position = 0
+    forward = True  # every move so far goes to a state found later: the numbering is topological
     while position < len(found):
         if position & 1023 == 0 and (
             (max_states is not None and len(found) > max_states)
@@ -132,6 +133,8 @@ def state_space(
                 n = number[target] = len(found)
                 found.append(target)
                 level.append(depth)
+            elif n <= position:
+                forward = False
             out.append(n)
             fired_sets.add(transitions)
             if keep:
@@ -145,7 +148,7 @@ def state_space(
     result.fired = {f for transitions in fired_sets for f in transitions}
     if result.cut is None:
         accepting = [space.accepting(state) for state in found]
-        result.traces, result.depth = _count(space, successors, accepting)
+        result.traces, result.depth = _count(space, successors, accepting, forward)
     result.reachable, result.uncovered = _coverage(space, result.fired)
     result.seconds = time.monotonic() - started
     result.graph = kept if keep else None
@@ -165,8 +168,15 @@ def state_spaces(
     return searched, state_space(unreduced, time_limit=remaining)
 
 
-def _count(space: Space, successors: list[list[int]], accepting: list[bool]) -> tuple[int, int]:
-    """Paths from state 0 to accepting states, and the longest, in reverse topological order."""
+def _count(
+    space: Space, successors: list[list[int]], accepting: list[bool], forward: bool = False
+) -> tuple[int, int]:
+    """Paths from state 0 to accepting states, and the longest, in reverse topological order.
+
+    ``forward`` says every move goes to a higher number: then the numbering is that order.
+    """
+    if forward:
+        return _paths(successors, accepting, range(len(successors)))
     indegree = [0] * len(successors)
     for out in successors:
         for target in out:
@@ -179,12 +189,21 @@ def _count(space: Space, successors: list[list[int]], accepting: list[bool]) -> 
                 order.append(target)
     if len(order) != len(successors):
         raise DefinitionError(f"the {space.protocol} space has a cycle within bounds; bound every loop")
+    return _paths(successors, accepting, order)
+
+
+def _paths(successors: list[list[int]], accepting: list[bool], order: Sequence[int]) -> tuple[int, int]:
     ways = [0] * len(successors)
     longest = [0] * len(successors)
+    way, length = ways.__getitem__, longest.__getitem__
     for state in reversed(order):
         out = successors[state]
-        ways[state] = accepting[state] + sum([ways[t] for t in out])
-        longest[state] = max([longest[t] + 1 for t in out if ways[t]], default=0)
+        counts = list(map(way, out))
+        ways[state] = accepting[state] + sum(counts)
+        if all(counts):
+            longest[state] = max(map(length, out), default=-1) + 1
+        else:
+            longest[state] = max([longest[t] + 1 for t in out if ways[t]], default=0)
     return ways[0], longest[0]
 
 

@@ -141,6 +141,16 @@ class Monitor:
             index += 1
         return index, line
 
+    def feed_document(self, items: list[Any], line: int | None) -> None:
+        """Feed the items of one request body (its messages, say), in order.
+
+        Monitors with a hot path override this; the result must be the same as
+        feeding item by item.
+        """
+        feed = self.feed
+        for position, item in enumerate(items):
+            feed(item, position, line, None)
+
     def finish(self, index: int, line: int | None) -> None:
         """The trace has ended after ``index`` events: check the ``eventually`` rules."""
 

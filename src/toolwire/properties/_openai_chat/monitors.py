@@ -354,6 +354,24 @@ class ConversationMonitor(Monitor):
             self._pending.clear()
             self._answered.clear()
 
+    def feed_document(self, items: list[Any], line: int | None) -> None:
+        """The hot path: a message that is neither a tool result nor an assistant's tool calls
+        steps ``other`` (when that is legal) and forgets the pending calls, as :meth:`feed`
+        does; every other message goes through :meth:`feed`."""
+        other = _CONVERSATION.rows["other"]
+        feed = self.feed
+        for position, item in enumerate(items):
+            if type(item) is dict:
+                role = item.get("role")
+                if role != wire.ROLE_TOOL and (role != wire.ROLE_ASSISTANT or not item.get("tool_calls")):
+                    target = other[self._state]
+                    if target >= 0:
+                        self._state = target
+                        self._pending.clear()
+                        self._answered.clear()
+                        continue
+            feed(item, position, line, None)
+
     def _classify_answer(self, tool_call_id: Any) -> str:
         if not isinstance(tool_call_id, str) or tool_call_id not in self._pending:
             if isinstance(tool_call_id, str) and tool_call_id in self._answered:
