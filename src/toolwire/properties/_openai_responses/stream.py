@@ -647,7 +647,9 @@ class StreamMonitor(Monitor):
             or item.state not in item.table.finals
             or item is self._incomplete
             or item.reported
-            or isinstance(item.id, _Forgotten)
+            # Only string ids pack into hashes that compare as the ids did (a None id equals None).
+            or not isinstance(item.id, str)
+            or not isinstance(item.call_id, str)
         ):
             return
         del self._items[item.output_index]
