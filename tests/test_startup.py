@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -37,15 +38,15 @@ def _loaded_after(code: str) -> list[str]:
 @pytest.mark.parametrize(
     "protocol", ["openai-responses-stream", "anthropic-stream", "gemini-contents", "mcp"]
 )
-def test_check_with_a_protocol_imports_its_family_alone(protocol: str) -> None:
+def test_check_with_a_protocol_imports_its_family_alone(protocol: str, tmp_path: Path) -> None:
     home = next(module for module, names in _registry.INDEX.items() if protocol in names)
+    trace = tmp_path / "trace.jsonl"
+    trace.write_text("{}\n")
     code = (
-        "import contextlib, io, pathlib, tempfile\n"
+        "import contextlib, io\n"
         "from toolwire.cli import main\n"
-        "path = pathlib.Path(tempfile.mkdtemp()) / 'trace.jsonl'\n"
-        "path.write_text('{}\\n')\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
-        f"    main(['check', str(path), '-p', {protocol!r}])\n"
+        f"    main(['check', {str(trace)!r}, '-p', {protocol!r}])\n"
     )
     assert _loaded_after(code) == [home]
 
