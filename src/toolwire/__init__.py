@@ -12,9 +12,14 @@
 [('CC-4', 'messages[1].role'), ('CC-2', 'messages[2].role')]
 """
 
-from toolwire.engines import Problem, Report, check, check_file
+from typing import TYPE_CHECKING
+
+from toolwire._lazy import lazy
 from toolwire.errors import DefinitionError, ToolwireError, UsageError
-from toolwire.properties import PROTOCOLS, RULES, Finding, Rule, rules_for
+
+if TYPE_CHECKING:
+    from toolwire.engines import Problem, Report, check, check_file
+    from toolwire.properties import PROTOCOLS, RULES, Finding, Rule, rules_for
 
 __version__ = "0.1.0"
 
@@ -33,3 +38,11 @@ __all__ = [
     "check_file",
     "rules_for",
 ]
+
+# The engines and the registry load on first use: ``python -m toolwire check -p P`` imports P's family alone.
+_LAZY = {
+    **dict.fromkeys(("Problem", "Report", "check", "check_file"), "toolwire.engines"),
+    **dict.fromkeys(("PROTOCOLS", "RULES", "Finding", "Rule", "rules_for"), "toolwire.properties"),
+}
+
+__getattr__ = lazy(__name__, _LAZY, globals())

@@ -9,13 +9,23 @@ from typing import Any
 __all__ = ["lazy"]
 
 
-def lazy(package: str, names: Mapping[str, str], namespace: dict[str, Any]) -> Callable[[str], Any]:
-    """A module ``__getattr__`` that imports ``names[name]`` (a module path) when ``name`` is first used."""
+def lazy(
+    package: str,
+    names: Mapping[str, str],
+    namespace: dict[str, Any],
+    renamed: Mapping[str, tuple[str, str]] | None = None,
+) -> Callable[[str], Any]:
+    """A module ``__getattr__`` that imports ``names[name]`` (a module path) when ``name`` is first used.
+
+    ``renamed`` maps a name to the module and the name it has there.
+    """
+    where = {name: (module, name) for name, module in names.items()} | dict(renamed or {})
 
     def __getattr__(name: str) -> Any:
-        if name not in names:
+        if name not in where:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(names[name]), name)
+        module, attribute = where[name]
+        value = getattr(importlib.import_module(module), attribute)
         namespace[name] = value
         return value
 

@@ -9,7 +9,7 @@ import argparse
 import io
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,15 +19,15 @@ __all__ = ["main"]
 
 
 def _parser() -> argparse.ArgumentParser:
-    from toolwire.properties import PROTOCOLS
+    from toolwire.properties._registry import protocol_names
 
-    names = ", ".join(PROTOCOLS)
+    names = ", ".join(protocol_names())
     parser = argparse.ArgumentParser(
         prog="toolwire",
         description="Check LLM tool-call traffic against explicit lifecycle machines.",
     )
     parser.add_argument("--version", action="version", version=f"toolwire {_version()}")
-    verbs = parser.add_subparsers(dest="verb", required=True, metavar="VERB")
+    verbs = parser.add_subparsers(dest="verb", required=True, metavar="VERB", parser_class=_Verb)
 
     check = verbs.add_parser("check", help="check recorded traffic against a protocol's rules")
     check.add_argument(
@@ -275,8 +275,19 @@ def _wrapped(text: str) -> str:
     return textwrap.fill(text, 79, subsequent_indent="  ", break_on_hyphens=False)
 
 
-def _explain(verbs: dict[str, argparse.ArgumentParser]) -> None:
+def _explain(verbs: Mapping[str, argparse.ArgumentParser]) -> None:
     """Give every verb's help its defaults, the choices it accepts, an example and its exit codes."""
+    for name, verb in verbs.items():
+        verb.formatter_class = _Help
+        for action in verb._actions:
+            if action.help is None and "--format" in action.option_strings:
+                action.help = "how to print the result"
+        if isinstance(verb, _Verb):
+            verb.verb = name
+
+
+def _epilog(name: str) -> str:
+    """A verb's epilog: the choices it accepts, an example and its exit codes (this reads every family)."""
     from toolwire.properties import PROTOCOLS, QUIRKS
 
     requests = [p for p in PROTOCOLS.values() if p.follows]
@@ -285,20 +296,26 @@ def _explain(verbs: dict[str, argparse.ArgumentParser]) -> None:
         "stream": requests[0].follows[0],
         "other": next(p.name for p in requests if p.name != requests[0].name),
     }
-    for name, verb in verbs.items():
-        verb.formatter_class = _Help
-        for action in verb._actions:
-            if action.help is None and "--format" in action.option_strings:
-                action.help = "how to print the result"
-        parts = []
-        if name in ("fuzz", "explore"):
-            parts.append(_wrapped("protocols: " + ", ".join(PROTOCOLS)))
-            parts.append(_wrapped("quirk profiles: " + ", ".join(sorted(QUIRKS))))
-        if name in ("diagram", "analyse"):
-            parts.append("machines: `toolwire analyse` lists every machine with its states")
-        parts.append("example:\n  " + _EXAMPLES[name].format(**names))
-        parts.append(_wrapped("exit codes: " + _EXITS.get(name, "0 done; 2 bad usage")))
-        verb.epilog = "\n\n".join(parts)
+    parts = []
+    if name in ("fuzz", "explore"):
+        parts.append(_wrapped("protocols: " + ", ".join(PROTOCOLS)))
+        parts.append(_wrapped("quirk profiles: " + ", ".join(sorted(QUIRKS))))
+    if name in ("diagram", "analyse"):
+        parts.append("machines: `toolwire analyse` lists every machine with its states")
+    parts.append("example:\n  " + _EXAMPLES[name].format(**names))
+    parts.append(_wrapped("exit codes: " + _EXITS.get(name, "0 done; 2 bad usage")))
+    return "\n\n".join(parts)
+
+
+class _Verb(argparse.ArgumentParser):
+    """A verb's parser, whose epilog is written when its help is shown (``check`` loads one family)."""
+
+    verb = ""
+
+    def format_help(self) -> str:
+        if self.verb and self.epilog is None:
+            self.epilog = _epilog(self.verb)
+        return super().format_help()
 
 
 def _version() -> str:
@@ -364,9 +381,11 @@ def _keep_hypothesis_out_of_the_working_folder() -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from toolwire import engines
-    from toolwire.properties import PROTOCOLS, get_protocol, rules_for
+    from toolwire.properties import get_protocol, rules_for
 
     if args.verb == "protocols":
+        from toolwire.properties import PROTOCOLS
+
         print(engines.render_protocols(list(PROTOCOLS.values()), args.format))
         return 0
     if args.verb == "diagram":

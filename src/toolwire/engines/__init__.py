@@ -1,17 +1,15 @@
 """Engines around the properties: the monitor behind ``check``, the fuzzer, the explorer, the renderers.
 
 The fuzzer and the explorer import Hypothesis and networkx, so they load on
-first use: ``toolwire check`` never pays for them.
+first use: ``toolwire check`` never pays for them, nor for the diagram, ids
+and shapes engines, which load every protocol family.
 """
 
 from typing import TYPE_CHECKING
 
 from toolwire._lazy import lazy
 from toolwire.engines._check import Problem, Report, check, check_file
-from toolwire.engines._diagram import Lifecycle, lifecycle, render_diagrams, to_dot, to_mermaid
-from toolwire.engines._ids import IdVerdict, check_id, id_shape, render_ids
 from toolwire.engines._report import render_json, render_protocols, render_rules, render_text
-from toolwire.engines._shapes import ShapeReport, render_shapes, shapes_file
 
 __all__ = [
     "Analysis",
@@ -61,6 +59,7 @@ __all__ = [
 
 if TYPE_CHECKING:
     from toolwire.engines._analysis import Analysis, analyse, analyse_machine
+    from toolwire.engines._diagram import Lifecycle, lifecycle, render_diagrams, to_dot, to_mermaid
     from toolwire.engines._explore import Exploration, StateSpace, coverage_suite, explore, paths, state_space
     from toolwire.engines._explore_report import render_analysis, render_exploration, render_space
     from toolwire.engines._fuzz import (
@@ -73,9 +72,16 @@ if TYPE_CHECKING:
         replay,
     )
     from toolwire.engines._fuzz_report import render_fuzz, render_replay
+    from toolwire.engines._ids import IdVerdict, check_id, id_shape, render_ids
+    from toolwire.engines._shapes import ShapeReport, render_shapes, shapes_file
     from toolwire.engines._targets import load_target, tool_result
 
 _LAZY = {
+    **dict.fromkeys(
+        ("Lifecycle", "lifecycle", "render_diagrams", "to_dot", "to_mermaid"), "toolwire.engines._diagram"
+    ),
+    **dict.fromkeys(("IdVerdict", "check_id", "id_shape", "render_ids"), "toolwire.engines._ids"),
+    **dict.fromkeys(("ShapeReport", "render_shapes", "shapes_file"), "toolwire.engines._shapes"),
     **dict.fromkeys(
         ("Counterexample", "FuzzRun", "Outcome", "fuzz", "judge", "load_counterexample", "replay"),
         "toolwire.engines._fuzz",

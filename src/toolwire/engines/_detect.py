@@ -35,7 +35,7 @@ from urllib.parse import unquote, urlsplit
 from toolwire.engines._check import not_a_trace
 from toolwire.errors import UsageError
 from toolwire.models import DONE, Frame, InputFormat, detect_format, read_frames, sniff
-from toolwire.properties import PROTOCOLS, Protocol
+from toolwire.properties import Protocol, _registry
 
 __all__ = ["Detection", "detect", "detect_file", "endpoint_of", "is_document"]
 
@@ -90,7 +90,7 @@ def detect(
     >>> detect([(None, body, None)], "api.openai.com/v1/chat/completions").protocol
     'openai-chat'
     """
-    pools = [_by_endpoint(endpoint), list(PROTOCOLS.values())]
+    pools = [_by_endpoint(endpoint), list(_registry.PROTOCOLS.values())]
     readers: list[Protocol] = []
     for pool in pools[: 2 if endpoint else 1]:
         if side == "response":
@@ -113,12 +113,12 @@ def detect(
 
 def _base_reads(spec: Protocol, frames: Sequence[Frame]) -> bool:
     """A variant shares its base's wire: what the base cannot read is not the variant's either."""
-    base = PROTOCOLS.get(spec.variant_of or "")
+    base = _registry.PROTOCOLS.get(spec.variant_of or "")
     return base is None or _reads(base, frames)
 
 
 def _by_endpoint(endpoint: str | None) -> list[Protocol]:
-    specs = list(PROTOCOLS.values())
+    specs = list(_registry.PROTOCOLS.values())
     if not endpoint:
         return specs
     scores: dict[str, int] = {}

@@ -9,7 +9,8 @@ from typing import Final
 import orjson
 
 from toolwire.engines._check import Report
-from toolwire.properties import PROTOCOLS, Protocol, Rule, get_protocol
+from toolwire.properties import Protocol, Rule, get_protocol
+from toolwire.properties._registry import protocol_names
 
 __all__ = ["render_json", "render_protocols", "render_rules", "render_text"]
 
@@ -46,7 +47,7 @@ def render_text(reports: Sequence[Report]) -> str:
         for problem in report.problems:
             line = f":{problem.line}" if problem.line is not None else ""
             out.append(f"{report.source}{line}: input {problem.severity}: {problem.message}")
-        if report.protocol not in PROTOCOLS:
+        if report.protocol not in protocol_names():
             # A part of a recording that no protocol reads: its problems say why.
             out.append(f"{report.source}: skipped")
             continue

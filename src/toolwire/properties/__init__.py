@@ -11,23 +11,8 @@ from typing import TYPE_CHECKING
 
 from toolwire._lazy import lazy
 from toolwire.properties._monitor import Monitor, Notice, Violations
-from toolwire.properties._openai_chat import ConversationMonitor as ChatConversationMonitor
-from toolwire.properties._openai_chat import StreamMonitor as ChatStreamMonitor
-from toolwire.properties._openai_responses import (
-    OPEN_RESPONSES,
-    OPENAI_RESPONSES,
-    StreamProfile,
-)
-from toolwire.properties._openai_responses import InputMonitor as ResponsesInputMonitor
-from toolwire.properties._openai_responses import StreamMonitor as ResponsesStreamMonitor
 from toolwire.properties._protocol import Family, Protocol, Quirk, load
 from toolwire.properties._registry import (
-    BREAKS,
-    EXPLORED,
-    GENERATED,
-    PROTOCOLS,
-    QUIRKS,
-    RULES,
     envelope_ids,
     get_protocol,
     id_shapes,
@@ -37,7 +22,6 @@ from toolwire.properties._registry import (
     rules_for,
     unregister,
 )
-from toolwire.properties._relations import RELATIONS, Broken, Ledger, intact, ledger, relate
 from toolwire.properties._roundtrip import check_round_trip
 from toolwire.properties._rule import Finding, Kind, Rule, Severity
 from toolwire.properties._sites import Sites
@@ -101,12 +85,28 @@ __all__ = [
 
 if TYPE_CHECKING:
     from toolwire.properties._mutators import MUTATORS, mutate, mutated
+    from toolwire.properties._openai_chat import ConversationMonitor as ChatConversationMonitor
+    from toolwire.properties._openai_chat import StreamMonitor as ChatStreamMonitor
+    from toolwire.properties._openai_responses import OPEN_RESPONSES, OPENAI_RESPONSES, StreamProfile
+    from toolwire.properties._openai_responses import InputMonitor as ResponsesInputMonitor
+    from toolwire.properties._openai_responses import StreamMonitor as ResponsesStreamMonitor
+    from toolwire.properties._registry import BREAKS, EXPLORED, GENERATED, PROTOCOLS, QUIRKS, RULES
+    from toolwire.properties._relations import RELATIONS, Broken, Ledger, intact, ledger, relate
     from toolwire.properties._spaces import Bounds, Space, space_for
     from toolwire.properties._spaces._lanes import Lanes, LaneSpace
     from toolwire.properties._strategies import Generator, traces
     from toolwire.properties._strategies._plan import Plan
 
 _LAZY = {
+    **dict.fromkeys(
+        ("BREAKS", "EXPLORED", "GENERATED", "PROTOCOLS", "QUIRKS", "RULES"), "toolwire.properties._registry"
+    ),
+    **dict.fromkeys(
+        ("RELATIONS", "Broken", "Ledger", "intact", "ledger", "relate"), "toolwire.properties._relations"
+    ),
+    **dict.fromkeys(
+        ("OPEN_RESPONSES", "OPENAI_RESPONSES", "StreamProfile"), "toolwire.properties._openai_responses"
+    ),
     **dict.fromkeys(("MUTATORS", "mutate", "mutated"), "toolwire.properties._mutators"),
     **dict.fromkeys(("Bounds", "Space", "space_for"), "toolwire.properties._spaces"),
     **dict.fromkeys(("Lanes", "LaneSpace"), "toolwire.properties._spaces._lanes"),
@@ -115,4 +115,12 @@ _LAZY = {
 }
 
 
-__getattr__ = lazy(__name__, _LAZY, globals())
+#: Re-exported under another name: (module, name there).
+_RENAMED = {
+    "ChatConversationMonitor": ("toolwire.properties._openai_chat", "ConversationMonitor"),
+    "ChatStreamMonitor": ("toolwire.properties._openai_chat", "StreamMonitor"),
+    "ResponsesInputMonitor": ("toolwire.properties._openai_responses", "InputMonitor"),
+    "ResponsesStreamMonitor": ("toolwire.properties._openai_responses", "StreamMonitor"),
+}
+
+__getattr__ = lazy(__name__, _LAZY, globals(), _RENAMED)

@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from toolwire.errors import UsageError
+from toolwire.properties import _registry
 from toolwire.properties._protocol import Result
-from toolwire.properties._registry import PROTOCOLS, get_protocol
+from toolwire.properties._registry import get_protocol
 from toolwire.properties._rule import Finding
 from toolwire.properties._text import clip, json_text, parsed
 from toolwire.properties._turn import Call
@@ -310,7 +311,9 @@ def accepts(protocol: str, call_id: str) -> bool | None:
     prober = (
         spec
         if spec.probe is not None
-        else next((p for p in PROTOCOLS.values() if protocol in p.follows and p.probe is not None), None)
+        else next(
+            (p for p in _registry.PROTOCOLS.values() if protocol in p.follows and p.probe is not None), None
+        )
     )
     if prober is None or prober.probe is None:
         return None
@@ -407,6 +410,6 @@ def damageable(protocol: str) -> Callable[[list[Any]], set[str]]:
     """The finder of ``protocol``'s intact pairs; a :class:`UsageError` when it has none."""
     find = get_protocol(protocol).intact
     if find is None:
-        names = ", ".join(name for name, spec in PROTOCOLS.items() if spec.intact is not None)
+        names = ", ".join(name for name, spec in _registry.PROTOCOLS.items() if spec.intact is not None)
         raise UsageError(f"damaged history (--mutate) is defined for histories of {names}, not {protocol}")
     return find

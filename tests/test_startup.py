@@ -1,0 +1,61 @@
+"""``toolwire check -p P`` imports P's family alone: the registry's index, and what a check loads."""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from toolwire.properties import _registry
+
+
+def test_the_index_names_each_family_with_its_protocols_in_order() -> None:
+    families = {f.name: f for f in _registry.FAMILIES}
+    indexed = [(module, importlib.import_module(module).FAMILY) for module in _registry.INDEX]
+    # Every family of toolwire's own is indexed (registered ones come after), in the registry's order.
+    assert [family for _, family in indexed] == _registry.FAMILIES[: len(indexed)]
+    for module, family in indexed:
+        assert families[family.name] is family
+        assert _registry.INDEX[module] == tuple(p.name for p in family.protocols), f"update INDEX[{module!r}]"
+    assert _registry.protocol_names() == list(_registry.PROTOCOLS)
+
+
+def _loaded_after(code: str) -> list[str]:
+    """The family packages a fresh interpreter has imported after running ``code``."""
+    probe = (
+        f"{code}\n"
+        "import sys\n"
+        f"families = {list(_registry.INDEX)!r}\n"
+        "print(sorted(m for m in families if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    return [name.strip(" '") for name in out.strip().strip("[]").split(",") if name.strip()]
+
+
+@pytest.mark.parametrize(
+    "protocol", ["openai-responses-stream", "anthropic-stream", "gemini-contents", "mcp"]
+)
+def test_check_with_a_protocol_imports_its_family_alone(protocol: str, tmp_path: Path) -> None:
+    home = next(module for module, names in _registry.INDEX.items() if protocol in names)
+    trace = tmp_path / "trace.jsonl"
+    trace.write_text("{}\n")
+    code = (
+        "import contextlib, io\n"
+        "from toolwire.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    main(['check', {str(trace)!r}, '-p', {protocol!r}])\n"
+    )
+    assert _loaded_after(code) == [home]
+
+
+def test_import_toolwire_imports_no_family_and_no_engine() -> None:
+    code = "import toolwire\nimport sys\nassert 'toolwire.engines' not in sys.modules, 'engines imported'"
+    assert _loaded_after(code) == []
+
+
+def test_reading_a_table_imports_every_family() -> None:
+    # Detection, ``toolwire protocols`` and ``rules`` read the tables: they need every family.
+    assert _loaded_after("import toolwire\nlen(toolwire.PROTOCOLS)") == sorted(_registry.INDEX)
