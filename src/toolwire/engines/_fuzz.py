@@ -265,12 +265,19 @@ def judge(
     input's and the output's monitors.
     """
     round_trip = _kind(source, destination)
-    snapshot = copy.deepcopy(trace)
-    with watch.input() if watch else contextlib.nullcontext():
-        before = ledger(snapshot, source)
+    # A worker converts its own copy of the input while this process reads the input.
+    finish = target.start(trace, timeout, round_trip)
+    try:
+        snapshot = copy.deepcopy(trace)
+        with watch.input() if watch else contextlib.nullcontext():
+            before = ledger(snapshot, source)
+    except BaseException:
+        with contextlib.suppress(TargetFailure):
+            finish()  # the worker's answer, so that the next example does not read it
+        raise
     invalid = () if lossy else tuple(f for f in before.findings if f.rule not in deviates)
     try:
-        output = target.run(trace, timeout, round_trip)
+        output = finish()
     except TargetFailure as failure:
         return Outcome(None, failure=failure, invalid_input=invalid, judged=snapshot)
     if trace != snapshot:

@@ -76,6 +76,16 @@ class Target:
             )
         return _run_command(self.command, trace, timeout)
 
+    def start(self, trace: Wire, timeout: float, round_trip: bool = False) -> Callable[[], Wire]:
+        """Start the target on ``trace``; the call returned waits for its output (as :meth:`run`).
+
+        A worker starts at once, on a copy of ``trace``, so the caller may read the input
+        while the target converts it; other targets run when the output is asked for.
+        """
+        if self.worker is not None:
+            return self.worker.send(trace, round_trip, timeout)
+        return lambda: self.run(trace, timeout, round_trip)
+
     def close(self) -> None:
         """Stop the target's worker process, if it has one."""
         if self.worker is not None:
@@ -150,17 +160,25 @@ class Worker:
 
     def run(self, trace: Wire, timeout: float, round_trip: bool) -> Wire:
         """The target's output for ``trace``, or a :class:`TargetFailure`."""
+        return self.send(trace, round_trip, timeout)()
+
+    def send(self, trace: Wire, round_trip: bool, timeout: float) -> Callable[[], Wire]:
+        """Hand ``trace`` to the worker; the call returned waits for the output (``timeout`` from now)."""
         if self.process is None:
             self._start()
         assert self.process is not None and self.process.stdin is not None
         request = orjson.dumps({"trace": trace, "round_trip": round_trip})
+        sent = time.monotonic()
         try:
             self.process.stdin.write(_LENGTH.pack(len(request)) + request)
             self.process.stdin.flush()
         except OSError:
             pass  # the worker is gone: reading its answer says how
+        return lambda: self._output(sent + timeout, timeout)
+
+    def _output(self, deadline: float, timeout: float) -> Wire:
         try:
-            answer = self._answer(timeout)
+            answer = self._answer(timeout, deadline)
         except TargetFailure:
             self.close()
             raise
@@ -168,8 +186,8 @@ class Worker:
             raise TargetFailure(answer["failure"], str(answer["message"]))
         return _wire(answer["output"])
 
-    def _answer(self, timeout: float) -> dict[str, Any]:
-        deadline = time.monotonic() + timeout
+    def _answer(self, timeout: float, deadline: float | None = None) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout if deadline is None else deadline
         head = self._read(_LENGTH.size, deadline, timeout)
         (size,) = _LENGTH.unpack(head)
         if size > MAX_OUTPUT + 64:

@@ -14,9 +14,9 @@ from typing import Any, ClassVar, cast
 
 from hypothesis import strategies as st
 
-from toolwire.machines import ILLEGAL, ContentBlock, ResponseBody, compile_machine
+from toolwire.machines import ContentBlock, ResponseBody, compile_machine
 from toolwire.properties._spaces._lanes import Lanes, LaneSpace
-from toolwire.properties._spaces._space import Fired, Move, Step, Wire
+from toolwire.properties._spaces._space import Fired, Move, Wire
 from toolwire.properties._strategies._plan import Call, Plan, Turn
 from toolwire.properties._strategies._render import Generator
 
@@ -47,22 +47,15 @@ class BodySpace(LaneSpace):
     def default_interleave(self) -> bool:
         return True
 
-    def _close(self, env: int, slots: tuple[tuple[int, int, int], ...]) -> Step | None:
+    def _close_event(self, opened: bool) -> str | None:
         """The stop reason the body carries: tools_stop after calls, end_stop without, or neutral."""
-        event = "stop" if self.neutral else "tools_stop" if any(n >= 0 for _, _, n in slots) else "end_stop"
-        envelope = self.lanes.envelope
-        assert envelope is not None
-        target = envelope.rows[event][env]
-        if target == ILLEGAL:
-            return None
-        fired: list[Fired] = [(0, env, event)]
-        closed = []
-        for state, count, name in slots:
-            if name >= 0:
-                fired.append((1, state, "stop"))
-                state = self.lanes.lane.rows["stop"][state]
-            closed.append((state, count, name))
-        return ("close",), (self._closed, target, tuple(closed)), tuple(fired)
+        return "stop" if self.neutral else "tools_stop" if opened else "end_stop"
+
+    def _close_lane(self, state: int, opened: bool) -> tuple[int, Fired | None] | None:
+        """Every call stops with the body."""
+        if not opened:
+            return state, None
+        return self.lanes.lane.rows["stop"][state], (1, state, "stop")
 
     def render(self, path: Sequence[Move]) -> Wire:
         slots = self.calls(path).values()
