@@ -162,13 +162,9 @@ class BodyMonitor(Monitor):
             if isinstance(call.id, str):
                 seen.setdefault(call.id, call.path)
         if turn.reason is not None:
-            event = (
-                "tools_stop"
-                if turn.reason in rules.tools
-                else "end_stop"
-                if turn.reason in rules.ends
-                else "stop"
-            )
+            # A reason of any JSON shape (a list, an object) is neither: only text names one.
+            reason = turn.reason if isinstance(turn.reason, str) else None
+            event = "tools_stop" if reason in rules.tools else "end_stop" if reason in rules.ends else "stop"
             state = self._step(state, event, turn, None, seen, index, line)
         self._turns.append(calls)
 

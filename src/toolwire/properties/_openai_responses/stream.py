@@ -154,18 +154,37 @@ class _Item:
     def packed(self) -> int:
         """What later rules need of this done function call, in one int (``StreamMonitor._forget``).
 
-        Its state, the event that added it, and 64-bit hashes of its id and call_id: enough to
-        step it again and to tell whether a later event names it, in about 50 bytes.
+        Its state, the event that added it, and 64-bit hashes of what a later event of it is
+        compared with: its id and call_id, its name, the text its deltas made, and what
+        arguments.done said (each hash with a bit saying whether there was one).  Enough to step
+        it again and to break the same rules at the same events, in about 80 bytes.
         """
-        return self.state | self.index << 8 | _digest(self.id) << 56 | _digest(self.call_id) << 120
+        text = self.prefix + "".join(self.deltas)
+        packed = self.state | self.index << 8 | _digest(self.id) << 56 | _digest(self.call_id) << 120
+        for shift, value, present in (
+            (184, text, bool(text)),
+            (248, self.args_done, self.args_done is not None),
+            (312, self.name, self.name is not None),
+        ):
+            if present:
+                packed |= (_digest(value) | 1 << 64) << shift
+        return packed
 
     @classmethod
     def unpacked(cls, output_index: int, packed: int, violations: dict[str, Violations]) -> _Item:
-        """A done function call back from :meth:`packed`; its ids compare by their hashes."""
+        """A done function call back from :meth:`packed`; what it said compares by its hashes."""
         item = cls(output_index, {"type": wire.FUNCTION_CALL}, (packed >> 8) & _INDEX, None, violations)
         item.state = packed & 0xFF
         item.id = _Forgotten((packed >> 56) & _MASK, "id")
-        item.call_id = _Forgotten(packed >> 120, "call_id")
+        item.call_id = _Forgotten((packed >> 120) & _MASK, "call_id")
+        fields = [(packed >> shift) & ((1 << 65) - 1) for shift in (184, 248, 312)]
+        text, done, name = (
+            _Forgotten(f & _MASK, what) if f >> 64 else None
+            for f, what in zip(fields, ("arguments", "arguments.done", "name"), strict=True)
+        )
+        item.prefix = text if text is not None else ""  # type: ignore[assignment]
+        item.args_done = done  # type: ignore[assignment]
+        item.name = name
         return item
 
 
@@ -223,6 +242,12 @@ class _Forgotten:
 
     def __hash__(self) -> int:
         return self.digest
+
+    def __add__(self, other: str) -> _Forgotten:
+        # A forgotten call's arguments text, joined with its (forgotten, so empty) deltas.
+        if other:
+            raise TypeError("a forgotten call's arguments take no more text")
+        return self
 
     def __repr__(self) -> str:
         return f"<{self.field} of a finished call>"
@@ -451,7 +476,11 @@ class StreamMonitor(Monitor):
         owner = self._call_owner.get(call_id)
         if owner is None and _digest(call_id) in self._forgotten_calls:
             owner = next(
-                (self._item(k) for k, packed in self._finished.items() if packed >> 120 == _digest(call_id)),
+                (
+                    self._item(k)
+                    for k, packed in self._finished.items()
+                    if (packed >> 120) & _MASK == _digest(call_id)
+                ),
                 None,
             )
         if owner is None:
