@@ -245,6 +245,8 @@ class _Tally:
         self.unlisted = 0
 
     def add(self, monitor: Monitor) -> None:
+        if not (monitor.findings or monitor.noticed or monitor.skipped):
+            return  # the usual case: nothing to gather
         self.findings.extend(monitor.findings)
         listed = monitor.notices[: max(0, MAX_NOTICES - len(self.notices))]
         self.notices.extend(listed)

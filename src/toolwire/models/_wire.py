@@ -181,11 +181,59 @@ def read_jsonl(stream: BinaryIO, problem: ProblemSink, hot: Hot = ()) -> Iterato
     """Yield one frame per non-blank line of a JSON Lines trace.
 
     Past the first :data:`TYPED_AFTER` lines, events of the ``hot`` types come as those
-    structs (see :func:`typed`); everything else is a plain value.
+    structs (see :func:`typed`); everything else is a plain value.  Lines are cut a chunk at a
+    time; a chunk with a CR or a line longer than :data:`MAX_LINE_BYTES` hands the rest to
+    :func:`_lines`.
     """
+    number = 0  # lines before ``carry``
+    carry = b""
+    first = True
     loads = orjson.loads
     decode: Callable[[bytes], Any] | None = None
-    for number, raw in _lines(stream, problem):
+    while chunk := stream.read(_CHUNK):
+        if first:
+            chunk = chunk.removeprefix(_BOM)
+            first = False
+        text = carry + chunk if carry else chunk
+        if _CR in chunk or len(text) > MAX_LINE_BYTES:
+            yield from _decode(_lines(stream, problem, number, text), problem, hot, decode)
+            return
+        lines = text.split(b"\n")
+        carry = lines.pop()
+        if decode is None and hot and number + len(lines) > TYPED_AFTER:
+            # The lines up to TYPED_AFTER's next one are read plain, as _decode reads them.
+            plain_ones = TYPED_AFTER + 1 - number
+            yield from _decode(zip(itertools.count(number + 1), lines[:plain_ones]), problem, (), None)
+            number += plain_ones
+            del lines[:plain_ones]
+            decode = typed(hot)
+        for raw in lines:
+            number += 1
+            if decode is not None:
+                try:
+                    yield number, decode(raw), None
+                    continue
+                except (msgspec.DecodeError, RecursionError):
+                    pass
+            try:
+                yield number, loads(raw), None
+            except orjson.JSONDecodeError as exc:
+                if raw.strip():
+                    problem(number, _explain(raw, exc))
+    if carry:
+        yield from _decode(iter([(number + 1, carry)]), problem, hot, decode)
+
+
+def _decode(
+    lines: Iterator[tuple[int, bytes]],
+    problem: ProblemSink,
+    hot: Hot,
+    decode: Callable[[bytes], Any] | None,
+) -> Iterator[Frame]:
+    """:func:`read_jsonl`'s frames of numbered ``lines``, typed with ``decode`` (or ``hot`` past
+    :data:`TYPED_AFTER`)."""
+    loads = orjson.loads
+    for number, raw in lines:
         if decode is not None:
             try:
                 yield number, decode(raw), None
