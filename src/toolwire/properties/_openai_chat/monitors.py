@@ -20,6 +20,7 @@ __all__ = ["ConversationMonitor", "StreamMonitor"]
 _BOOK: Final = {rule.id: rule for rule in RULES}
 _FRAGMENTS: Final = compile_machine(ChatToolCallStream)
 _CONVERSATION: Final = compile_machine(ChatConversation)
+_AWAITING: Final = _CONVERSATION.state("awaiting")
 
 _FRAGMENT_VIOLATIONS: Final = Violations.declare(
     _FRAGMENTS,
@@ -528,7 +529,7 @@ class ConversationMonitor(Monitor):
             self._turns.append(turn)
 
     def finish(self, index: int, line: int | None) -> None:
-        if self._state == _CONVERSATION.state("awaiting") and self._pending:
+        if self._pending and self._state == _AWAITING:
             pending = list(self._pending)
             self.report(
                 "CC-4",
