@@ -301,21 +301,34 @@ def read_sse(stream: BinaryIO, problem: ProblemSink, hot: Hot = ()) -> Iterator[
         if cut < 0:
             carry = text
             continue
-        # Every "\n\n" ends a line and then a blank one: an event boundary.
-        region, carry = text[:cut], text[cut + 2 :]
-        last = _usual(region, names)
+        # Every "\n\n" ends a line and then a blank one: an event boundary.  The events end at
+        # the last one, ``cut``; what follows is carried to the next chunk.
+        last = _usual(text, cut, names)
         if usual is None or (
-            last is not None and last[0] != usual[0] and region.count(last[0]) > region.count(usual[0])
+            last is not None
+            and last[0] != usual[0]
+            and text.count(last[0], 0, cut) > text.count(usual[0], 0, cut)
         ):
             # The separator that cuts most: the stream's most frequent usual event, mostly.
             usual = last
         if usual is None:
-            number = yield from _blocks(region, number, problem, names)
+            carry = text[cut + 2 :]
+            number = yield from _blocks(text[:cut], number, problem, names)
             continue
         if decode is None and hot and number > TYPED_AFTER:
             decode = typed(hot)
         separator, prefix, event, step = usual
-        pieces = region.split(separator)
+        # Split the whole text (no copy of the events' part): no separator straddles ``cut``
+        # (its only blank line is its start), so the last piece holds ``cut`` unless the last
+        # separator starts there.
+        pieces = text.split(separator)
+        tail = pieces[-1]
+        if len(pieces) > 1 and len(text) - len(tail) - len(separator) == cut:
+            pieces.pop()
+            carry = text[cut + 2 :]
+        else:
+            end = tail.rfind(b"\n\n")
+            pieces[-1], carry = tail[:end], tail[end + 2 :]
         # What comes before the first separator is read block by block; after each, the event
         # it starts: its payload, unless more lines follow it before the next separator.
         number = yield from _blocks(pieces[0], number, problem, names)
@@ -338,13 +351,13 @@ def read_sse(stream: BinaryIO, problem: ProblemSink, hot: Hot = ()) -> Iterator[
         yield from _read_sse_lines(stream, problem, number, carry)
 
 
-def _usual(region: bytes, names: dict[bytes, str]) -> tuple[bytes, bytes, str | None, int] | None:
-    """The last event of ``region`` when it has the usual shape (``event: NAME`` then one
+def _usual(text: bytes, cut: int, names: dict[bytes, str]) -> tuple[bytes, bytes, str | None, int] | None:
+    """The last event of ``text[:cut]`` when it has the usual shape (``event: NAME`` then one
     ``data:`` line, or one ``data:`` line alone): the separator that starts such an event after a
     blank line, its lines before the payload, its event name and the lines it takes.  None
     otherwise."""
-    last = region.rfind(b"\n\n")
-    block = region[last + 2 :] if last >= 0 else region
+    last = text.rfind(b"\n\n", 0, cut)
+    block = text[last + 2 : cut] if last >= 0 else text[:cut]
     if block.startswith(b"data: "):
         return (b"\n\ndata: ", b"data: ", None, 2) if b"\n" not in block else None
     if not block.startswith(b"event: "):
