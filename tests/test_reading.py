@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import os
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import toolwire
 from corpus import DATA
 from toolwire.cli import main
+from toolwire.models import _wire
 
 RS = "openai-responses-stream"
 VIOLATION = DATA / RS / "rs7c-two-items-one-call-id.sse"
@@ -176,3 +181,37 @@ FOREIGN = [(t, p) for t in sorted(STREAMS) for p in sorted(toolwire.PROTOCOLS) i
 def test_a_stream_of_another_protocol_is_never_clean(traffic: str, protocol: str) -> None:
     report = toolwire.check_file(STREAMS[traffic], protocol)
     assert report.exit_code != 0, (protocol, report.problems[:2])
+
+
+JSONL_LINES = [b'{"a": 1}', b"[1, 2]", b"", b"  ", b"{oops", b'"\xff"', b'{"type": "x"}', b"7"]
+
+
+@given(
+    st.lists(st.sampled_from(JSONL_LINES), max_size=20),
+    st.lists(st.sampled_from([b"\n", b"\n", b"\r\n", b"\r"]), min_size=1, max_size=3),
+    st.booleans(),
+    st.booleans(),
+    st.sampled_from([1, 2, 3, 7, 64, 1 << 20]),
+)
+def test_the_json_lines_reader_cuts_lines_as_the_line_reader_does(
+    lines: list[bytes], ends: list[bytes], bom: bool, last_end: bool, chunk: int
+) -> None:
+    # The reader cuts each chunk itself; _lines (CR, CRLF, long lines) is the reference.
+    ended = [line + ends[k % len(ends)] for k, line in enumerate(lines)]
+    if ended and not last_end:
+        ended[-1] = lines[-1]
+    raw = (b"\xef\xbb\xbf" if bom else b"") + b"".join(ended)
+
+    def read(reader: Any) -> tuple[list[Any], list[Any]]:
+        problems: list[Any] = []
+        old = _wire._CHUNK
+        _wire._CHUNK = chunk
+        try:
+            frames = [(n, repr(v), e) for n, v, e in reader(io.BytesIO(raw), lambda *p: problems.append(p))]
+        finally:
+            _wire._CHUNK = old
+        return frames, problems
+
+    fast = read(_wire.read_jsonl)
+    slow = read(lambda s, p: _wire._decode(_wire._lines(s, p), p, (), None))
+    assert fast == slow

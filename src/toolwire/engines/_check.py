@@ -245,6 +245,8 @@ class _Tally:
         self.unlisted = 0
 
     def add(self, monitor: Monitor) -> None:
+        if not (monitor.findings or monitor.noticed or monitor.skipped):
+            return  # the usual case: nothing to gather
         self.findings.extend(monitor.findings)
         listed = monitor.notices[: max(0, MAX_NOTICES - len(self.notices))]
         self.notices.extend(listed)
@@ -273,10 +275,11 @@ def _feed_conversations(
             check_round_trip(previous.calls(), monitor)
         tally.add(monitor)
 
+    keep_calls = previous is not None
     for line, value, _ in frames:
         if isinstance(value, dict) and container in value:
             monitor = spec.make(profile)
-            monitor.keep_calls = previous is not None
+            monitor.keep_calls = keep_calls
             monitor.open_document(value)
             items = value[container]
             if not isinstance(items, list):

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import io
 import itertools
-import operator
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from typing import Annotated, Any, BinaryIO, Final, Literal, Union, cast
 
 import msgspec
@@ -133,6 +132,8 @@ def detect_format(head: bytes) -> InputFormat:
 
 _EOL: Final = re.compile(rb"\r\n|\r|\n")
 _BOM: Final = b"\xef\xbb\xbf"
+_LF: Final = ord("\n")
+_CR: Final = ord("\r")
 
 
 def _lines(
@@ -180,11 +181,59 @@ def read_jsonl(stream: BinaryIO, problem: ProblemSink, hot: Hot = ()) -> Iterato
     """Yield one frame per non-blank line of a JSON Lines trace.
 
     Past the first :data:`TYPED_AFTER` lines, events of the ``hot`` types come as those
-    structs (see :func:`typed`); everything else is a plain value.
+    structs (see :func:`typed`); everything else is a plain value.  Lines are cut a chunk at a
+    time; a chunk with a CR or a line longer than :data:`MAX_LINE_BYTES` hands the rest to
+    :func:`_lines`.
     """
+    number = 0  # lines before ``carry``
+    carry = b""
+    first = True
     loads = orjson.loads
     decode: Callable[[bytes], Any] | None = None
-    for number, raw in _lines(stream, problem):
+    while chunk := stream.read(_CHUNK):
+        if first:
+            chunk = chunk.removeprefix(_BOM)
+            first = False
+        text = carry + chunk if carry else chunk
+        if _CR in chunk or len(text) > MAX_LINE_BYTES:
+            yield from _decode(_lines(stream, problem, number, text), problem, hot, decode)
+            return
+        lines = text.split(b"\n")
+        carry = lines.pop()
+        if decode is None and hot and number + len(lines) > TYPED_AFTER:
+            # The lines up to TYPED_AFTER's next one are read plain, as _decode reads them.
+            plain_ones = TYPED_AFTER + 1 - number
+            yield from _decode(zip(itertools.count(number + 1), lines[:plain_ones]), problem, (), None)
+            number += plain_ones
+            del lines[:plain_ones]
+            decode = typed(hot)
+        for raw in lines:
+            number += 1
+            if decode is not None:
+                try:
+                    yield number, decode(raw), None
+                    continue
+                except (msgspec.DecodeError, RecursionError):
+                    pass
+            try:
+                yield number, loads(raw), None
+            except orjson.JSONDecodeError as exc:
+                if raw.strip():
+                    problem(number, _explain(raw, exc))
+    if carry:
+        yield from _decode(iter([(number + 1, carry)]), problem, hot, decode)
+
+
+def _decode(
+    lines: Iterator[tuple[int, bytes]],
+    problem: ProblemSink,
+    hot: Hot,
+    decode: Callable[[bytes], Any] | None,
+) -> Iterator[Frame]:
+    """:func:`read_jsonl`'s frames of numbered ``lines``, typed with ``decode`` (or ``hot`` past
+    :data:`TYPED_AFTER`)."""
+    loads = orjson.loads
+    for number, raw in lines:
         if decode is not None:
             try:
                 yield number, decode(raw), None
@@ -224,11 +273,14 @@ def plain(value: Any) -> Any:
 def read_sse(stream: BinaryIO, problem: ProblemSink, hot: Hot = ()) -> Iterator[Frame]:
     """Yield one frame per SSE event; ``data: [DONE]`` becomes :data:`DONE`.
 
-    Events are cut at blank lines a chunk at a time, and the usual ones (an optional
-    ``event:`` line, then one ``data:`` line) are read without splitting them into lines.
-    Anything else (a CR, comments, several ``data:`` lines, other fields, a line longer
-    than :data:`MAX_LINE_BYTES`) goes line by line from there on, per the WHATWG rules.
-    Past the first :data:`TYPED_AFTER` lines, the ``hot`` types come typed (see :func:`read_jsonl`).
+    A chunk at a time, the text up to its last blank line is cut at the usual event its last
+    event is (``event: NAME`` then one ``data:`` line, or one ``data:`` line alone; see
+    :func:`_usual`): each piece between two such separators with no line end in it is one
+    such event's payload, read without a look at its lines.  Whatever else lies between goes
+    block by block (see :func:`_blocks`), and anything unusual (a CR, comments, several
+    ``data:`` lines, other fields, a line longer than :data:`MAX_LINE_BYTES`) line by line, per
+    the WHATWG rules.  Past the first :data:`TYPED_AFTER` lines, the ``hot`` types come typed
+    (see :func:`read_jsonl`).
     """
     number = 0  # lines consumed before ``carry``
     carry = b""
@@ -236,111 +288,131 @@ def read_sse(stream: BinaryIO, problem: ProblemSink, hot: Hot = ()) -> Iterator[
     loads = orjson.loads
     decode: Callable[[bytes], Any] | None = None
     names: dict[bytes, str] = {}
+    usual: tuple[bytes, bytes, str | None, int] | None = None
     while chunk := stream.read(_CHUNK):
         if first:
             chunk = chunk.removeprefix(_BOM)
             first = False
         text = carry + chunk if carry else chunk
-        if b"\r" in chunk or len(text) > MAX_LINE_BYTES:
+        if _CR in chunk or len(text) > MAX_LINE_BYTES:
             yield from _read_sse_lines(stream, problem, number, text)
             return
-        cut = text.rfind(b"\n\n") + 2
-        uniform = _uniform(text, cut, names) if cut >= 2 else None
-        if uniform is not None:
-            # Every event of the chunk in one usual shape: read them without a look at each line.
-            carry = text[cut:]
-            payloads, events, step = uniform
-            if decode is None and hot and number > TYPED_AFTER:
-                decode = typed(hot)
-            # Each event's data line comes one line after its start.
-            lines = range(number + step - 1, number + step * len(payloads), step)
-            number += step * len(payloads)
-            for start, payload, event in zip(lines, payloads, events, strict=False):
-                if decode is not None:
-                    try:
-                        yield start, decode(payload), event
-                        continue
-                    except (msgspec.DecodeError, RecursionError):
-                        pass
-                try:
-                    yield start, loads(payload), event
-                except orjson.JSONDecodeError:
-                    yield from _dispatch(start, [payload], event, problem, complete=True)
+        cut = text.rfind(b"\n\n")
+        if cut < 0:
+            carry = text
             continue
-        blocks = text.split(b"\n\n")
-        carry = blocks.pop()
-        for block in blocks:
-            # The usual shapes: "event: NAME\ndata: JSON" and "data: JSON"; the rest line by line.
-            if block.startswith(b"event: "):
-                end = block.find(b"\n")
-                if end > 0 and block.startswith(b"data: ", end + 1) and block.find(b"\n", end + 1) < 0:
-                    name = block[7:end]
-                    event = names.get(name)
-                    if event is None:
-                        try:
-                            event = names[name] = name.decode("utf-8")
-                        except UnicodeDecodeError:
-                            event = None
-                    if event is not None:
-                        number += 3
-                        payload = block[end + 7 :]
-                        try:
-                            yield number - 1, loads(payload), event
-                        except orjson.JSONDecodeError:
-                            yield from _dispatch(number - 1, [payload], event, problem, complete=True)
-                        continue
-            elif block.startswith(b"data: ") and block.find(b"\n") < 0:
-                number += 2
-                payload = block[6:]
-                try:
-                    yield number - 1, loads(payload), None
-                except orjson.JSONDecodeError:
-                    yield from _dispatch(number - 1, [payload], None, problem, complete=True)
+        # Every "\n\n" ends a line and then a blank one: an event boundary.  The events end at
+        # the last one, ``cut``; what follows is carried to the next chunk.
+        last = _usual(text, cut, names)
+        if usual is None or (
+            last is not None
+            and last[0] != usual[0]
+            and text.count(last[0], 0, cut) > text.count(usual[0], 0, cut)
+        ):
+            # The separator that cuts most: the stream's most frequent usual event, mostly.
+            usual = last
+        if usual is None:
+            carry = text[cut + 2 :]
+            number = yield from _blocks(text[:cut], number, problem, names)
+            continue
+        if decode is None and hot and number > TYPED_AFTER:
+            decode = typed(hot)
+        separator, prefix, event, step = usual
+        # Split the whole text (no copy of the events' part): no separator straddles ``cut``
+        # (its only blank line is its start), so the last piece holds ``cut`` unless the last
+        # separator starts there.
+        pieces = text.split(separator)
+        tail = pieces[-1]
+        if len(pieces) > 1 and len(text) - len(tail) - len(separator) == cut:
+            pieces.pop()
+            carry = text[cut + 2 :]
+        else:
+            end = tail.rfind(b"\n\n")
+            pieces[-1], carry = tail[:end], tail[end + 2 :]
+        # What comes before the first separator is read block by block; after each, the event
+        # it starts: its payload, unless more lines follow it before the next separator.
+        number = yield from _blocks(pieces[0], number, problem, names)
+        for payload in itertools.islice(pieces, 1, None):
+            if _LF in payload:  # (an int: a plain byte search, several times faster than b"\n")
+                number = yield from _blocks(prefix + payload, number, problem, names)
                 continue
-            yield from _sse_block(block, number + 1, problem)
-            number += block.count(b"\n") + 2
+            number += step
+            if decode is not None:
+                try:
+                    yield number - 1, decode(payload), event
+                    continue
+                except (msgspec.DecodeError, RecursionError):
+                    pass
+            try:
+                yield number - 1, loads(payload), event
+            except orjson.JSONDecodeError:
+                yield from _dispatch(number - 1, [payload], event, problem, complete=True)
     if carry:
         yield from _read_sse_lines(stream, problem, number, carry)
 
 
-def _uniform(
-    text: bytes, cut: int, names: dict[bytes, str]
-) -> tuple[list[bytes], Iterable[str | None], int] | None:
-    """The payloads and event names of ``text[:cut]`` when every event there is ``event: NAME``
-    then ``data: JSON`` (or every one is ``data: JSON`` alone), each followed by one blank line;
-    and the lines each takes.  None otherwise."""
-    lines = text[:cut].split(b"\n")
-    lines.pop()
-    if text.startswith(b"event: "):
-        step = 3
-        heads, datas, blanks = lines[0::3], lines[1::3], lines[2::3]
-    elif text.startswith(b"data: "):
-        step = 2
-        heads, datas, blanks = [], lines[0::2], lines[1::2]
-    else:
+def _usual(text: bytes, cut: int, names: dict[bytes, str]) -> tuple[bytes, bytes, str | None, int] | None:
+    """The last event of ``text[:cut]`` when it has the usual shape (``event: NAME`` then one
+    ``data:`` line, or one ``data:`` line alone): the separator that starts such an event after a
+    blank line, its lines before the payload, its event name and the lines it takes.  None
+    otherwise."""
+    last = text.rfind(b"\n\n", 0, cut)
+    block = text[last + 2 : cut] if last >= 0 else text[:cut]
+    if block.startswith(b"data: "):
+        return (b"\n\ndata: ", b"data: ", None, 2) if b"\n" not in block else None
+    if not block.startswith(b"event: "):
         return None
-    if len(lines) % step or any(blanks) or not _all_start(datas, b"data: "):
+    end = block.find(b"\n")
+    if end < 0 or not block.startswith(b"data: ", end + 1) or block.find(b"\n", end + 1) >= 0:
         return None
-    payloads = list(map(_AFTER_DATA, datas))
-    if not heads:
-        return payloads, itertools.repeat(None), step
-    if not _all_start(heads, b"event: "):
+    event = _name(block[7:end], names)
+    if event is None:
         return None
-    for head in set(heads).difference(names):
+    prefix = block[: end + 7]
+    return b"\n\n" + prefix, prefix, event, 3
+
+
+def _name(raw: bytes, names: dict[bytes, str]) -> str | None:
+    """An ``event:`` field's value as text (None when it is not UTF-8), decoded once per name."""
+    event = names.get(raw)
+    if event is None:
         try:
-            names[head] = head[7:].decode("utf-8")
+            event = names[raw] = raw.decode("utf-8")
         except UnicodeDecodeError:
             return None
-    return payloads, map(names.__getitem__, heads), step
+    return event
 
 
-def _all_start(lines: list[bytes], prefix: bytes) -> bool:
-    """Every one of ``lines`` starts with ``prefix`` (the least and the greatest do, so all
-    between them do)."""
-    return min(lines).startswith(prefix) and max(lines).startswith(prefix)
-
-
-_AFTER_DATA: Final = operator.itemgetter(slice(6, None))
+def _blocks(
+    region: bytes, number: int, problem: ProblemSink, names: dict[bytes, str]
+) -> Generator[Frame, None, int]:
+    """The events of ``region`` (text between two event boundaries, the second one not in it),
+    from line ``number + 1`` on; returns the number of the last line read (the blank one ending
+    ``region``).  The usual shapes are read whole, the rest line by line."""
+    for block in region.split(b"\n\n"):
+        if block.startswith(b"event: "):
+            end = block.find(b"\n")
+            if end > 0 and block.startswith(b"data: ", end + 1) and block.find(b"\n", end + 1) < 0:
+                event = _name(block[7:end], names)
+                if event is not None:
+                    number += 3
+                    payload = block[end + 7 :]
+                    try:
+                        yield number - 1, orjson.loads(payload), event
+                    except orjson.JSONDecodeError:
+                        yield from _dispatch(number - 1, [payload], event, problem, complete=True)
+                    continue
+        elif block.startswith(b"data: ") and block.find(b"\n") < 0:
+            number += 2
+            payload = block[6:]
+            try:
+                yield number - 1, orjson.loads(payload), None
+            except orjson.JSONDecodeError:
+                yield from _dispatch(number - 1, [payload], None, problem, complete=True)
+            continue
+        yield from _sse_block(block, number + 1, problem)
+        number += block.count(b"\n") + 2
+    return number
 
 
 def _sse_block(block: bytes, start: int, problem: ProblemSink) -> Iterator[Frame]:

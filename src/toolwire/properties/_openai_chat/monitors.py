@@ -20,6 +20,7 @@ __all__ = ["ConversationMonitor", "StreamMonitor"]
 _BOOK: Final = {rule.id: rule for rule in RULES}
 _FRAGMENTS: Final = compile_machine(ChatToolCallStream)
 _CONVERSATION: Final = compile_machine(ChatConversation)
+_AWAITING: Final = _CONVERSATION.state("awaiting")
 
 _FRAGMENT_VIOLATIONS: Final = Violations.declare(
     _FRAGMENTS,
@@ -92,18 +93,27 @@ class StreamMonitor(Monitor):
         feed, live, finished = self.feed, self._live, self._finished
         more = _FRAGMENTS.rows["more"]
         typed = wire.ArgumentsChunk
+        # The call the last chunk streamed to, while no other chunk came between: the next
+        # chunk for the same (choice, index) takes the same self-loop.
+        last: tuple[Any, int, list[str]] | None = None
         for line, value, event in frames:
             if type(value) is typed:
                 choices = value.choices
                 if len(choices) == 1 and len(choices[0].delta.tool_calls) == 1:
                     choice = choices[0]
                     fragment = choice.delta.tool_calls[0]
+                    if last is not None and last[0] == choice.index and last[1] == fragment.index:
+                        last[2].append(fragment.function.arguments)
+                        index += 1
+                        continue
                     call = live.get((choice.index, fragment.index))
                     if call is not None and choice.index not in finished and more[call.state] == call.state:
                         call.parts.append(fragment.function.arguments)
+                        last = (choice.index, fragment.index, call.parts)
                         index += 1
                         continue
                 value = plain(value)
+            last = None
             feed(value, index, line, event)
             index += 1
         return index, line
@@ -355,22 +365,59 @@ class ConversationMonitor(Monitor):
             self._answered.clear()
 
     def feed_document(self, items: list[Any], line: int | None) -> None:
-        """The hot path: a message that is neither a tool result nor an assistant's tool calls
-        steps ``other`` (when that is legal) and forgets the pending calls, as :meth:`feed`
-        does; every other message goes through :meth:`feed`."""
-        other = _CONVERSATION.rows["other"]
+        """The hot path: the usual messages take the step :meth:`feed` would take, inline.
+
+        A message that is neither a tool result nor an assistant's tool calls steps ``other``
+        and forgets the pending calls; an assistant's tool calls whose ids are all new,
+        non-empty strings of at most 40 characters open them (unless calls are kept for the
+        round trip); a tool result answering a pending call with such an id answers it.  Each
+        only when its machine step is legal.  Every other message goes through :meth:`feed`,
+        so findings are the same either way (a test compares the two).
+        """
+        rows = _CONVERSATION.rows
+        other, opening, answer, last = rows["other"], rows["calls"], rows["answer"], rows["last_answer"]
+        TOOL, ASSISTANT, LONGEST = wire.ROLE_TOOL, wire.ROLE_ASSISTANT, wire.CHAT_TOOL_CALL_ID_MAX
+        fast_calls = not self.keep_calls
         feed = self.feed
+        state, pending, answered = self._state, self._pending, self._answered
         for position, item in enumerate(items):
             if type(item) is dict:
                 role = item.get("role")
-                if role != wire.ROLE_TOOL and (role != wire.ROLE_ASSISTANT or not item.get("tool_calls")):
-                    target = other[self._state]
+                if role == TOOL:
+                    answering = item.get("tool_call_id")
+                    if type(answering) is str and answering in pending and len(answering) <= LONGEST:
+                        target = (last if len(pending) == 1 else answer)[state]
+                        if target >= 0:
+                            state = target
+                            del pending[answering]
+                            answered.add(answering)
+                            continue
+                elif role != ASSISTANT or not (calls := item.get("tool_calls")):
+                    target = other[state]
                     if target >= 0:
-                        self._state = target
-                        self._pending.clear()
-                        self._answered.clear()
+                        state = target
+                        if pending:
+                            pending.clear()
+                        if answered:
+                            answered.clear()
                         continue
+                elif fast_calls and type(calls) is list and opening[state] >= 0:
+                    opened: dict[str, int] = {}
+                    for k, call in enumerate(calls):
+                        call_id = call.get("id") if type(call) is dict else None
+                        if type(call_id) is not str or not 0 < len(call_id) <= LONGEST or call_id in opened:
+                            break
+                        opened[call_id] = k
+                    else:
+                        state = opening[state]
+                        pending = opened
+                        answered = set()
+                        self._opened_at = position
+                        continue
+            self._state, self._pending, self._answered = state, pending, answered
             feed(item, position, line, None)
+            state, pending, answered = self._state, self._pending, self._answered
+        self._state, self._pending, self._answered = state, pending, answered
 
     def _classify_answer(self, tool_call_id: Any) -> str:
         if not isinstance(tool_call_id, str) or tool_call_id not in self._pending:
@@ -482,7 +529,7 @@ class ConversationMonitor(Monitor):
             self._turns.append(turn)
 
     def finish(self, index: int, line: int | None) -> None:
-        if self._state == _CONVERSATION.state("awaiting") and self._pending:
+        if self._pending and self._state == _AWAITING:
             pending = list(self._pending)
             self.report(
                 "CC-4",
