@@ -18,9 +18,9 @@ import orjson
 from toolwire.machines import ChatToolCallStream, compile_machine
 from toolwire.models import DONE
 from toolwire.models import mistral as wire
+from toolwire.properties._fragments import FragmentMonitor
 from toolwire.properties._mistral.monitors import PROFILES, TokenizerProfile, check_id
 from toolwire.properties._mistral.rules import CHAT_STREAM, RULES
-from toolwire.properties._monitor import Monitor
 from toolwire.properties._text import clip
 from toolwire.properties._turn import Turn
 
@@ -46,7 +46,7 @@ class _Call:
         return "".join(p if isinstance(p, str) else orjson.dumps(p).decode() for p in self.parts)
 
 
-class StreamMonitor(Monitor):
+class StreamMonitor(FragmentMonitor):
     """Checks Mistral chat chunks: one :class:`ChatToolCallStream` per call.
 
     >>> m = StreamMonitor()
@@ -57,6 +57,10 @@ class StreamMonitor(Monitor):
     """
 
     protocol = CHAT_STREAM
+    fragments = _FRAGMENTS
+    tools_reason = wire.FINISH_TOOL_CALLS
+    finish_rule = "MI-6d"
+    arguments_rule = "MI-6e"
 
     def __init__(self, profile: TokenizerProfile = PROFILES["v11"]) -> None:
         super().__init__(_BOOK)
@@ -172,39 +176,6 @@ class StreamMonitor(Monitor):
         self._live[key] = call
         self._all.append(call)
         return call
-
-    def _finish(self, choice: Any, reason: Any, index: int, line: int | None) -> None:
-        calls = [call for (number, _), call in self._live.items() if number == choice]
-        if not calls:
-            return
-        self._finished[choice] = index
-        if reason != wire.FINISH_TOOL_CALLS:
-            self.report(
-                "MI-6d",
-                f"choice {choice} has tool calls but finish_reason {reason!r}",
-                index=index,
-                line=line,
-                ids=[call.id for call in calls],
-                severity="warning",
-            )
-        for call in calls:
-            call.state = _FRAGMENTS.rows["finish"][call.state]
-            del self._live[(call.choice, call.position)]
-            self._check_arguments(call, index, line)
-
-    def _check_arguments(self, call: _Call, index: int, line: int | None) -> None:
-        text = call.arguments()
-        try:
-            orjson.loads(text)
-        except orjson.JSONDecodeError as exc:
-            self.report(
-                "MI-6e",
-                f"the arguments of call {call.id} (index {call.position}) are not JSON ({exc}): "
-                f"{text[:60]!r}",
-                index=index,
-                line=line,
-                ids=(call.id,),
-            )
 
     def finish(self, index: int, line: int | None) -> None:
         for call in list(self._live.values()):

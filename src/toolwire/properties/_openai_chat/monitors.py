@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Final
 
-import orjson
-
 from toolwire.machines import ChatConversation, ChatToolCallStream, compile_machine
 from toolwire.models import DONE, Frame, plain
 from toolwire.models import openai_chat as wire
+from toolwire.properties._fragments import FragmentMonitor
 from toolwire.properties._monitor import Monitor, Violations
 from toolwire.properties._openai_chat.rules import CHAT, CHAT_STREAM, RULES
 from toolwire.properties._text import clip as _clip
@@ -62,7 +61,7 @@ class _StreamedCall:
         return "".join(self.parts)
 
 
-class StreamMonitor(Monitor):
+class StreamMonitor(FragmentMonitor):
     """Checks Chat Completions chunks: one :class:`ChatToolCallStream` per (choice, index).
 
     >>> m = StreamMonitor()
@@ -74,6 +73,10 @@ class StreamMonitor(Monitor):
 
     protocol = CHAT_STREAM
     hot = (wire.ArgumentsChunk,)
+    fragments = _FRAGMENTS
+    tools_reason = wire.FINISH_TOOL_CALLS
+    finish_rule = "CC-6d"
+    arguments_rule = "CC-6e"
 
     def __init__(self) -> None:
         super().__init__(_BOOK)
@@ -246,39 +249,6 @@ class StreamMonitor(Monitor):
         if self.keep_calls:
             self._all.append(call)
         return call
-
-    def _finish(self, choice: Any, reason: Any, index: int, line: int | None) -> None:
-        calls = [call for (number, _), call in self._live.items() if number == choice]
-        if not calls:
-            return
-        self._finished[choice] = index
-        if reason != wire.FINISH_TOOL_CALLS:
-            self.report(
-                "CC-6d",
-                f"choice {choice} has tool calls but finish_reason {reason!r}",
-                index=index,
-                line=line,
-                ids=[call.id for call in calls],
-                severity="warning",
-            )
-        for call in calls:
-            call.state = _FRAGMENTS.rows["finish"][call.state]
-            del self._live[(call.choice, call.position)]
-            self._check_arguments(call, index, line)
-
-    def _check_arguments(self, call: _StreamedCall, index: int, line: int | None) -> None:
-        text = call.arguments()
-        try:
-            orjson.loads(text)
-        except orjson.JSONDecodeError as exc:
-            self.report(
-                "CC-6e",
-                f"the arguments of call {call.id} (index {call.position}) are not "
-                f"JSON ({exc}): {text[:60]!r}",
-                index=index,
-                line=line,
-                ids=(call.id,),
-            )
 
     def finish(self, index: int, line: int | None) -> None:
         for call in list(self._live.values()):
