@@ -18,6 +18,15 @@ EXAMPLES = Path(__file__).parents[1] / "examples"
 CHAT_TO_RESPONSES = str(EXAMPLES / "multibug_chat_to_responses.py")
 STREAM_TO_ANTHROPIC = str(EXAMPLES / "multibug_chat_stream_to_anthropic.py")
 GEMINI_TO_ANTHROPIC = str(EXAMPLES / "multibug_gemini_to_anthropic.py")
+#: The fixed stream -> Anthropic converter, as the command line names it.
+FIXED_STREAM_TO_ANTHROPIC = [
+    "fuzz",
+    f"{STREAM_TO_ANTHROPIC}:fixed",
+    "--from",
+    "openai-chat-stream",
+    "--to",
+    "anthropic-stream",
+]
 
 #: Per converter: its protocol pair and the findings its three planted bugs show (at least).
 PLANTED = [
@@ -128,14 +137,7 @@ def test_an_input_that_breaks_its_own_protocol_is_reported_as_such() -> None:
 def test_the_summary_reports_shape_coverage_and_min_coverage_fails_a_thin_campaign(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    argv = [
-        "fuzz",
-        f"{STREAM_TO_ANTHROPIC}:fixed",
-        "--from",
-        "openai-chat-stream",
-        "--to",
-        "anthropic-stream",
-    ]
+    argv = FIXED_STREAM_TO_ANTHROPIC
     assert main([*argv, "--out", str(tmp_path), "--max-examples", "100"]) == 0
     text = capsys.readouterr().out
     assert "shape coverage: input " in text and "(openai-chat-stream), output " in text
@@ -183,14 +185,7 @@ def test_machine_coverage_counts_states_transitions_and_pairs_each_item_took() -
 def test_a_campaign_reports_machine_coverage_in_text_and_json(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    argv = [
-        "fuzz",
-        f"{STREAM_TO_ANTHROPIC}:fixed",
-        "--from",
-        "openai-chat-stream",
-        "--to",
-        "anthropic-stream",
-    ]
+    argv = FIXED_STREAM_TO_ANTHROPIC
     assert main([*argv, "--out", str(tmp_path), "--max-examples", "60"]) == 0
     text = capsys.readouterr().out
     assert "machine coverage, input (openai-chat-stream: ChatToolCallStream): states 3/3" in text
