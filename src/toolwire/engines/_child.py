@@ -32,7 +32,7 @@ from typing import Any, BinaryIO, Final
 
 import orjson
 
-__all__ = ["MAX_OUTPUT", "load_module", "tool_result"]
+__all__ = ["MAX_OUTPUT", "collect", "load_module", "not_json", "raised", "tool_result"]
 
 #: The most output a target may produce for one example (64 MiB); past it, ``garbage``.
 MAX_OUTPUT: Final = 64 * 1024 * 1024
@@ -122,6 +122,31 @@ def _receive(requests: BinaryIO) -> bytes | None:
     return requests.read(size)
 
 
+def strict_json(value: Any) -> str | Exception:
+    """``value`` as strict JSON text, or what stopped it (sets, bytes, NaN, absurd nesting)."""
+    try:
+        return json.dumps(value, allow_nan=False, separators=(",", ":"))
+    except (TypeError, ValueError, RecursionError) as exc:
+        return exc
+
+
+def _why(exc: Exception) -> str:
+    return "nested too deeply to write" if isinstance(exc, RecursionError) else str(exc)
+
+
+def not_json(value: Any) -> str | None:
+    """Why ``value`` cannot be written as strict JSON, or None."""
+    written = strict_json(value)
+    return _why(written) if isinstance(written, Exception) else None
+
+
+def raised(exc: BaseException) -> str:
+    """What a target raised, and the line it raised at: ``ValueError: bad at conv.py:12``."""
+    frames = traceback.extract_tb(exc.__traceback__)[-1:]
+    where = f" at {Path(frames[0].filename).name}:{frames[0].lineno}" if frames else ""
+    return f"{type(exc).__name__}: {exc}{where}"
+
+
 def _encoded(produced: Any) -> bytes | str:
     """The output as strict JSON bytes, or why it cannot be (sets, bytes, NaN, absurd nesting)."""
     if inspect.isgenerator(produced) or (
@@ -131,12 +156,9 @@ def _encoded(produced: Any) -> bytes | str:
             produced = list(produced)
         except TypeError:
             return f"the target returned {type(produced).__name__}, not a list of objects"
-    try:
-        text = json.dumps(produced, allow_nan=False, separators=(",", ":"))
-    except (TypeError, ValueError) as exc:
-        return f"the output is not JSON: {exc}"
-    except RecursionError:
-        return "the output is not JSON: nested too deeply to write"
+    text = strict_json(produced)
+    if isinstance(text, Exception):
+        return f"the output is not JSON: {_why(text)}"
     if len(text) > MAX_OUTPUT:
         return f"more than {MAX_OUTPUT >> 20} MiB of output for one example"
     return text.encode()
@@ -150,11 +172,9 @@ def _answer(function: Callable[..., Any], request: bytes) -> dict[str, Any] | by
     try:
         produced = function(*args)
         if inspect.isawaitable(produced) or inspect.isasyncgen(produced):
-            produced = asyncio.run(_collect(produced))
+            produced = asyncio.run(collect(produced))
     except (Exception, SystemExit) as exc:
-        frames = traceback.extract_tb(exc.__traceback__)[-1:]
-        where = f" at {Path(frames[0].filename).name}:{frames[0].lineno}" if frames else ""
-        return {"failure": "raises", "message": f"{type(exc).__name__}: {exc}{where}"}
+        return {"failure": "raises", "message": raised(exc)}
     if orjson.dumps(trace) != before:
         return {"failure": "mutates", "message": "the target changed its input trace in place"}
     encoded = _encoded(produced)
@@ -163,7 +183,8 @@ def _answer(function: Callable[..., Any], request: bytes) -> dict[str, Any] | by
     return b'{"output":' + encoded + b"}"
 
 
-async def _collect(produced: Any) -> Any:
+async def collect(produced: Any) -> Any:
+    """What an async target produced: an awaited value, or an async generator's items."""
     if inspect.isasyncgen(produced):
         return [item async for item in produced]
     return await produced

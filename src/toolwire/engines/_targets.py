@@ -22,7 +22,6 @@ import subprocess
 import sys
 import threading
 import time
-import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,7 +30,7 @@ from typing import Any, Final, Literal
 import orjson
 
 from toolwire.engines import _child
-from toolwire.engines._child import MAX_OUTPUT, tool_result
+from toolwire.engines._child import MAX_OUTPUT, collect, not_json, raised, tool_result
 from toolwire.errors import UsageError
 
 __all__ = ["Target", "TargetFailure", "Worker", "load_target", "tool_result"]
@@ -299,7 +298,7 @@ def _call(function: Callable[..., Any], args: tuple[Any, ...], timeout: float) -
     try:
         produced = function(*args)
         if inspect.isawaitable(produced) or inspect.isasyncgen(produced):
-            produced = asyncio.run(asyncio.wait_for(_collect(produced), timeout))
+            produced = asyncio.run(asyncio.wait_for(collect(produced), timeout))
         elif produced is not None and not isinstance(produced, list | dict):
             produced = list(produced)
     except (_Timeout, TimeoutError):
@@ -307,16 +306,8 @@ def _call(function: Callable[..., Any], args: tuple[Any, ...], timeout: float) -
     except TargetFailure:
         raise
     except (Exception, SystemExit) as exc:
-        frames = traceback.extract_tb(exc.__traceback__)[-1:]
-        where = f" at {Path(frames[0].filename).name}:{frames[0].lineno}" if frames else ""
-        raise TargetFailure("raises", f"{type(exc).__name__}: {exc}{where}") from None
+        raise TargetFailure("raises", raised(exc)) from None
     return _wire(produced)
-
-
-async def _collect(produced: Any) -> Any:
-    if inspect.isasyncgen(produced):
-        return [item async for item in produced]
-    return await produced
 
 
 def _with_alarm(function: Callable[..., Any], args: tuple[Any, ...], timeout: float) -> Wire:
@@ -374,21 +365,10 @@ def _wire(produced: Any) -> Wire:
             raise TargetFailure(
                 "garbage", f"output item {number} is {type(value).__name__}, not a JSON object"
             )
-    problem = _not_json(values)
+    problem = not_json(values)
     if problem is not None:
         raise TargetFailure("garbage", f"the output is not JSON: {problem}")
     return values
-
-
-def _not_json(values: Wire) -> str | None:
-    """Why ``values`` cannot be written as strict JSON (sets, bytes, NaN, absurd nesting), or None."""
-    try:
-        json.dumps(values, allow_nan=False)
-    except (TypeError, ValueError) as exc:
-        return str(exc)
-    except RecursionError:
-        return "nested too deeply to write"
-    return None
 
 
 def _run_command(command: tuple[str, ...], trace: Wire, timeout: float) -> Wire:
