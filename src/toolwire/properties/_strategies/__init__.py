@@ -87,10 +87,12 @@ def traces(
     drawn = plans(turns=shape.turns, max_calls=max_calls, fragments=shape.fragments, interleave=interleave)
     switches = chosen | shaped
     catalogue = sorted(spec.shapes.catalogue()) if swarm and like is None and spec.shapes else []
+    # Features drawn with repeats (cheaper to draw than a set; shrinks the same way: fewer, earlier ones).
+    features = st.lists(st.sampled_from(catalogue)) if catalogue else st.nothing()
 
     @st.composite
     def rendered(draw: st.DrawFn) -> list[dict[str, Any]]:
-        on = frozenset(draw(st.sets(st.sampled_from(catalogue)))) if catalogue else frozenset()
+        on = frozenset(draw(features)) if catalogue else frozenset()
         plan: Plan = draw(drawn)
         return shape.render(draw, plan, switches | on)
 

@@ -7,6 +7,7 @@ argument string, the first tool name, empty arguments, no filler.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import json
@@ -23,6 +24,13 @@ NAMES: Final = ("get_weather", "search", "read_file")
 _TEXT: Final = st.text(alphabet=st.sampled_from('aZ 0"\\/\n\té中😀'), max_size=8)
 _VALUES: Final = st.one_of(_TEXT, st.integers(-3, 1000), st.booleans(), st.none())
 _KEYS: Final = st.sampled_from(("q", "location", "path", "n"))
+#: An argument object's entries: a later entry with the same key wins, as in JSON.
+_ENTRIES: Final = st.lists(st.tuples(_KEYS, _VALUES), max_size=3)
+_NAME: Final = st.sampled_from(NAMES)
+_ASCII: Final = st.booleans()
+_TOKEN_BASE: Final = st.integers(0, 10**6)
+_TEXTS: Final = st.sampled_from(("", "Let me check."))
+_USERS: Final = st.sampled_from(("Hello", "And now?"))
 _ALNUM: Final = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
@@ -83,22 +91,36 @@ def token(number: int, size: int = 24) -> str:
     return "".join(chars)
 
 
+@functools.cache
+def upto(high: int) -> st.SearchStrategy[int]:
+    """``st.integers(0, high)``, built once per bound: generators draw it in their inner loops."""
+    return st.integers(0, high)
+
+
+@functools.cache
+def _cuts(size: int) -> st.SearchStrategy[list[int]]:
+    return st.lists(st.integers(1, size - 1), max_size=6)
+
+
 def split(draw: st.DrawFn, text: str, fragments: bool) -> tuple[str, ...]:
     """Split ``text`` at any code point: inside ``\\uXXXX`` escapes, between surrogate-pair halves."""
     if not fragments or len(text) < 2:
         return (text,)
-    cuts = draw(st.lists(st.integers(1, len(text) - 1), unique=True, max_size=6))
-    bounds = [0, *sorted(cuts), len(text)]
+    bounds = [0, *sorted(set(draw(_cuts(len(text))))), len(text)]
     return tuple(text[a:b] for a, b in itertools.pairwise(bounds))
 
 
 @st.composite
-def _call(draw: st.DrawFn, token: str, fragments: bool) -> Call:
-    name = draw(st.sampled_from(NAMES))
-    value = draw(st.dictionaries(_KEYS, _VALUES, max_size=3))
-    arguments = json.dumps(value, ensure_ascii=draw(st.booleans()), separators=(",", ":"))
+def _call_body(draw: st.DrawFn, fragments: bool) -> tuple[str, str, tuple[str, ...], str]:
+    name = draw(_NAME)
+    value = dict(draw(_ENTRIES))
+    arguments = json.dumps(value, ensure_ascii=draw(_ASCII), separators=(",", ":"))
     result = draw(_TEXT)
-    return Call(token, name, arguments, split(draw, arguments, fragments), result)
+    return name, arguments, split(draw, arguments, fragments), result
+
+
+#: A call's name, arguments, their pieces and its result; one strategy each way (with pieces or whole).
+_CALL_BODY: Final = {fragments: _call_body(fragments) for fragments in (False, True)}
 
 
 def _schedule(draw: st.DrawFn, calls: tuple[Call, ...], interleave: bool) -> tuple[int, ...]:
@@ -115,7 +137,7 @@ def _schedule(draw: st.DrawFn, calls: tuple[Call, ...], interleave: bool) -> tup
         ready = [k for k in range(started) if remaining[k]]
         if started < len(calls):
             ready.append(started)
-        k = ready[draw(st.integers(0, len(ready) - 1))]
+        k = ready[draw(upto(len(ready) - 1))]
         started = max(started, k + 1)
         remaining[k] -= 1
         order.append(k)
@@ -133,6 +155,11 @@ def timeline(turn: Turn) -> list[tuple[bool, int, int, bool]]:
     return steps
 
 
+@functools.cache
+def _fillers(size: int) -> st.SearchStrategy[list[int]]:
+    return st.lists(st.integers(0, size), max_size=2)
+
+
 @st.composite
 def plans(
     draw: st.DrawFn,
@@ -144,17 +171,18 @@ def plans(
     token_size: int = 24,
 ) -> Plan:
     """Draw a :class:`Plan` of up to ``turns`` turns (at least one) of up to ``max_calls`` calls each."""
-    count = draw(st.integers(1, turns))
-    sizes = [draw(st.integers(0 if count == 1 else 1, max_calls)) for _ in range(count)]
-    numbers = draw(st.lists(st.integers(0, 10**6), min_size=sum(sizes), max_size=sum(sizes), unique=True))
+    count = 1 + draw(upto(turns - 1))
+    sizes = [draw(upto(max_calls)) if count == 1 else 1 + draw(upto(max_calls - 1)) for _ in range(count)]
+    # Consecutive numbers from one drawn base: distinct tokens in one draw (tokens are hashes).
+    base = draw(_TOKEN_BASE)
     drawn = []
     for number, size in enumerate(sizes):
-        start = sum(sizes[:number])
-        mine = [token(n, token_size) for n in numbers[start : start + size]]
-        calls = tuple(draw(_call(body, fragments)) for body in mine)
+        start = base + sum(sizes[:number])
+        bodies = _CALL_BODY[fragments]
+        calls = tuple(Call(token(n, token_size), *draw(bodies)) for n in range(start, start + size))
         schedule = _schedule(draw, calls, interleave)
-        fillers = tuple(draw(st.lists(st.integers(0, len(schedule)), max_size=2, unique=True)))
-        text = draw(st.sampled_from(("", "Let me check.")))
-        user = draw(st.sampled_from(("Hello", "And now?")))
-        drawn.append(Turn(text, calls, schedule, tuple(sorted(fillers)), user))
+        fillers = tuple(sorted(set(draw(_fillers(len(schedule))))))
+        text = draw(_TEXTS)
+        user = draw(_USERS)
+        drawn.append(Turn(text, calls, schedule, fillers, user))
     return Plan(tuple(drawn))

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 from hypothesis import strategies as st
 
-from toolwire.properties._strategies._plan import Call, Plan, Turn
+from toolwire.properties._strategies._plan import Call, Plan, Turn, upto
 
 __all__ = ["Generator", "Renderer", "Spelling", "Wire", "conversation", "pick"]
 
@@ -86,4 +86,4 @@ def pick(draw: st.DrawFn, options: Mapping[str, T], switches: frozenset[str]) ->
     """
     named = [feature for feature in options if feature in switches]
     keys = named or list(options)
-    return options[keys[draw(st.integers(0, len(keys) - 1))] if len(keys) > 1 else keys[0]]
+    return options[keys[draw(upto(len(keys) - 1))] if len(keys) > 1 else keys[0]]
