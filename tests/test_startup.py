@@ -59,3 +59,25 @@ def test_import_toolwire_imports_no_family_and_no_engine() -> None:
 def test_reading_a_table_imports_every_family() -> None:
     # Detection, ``toolwire protocols`` and ``rules`` read the tables: they need every family.
     assert _loaded_after("import toolwire\nlen(toolwire.PROTOCOLS)") == sorted(_registry.INDEX)
+
+
+#: What a plain ``check`` of a trace must not import: the command line's parser and its locale
+#: machinery, pathlib, the decoders of compressed and base64 bodies, other families' wires.
+NOT_ON_CHECKS_PATH = (
+    "argparse", "locale", "shutil", "pathlib", "gzip", "base64", "toolwire._arguments",
+    "toolwire.models._gemini", "toolwire.engines._exchanges",
+)  # fmt: skip
+
+
+def test_a_plain_check_imports_no_parser_and_no_other_wire(tmp_path: Path) -> None:
+    trace = tmp_path / "trace.jsonl"
+    trace.write_text("{}\n")
+    probe = (
+        "import contextlib, io, sys\n"
+        "from toolwire.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    main(['check', {str(trace)!r}, '-p', 'openai-responses-stream'])\n"
+        f"print(sorted(m for m in {NOT_ON_CHECKS_PATH!r} if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

@@ -17,7 +17,7 @@ def lazy(
 ) -> Callable[[str], Any]:
     """A module ``__getattr__`` that imports ``names[name]`` (a module path) when ``name`` is first used.
 
-    ``renamed`` maps a name to the module and the name it has there.
+    ``renamed`` maps a name to the module and the name it has there (``""``: the module itself).
     """
     where = {name: (module, name) for name, module in names.items()} | dict(renamed or {})
 
@@ -25,7 +25,8 @@ def lazy(
         if name not in where:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
         module, attribute = where[name]
-        value = getattr(importlib.import_module(module), attribute)
+        loaded = importlib.import_module(module)
+        value = getattr(loaded, attribute) if attribute else loaded
         namespace[name] = value
         return value
 

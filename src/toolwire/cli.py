@@ -5,343 +5,28 @@ Exit codes: 0 clean, 1 violations found, 2 unusable input or usage.
 
 from __future__ import annotations
 
-import argparse
 import io
 import json
 import sys
-from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
-from typing import Any
+from collections.abc import Sequence
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
 
 from toolwire.errors import UsageError
 
+if TYPE_CHECKING:
+    import argparse
+
 __all__ = ["main"]
-
-
-def _parser() -> argparse.ArgumentParser:
-    from toolwire.properties._registry import protocol_names
-
-    names = ", ".join(protocol_names())
-    parser = argparse.ArgumentParser(
-        prog="toolwire",
-        description="Check LLM tool-call traffic against explicit lifecycle machines.",
-    )
-    parser.add_argument("--version", action="version", version=f"toolwire {_version()}")
-    verbs = parser.add_subparsers(dest="verb", required=True, metavar="VERB", parser_class=_Verb)
-
-    check = verbs.add_parser("check", help="check recorded traffic against a protocol's rules")
-    check.add_argument(
-        "files", nargs="+", metavar="FILE", help="trace file(s), VCR cassettes or HAR files; - reads stdin"
-    )
-    check.add_argument(
-        "--protocol",
-        "-p",
-        metavar="P",
-        help=f"one of: {names} (default: detected from the content, or a recording's endpoints)",
-    )
-    check.add_argument(
-        "--after", metavar="STREAM", help="the stream this request followed (round-trip rules RT-1, RT-2)"
-    )
-    check.add_argument(
-        "--input-format",
-        choices=("auto", "sse", "jsonl", "json", "eventstream"),
-        default="auto",
-        help="how FILE is encoded (default: detected from its first bytes)",
-    )
-    check.add_argument(
-        "--profile", metavar="NAME", help="a variant of the protocol (`toolwire protocols` lists them)"
-    )
-    check.add_argument("--format", choices=("text", "json"), default="text")
-
-    rules = verbs.add_parser("rules", help="list the rules toolwire checks")
-    rules.add_argument("--protocol", "-p", metavar="P", help=f"only this protocol's: {names}")
-    rules.add_argument("--format", choices=("text", "json"), default="text")
-
-    diagram = verbs.add_parser("diagram", help="render lifecycle diagrams of the machines")
-    diagram.add_argument("machines", nargs="*", metavar="MACHINE", help="machine class names (default: all)")
-    diagram.add_argument(
-        "--format",
-        action="append",
-        choices=("svg", "png", "dot", "mermaid"),
-        help="repeat for several (default: svg, dot and mermaid)",
-    )
-    diagram.add_argument("--out", default="diagrams", help="folder to write into (default: diagrams)")
-    diagram.add_argument(
-        "--counterexample",
-        metavar="FILE",
-        help="draw a saved counterexample instead: input and output events, the bad ones highlighted",
-    )
-
-    ids = verbs.add_parser(
-        "ids", help="say whether a call id is valid in each protocol, and which rule it breaks"
-    )
-    ids.add_argument("id", metavar="ID")
-    ids.add_argument(
-        "--for", dest="protocols", metavar="P,...", help="only these protocols (comma-separated)"
-    )
-    ids.add_argument("--format", choices=("text", "json"), default="text")
-
-    fuzz = verbs.add_parser(
-        "fuzz", help="drive a converter with generated traffic; shrink and save what breaks it"
-    )
-    fuzz.add_argument("target", metavar="TARGET", help="module:function, path/file.py:function, or a command")
-    fuzz.add_argument(
-        "--from", dest="source", required=True, metavar="P", help="the protocol the target reads"
-    )
-    fuzz.add_argument("--to", dest="destination", required=True, metavar="Q", help="the protocol it writes")
-    fuzz.add_argument(
-        "--max-examples",
-        type=int,
-        metavar="N",
-        help="runs of the target at most (default 200; no limit when only --time-limit is given)",
-    )
-    fuzz.add_argument(
-        "--time-limit",
-        type=_duration,
-        metavar="DURATION",
-        help="stop after this long: 90s, 10m, 1h (a number alone is seconds); with --max-examples, "
-        "whichever comes first",
-    )
-    fuzz.add_argument(
-        "--ignore",
-        action="append",
-        default=[],
-        metavar="ID",
-        help="set a known finding aside (repeatable): a property (identity), a rule id (CC-1), "
-        "or property:kind as a FAIL line prints it",
-    )
-    fuzz.add_argument(
-        "--workers",
-        type=int,
-        default=1,
-        metavar="N",
-        help="run N campaigns in parallel processes with different seeds, sharing one example database "
-        "(default 1)",
-    )
-    fuzz.add_argument(
-        "--database",
-        metavar="DIR|URL",
-        help="keep failing examples in this folder or redis://HOST:PORT/N; a campaign replays them first",
-    )
-    fuzz.add_argument(
-        "--min-coverage",
-        type=float,
-        metavar="FRACTION",
-        help="fail the campaign (exit 1) when it covered less than this fraction of the shape features "
-        "and machine transitions of its protocols (for CI)",
-    )
-    fuzz.add_argument(
-        "--ignore-file",
-        metavar="FILE",
-        help="ids to set aside, one a line; '#' starts a comment saying why",
-    )
-    fuzz.add_argument("--seed", type=int, default=0, help="the same seed gives the same run")
-    fuzz.add_argument("--quirks", metavar="PROFILE", help="provider quirk profile(s), comma-separated")
-    fuzz.add_argument("--timeout", type=float, default=5.0, metavar="S", help="per example (default 5 s)")
-    fuzz.add_argument(
-        "--mutate",
-        action="store_true",
-        help="feed damaged history (for sanitizers): intact pairs must survive",
-    )
-    fuzz.add_argument(
-        "--like",
-        action="append",
-        metavar="FILE",
-        help="generate traffic shaped like this recording of --from (repeatable): its shape features "
-        "and the quirk profiles they match (toolwire shapes shows them)",
-    )
-    fuzz.add_argument("--out", default="counterexamples", help="folder for counterexamples")
-    fuzz.add_argument("--format", choices=("text", "json", "junit"), default="text")
-
-    replay = verbs.add_parser("replay", help="re-run a saved counterexample through a target")
-    replay.add_argument("file", metavar="FILE")
-    replay.add_argument("target", metavar="TARGET")
-    replay.add_argument("--timeout", type=float, default=5.0, metavar="S")
-    replay.add_argument("--format", choices=("text", "json"), default="text")
-
-    explore = verbs.add_parser(
-        "explore",
-        help="run a converter on every valid trace within bounds: a proof within bounds or the shortest "
-        "counterexample",
-    )
-    explore.add_argument(
-        "target",
-        nargs="?",
-        metavar="TARGET",
-        help="as for fuzz; without it, explore the protocol's space only",
-    )
-    explore.add_argument(
-        "--from", dest="source", required=True, metavar="P", help="the protocol the target reads"
-    )
-    explore.add_argument("--to", dest="destination", metavar="Q", help="the protocol it writes (with TARGET)")
-    explore.add_argument(
-        "--calls", type=int, default=2, metavar="N", help="calls per stream or turn (default 2)"
-    )
-    explore.add_argument(
-        "--deltas", type=int, default=2, metavar="N", help="argument fragments per call (default 2)"
-    )
-    explore.add_argument(
-        "--turns", type=int, default=1, metavar="N", help="user turns of a conversation (default 1)"
-    )
-    explore.add_argument("--names", type=int, default=1, metavar="N", help="distinct tool names (default 1)")
-    explore.add_argument(
-        "--interleave",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="calls may be open at once (default: as the protocol's providers do)",
-    )
-    explore.add_argument("--quirks", metavar="PROFILE", help="provider quirk profile(s), comma-separated")
-    explore.add_argument(
-        "--no-symmetry", action="store_true", help="explore every renaming of ids, not one per renaming"
-    )
-    explore.add_argument(
-        "--mutate", action="store_true", help="also feed each trace damaged by every mutator (for sanitizers)"
-    )
-    explore.add_argument("--max-traces", type=int, metavar="N", help="stop after N traces (the run says so)")
-    explore.add_argument(
-        "--time-limit", type=float, metavar="S", help="stop after S seconds (the run says so)"
-    )
-    explore.add_argument("--timeout", type=float, default=5.0, metavar="S", help="per input (default 5 s)")
-    explore.add_argument("--out", default="counterexamples", help="folder for the counterexample")
-    explore.add_argument(
-        "--suite", metavar="DIR", help="write a transition-coverage suite of traces (JSON Lines)"
-    )
-    explore.add_argument("--format", choices=("text", "json"), default="text")
-
-    analyse = verbs.add_parser(
-        "analyse",
-        help="prove facts about the machines: reachability, dead ends, dead events, a coverage suite",
-    )
-    analyse.add_argument("machines", nargs="*", metavar="MACHINE", help="machine class names (default: all)")
-    analyse.add_argument("--format", choices=("text", "json"), default="text")
-
-    shapes = verbs.add_parser(
-        "shapes", help="name the shape features a recording shows, and the quirk profiles they match"
-    )
-    shapes.add_argument("files", nargs="+", metavar="FILE", help="recording(s); - reads stdin")
-    shapes.add_argument("--protocol", "-p", required=True, metavar="P", help=f"one of: {names}")
-    shapes.add_argument("--format", choices=("text", "json"), default="text")
-
-    protocols = verbs.add_parser("protocols", help="list the protocol names (stable)")
-    protocols.add_argument("--format", choices=("text", "json"), default="text")
-    _explain(verbs.choices)
-    return parser
-
-
-class _Help(argparse.RawDescriptionHelpFormatter):
-    """Each option's default in its help (unless the help names it already); the epilog as written."""
-
-    def _get_help_string(self, action: argparse.Action) -> str | None:
-        text = action.help or ""
-        shown = action.default not in (None, False, [], argparse.SUPPRESS) and action.option_strings
-        if shown and "default" not in text:
-            text += " (default: %(default)s)"
-        return text
-
-
-#: An example per verb, for its ``--help``: ``{stream}`` is a stream protocol and ``{request}`` a request
-#: protocol that follows it, ``{other}`` another request protocol (from the registry).
-_EXAMPLES = {
-    "check": "toolwire check stream.sse -p {stream}\n"
-    "  toolwire check request.json -p {request} --after stream.sse --format json",
-    "rules": "toolwire rules -p {stream}",
-    "diagram": "toolwire diagram --format svg --out diagrams\n"
-    "  toolwire diagram --counterexample counterexamples/FILE.json",
-    "ids": "toolwire ids call_abc123 --for {request},{other}",
-    "fuzz": "toolwire fuzz conv.py:convert --from {stream} --to {request} --time-limit 60s\n"
-    "  toolwire fuzz 'node conv.js' --from {stream} --to {other} --quirks PROFILE",
-    "replay": "toolwire replay counterexamples/FILE.json conv.py:convert",
-    "explore": "toolwire explore conv.py:convert --from {stream} --to {request} --calls 3",
-    "analyse": "toolwire analyse --format json",
-    "shapes": "toolwire shapes recording.sse -p {stream}",
-    "protocols": "toolwire protocols --format json",
-}
-
-#: What each verb's exit codes mean.
-_EXITS = {
-    "check": "0 events were read and none broke a rule; 1 rule violations; "
-    "2 unreadable, unrecognised or empty input, or bad usage",
-    "ids": "0 the id is valid everywhere asked; 1 some protocol rejects it; 2 bad usage",
-    "fuzz": "0 no counterexample (and --min-coverage met); 1 counterexamples found or coverage "
-    "short; 2 bad usage or a target that cannot be loaded; 130 interrupted",
-    "replay": "0 the saved case no longer fails; 1 it still fails; 2 bad usage or file",
-    "explore": "0 holds within the bounds; 1 a counterexample; 2 bad usage",
-}
-
-
-def _wrapped(text: str) -> str:
-    import textwrap
-
-    return textwrap.fill(text, 79, subsequent_indent="  ", break_on_hyphens=False)
-
-
-def _explain(verbs: Mapping[str, argparse.ArgumentParser]) -> None:
-    """Give every verb's help its defaults, the choices it accepts, an example and its exit codes."""
-    for name, verb in verbs.items():
-        verb.formatter_class = _Help
-        for action in verb._actions:
-            if action.help is None and "--format" in action.option_strings:
-                action.help = "how to print the result"
-        if isinstance(verb, _Verb):
-            verb.verb = name
-
-
-def _epilog(name: str) -> str:
-    """A verb's epilog: the choices it accepts, an example and its exit codes (this reads every family)."""
-    from toolwire.properties import PROTOCOLS, QUIRKS
-
-    requests = [p for p in PROTOCOLS.values() if p.follows]
-    names = {
-        "request": requests[0].name,
-        "stream": requests[0].follows[0],
-        "other": next(p.name for p in requests if p.name != requests[0].name),
-    }
-    parts = []
-    if name in ("fuzz", "explore"):
-        parts.append(_wrapped("protocols: " + ", ".join(PROTOCOLS)))
-        parts.append(_wrapped("quirk profiles: " + ", ".join(sorted(QUIRKS))))
-    if name in ("diagram", "analyse"):
-        parts.append("machines: `toolwire analyse` lists every machine with its states")
-    parts.append("example:\n  " + _EXAMPLES[name].format(**names))
-    parts.append(_wrapped("exit codes: " + _EXITS.get(name, "0 done; 2 bad usage")))
-    return "\n\n".join(parts)
-
-
-class _Verb(argparse.ArgumentParser):
-    """A verb's parser, whose epilog is written when its help is shown (``check`` loads one family)."""
-
-    verb = ""
-
-    def format_help(self) -> str:
-        if self.verb and self.epilog is None:
-            self.epilog = _epilog(self.verb)
-        return super().format_help()
-
-
-def _version() -> str:
-    from toolwire import __version__
-
-    return __version__
 
 
 #: ``--max-examples`` when only ``--time-limit`` bounds a campaign.
 _UNLIMITED = 10**9
 
 
-def _duration(text: str) -> float:
-    """``90s``, ``10m``, ``1h`` or plain seconds, as seconds."""
-    units = {"s": 1, "m": 60, "h": 3600}
-    number, unit = (text[:-1], text[-1]) if text and text[-1] in units else (text, "s")
-    try:
-        seconds = float(number) * units[unit]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a duration: {text!r} (say 90s, 10m or 1h)") from None
-    if seconds <= 0:
-        raise argparse.ArgumentTypeError(f"a duration must be above 0, not {text!r}")
-    return seconds
-
-
 def _ignore_file(path: str) -> list[str]:
+    from pathlib import Path
+
     try:
         lines = Path(path).read_text(encoding="utf-8").splitlines()
     except OSError as exc:
@@ -349,9 +34,64 @@ def _ignore_file(path: str) -> list[str]:
     return [line.split("#", 1)[0].strip() for line in lines if line.split("#", 1)[0].strip()]
 
 
+#: ``check``'s options that take a value, and their destinations and choices (see :func:`_parser`).
+_CHECK_OPTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "-p": ("protocol", ()),
+    "--protocol": ("protocol", ()),
+    "--after": ("after", ()),
+    "--input-format": ("input_format", ("auto", "sse", "jsonl", "json", "eventstream")),
+    "--profile": ("profile", ()),
+    "--format": ("format", ("text", "json")),
+}
+
+
+_CHECK_DEFAULTS: dict[str, Any] = {
+    "protocol": None, "after": None, "input_format": "auto", "profile": None, "format": "text"
+}  # fmt: skip
+
+
+def _plain_check(argv: Sequence[str]) -> SimpleNamespace | None:
+    """The arguments of a plain ``check`` command line, read without building the parser.
+
+    Files in one run and the options above, each as two words with a valid value: what argparse
+    reads from it, exactly (``tests/test_cli_fast.py``).  Anything else (help, ``--opt=value``,
+    an abbreviation, an error) is None: argparse reads it, and says what is wrong.
+    """
+    if len(argv) < 2 or argv[0] != "check":
+        return None
+    values: dict[str, Any] = {"verb": "check", **_CHECK_DEFAULTS}
+    files: list[str] = []
+    runs = 0
+    words = iter(argv[1:])
+    last_was_file = False
+    for word in words:
+        if word[:1] != "-" or word == "-":
+            files.append(word)
+            runs += not last_was_file
+            last_was_file = True
+            continue
+        last_was_file = False
+        option = _CHECK_OPTIONS.get(word)
+        value = next(words, None)
+        if option is None or value is None or (value[:1] == "-" and value != "-"):
+            return None
+        destination, choices = option
+        if choices and value not in choices:
+            return None
+        values[destination] = value
+    if runs != 1:
+        return None
+    return SimpleNamespace(files=files, **values)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit code."""
-    args = _parser().parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    args: Any = _plain_check(words)
+    if args is None:
+        from toolwire._arguments import parser
+
+        args = parser().parse_args(words)
     if args.verb in ("fuzz", "explore", "replay"):
         _keep_hypothesis_out_of_the_working_folder()
     try:
@@ -372,6 +112,7 @@ def _keep_hypothesis_out_of_the_working_folder() -> None:
     ``HYPOTHESIS_STORAGE_DIRECTORY``, when set, still wins; ``--database`` is where findings go.
     """
     import os
+    from pathlib import Path
 
     if os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
         return
@@ -485,7 +226,6 @@ def _run(args: argparse.Namespace) -> int:
 
 def _check(args: argparse.Namespace) -> int:
     from toolwire import engines
-    from toolwire.engines._exchanges import check_recording, is_recording
     from toolwire.properties import get_protocol
 
     fmt = None if args.input_format == "auto" else args.input_format
@@ -501,8 +241,10 @@ def _check(args: argparse.Namespace) -> int:
     reports = []
     for path in args.files:
         try:
-            raw = _recording(path, is_recording)
+            raw = _recording(path)
             if raw is not None:
+                from toolwire.engines._exchanges import check_recording
+
                 reports.extend(check_recording(path, raw, args.protocol, args.profile))
                 continue
             protocol = args.protocol or _detected(path, fmt, args.format)
@@ -522,8 +264,13 @@ def _check(args: argparse.Namespace) -> int:
     return max(report.exit_code for report in reports)
 
 
-def _recording(path: str, is_recording: Callable[[bytes], bool]) -> bytes | None:
+def _recording(path: str) -> bytes | None:
     """The bytes of ``path`` when it is a cassette or HAR file (read whole: YAML and HAR are documents)."""
+    from toolwire.models import recording_kind
+
+    def is_recording(head: bytes) -> bool:
+        return recording_kind(head) is not None
+
     if path == "-":
         stdin = sys.stdin.buffer
         if not stdin.seekable():

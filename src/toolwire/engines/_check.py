@@ -8,7 +8,6 @@ import os
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, BinaryIO, Final, Literal
 
 from toolwire.errors import UsageError
@@ -347,11 +346,10 @@ def _sink(problems: list[Problem]) -> Any:
 def _open(path: str | os.PathLike[str]) -> BinaryIO:
     if str(path) == "-":
         return sys.stdin.buffer
-    target = Path(path)
-    if target.is_dir():
+    if os.path.isdir(path):
         raise UsageError(f"{path} is a folder; name a trace file")
     try:
-        return target.open("rb")
+        return open(path, "rb")
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror}") from None
 

@@ -18,7 +18,6 @@ becomes the JSON event its base64 ``bytes`` carry.
 
 from __future__ import annotations
 
-import base64
 import binascii
 import struct
 import zlib
@@ -187,8 +186,8 @@ def _event(headers: dict[str, Any], payload: bytes, number: int, problem: Proble
     event_type = headers.get(":event-type")
     if event_type == "chunk" and isinstance(value, dict) and isinstance(value.get("bytes"), str):
         try:
-            return orjson.loads(base64.b64decode(value["bytes"], validate=True))
-        except (binascii.Error, orjson.JSONDecodeError) as exc:
+            return orjson.loads(binascii.a2b_base64(value["bytes"], strict_mode=True))
+        except (ValueError, orjson.JSONDecodeError) as exc:
             problem(number, f"event-stream frame {number}: chunk bytes are not base64 JSON ({exc})")
             return None
     return {event_type: value} if isinstance(event_type, str) else value

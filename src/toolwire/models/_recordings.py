@@ -14,9 +14,7 @@ pytest-recording (vcrpy's format); HAR 1.2 (w3c.github.io/web-performance/specs/
 
 from __future__ import annotations
 
-import base64
 import binascii
-import gzip
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -168,6 +166,8 @@ def _decoded(body: bytes | None, headers: dict[str, str], side: str, problems: l
         return body
     try:
         if body.startswith(_GZIP):
+            import gzip
+
             return gzip.decompress(body)
         if encoding == "deflate" and not _plain(body):
             return zlib.decompress(body)
@@ -210,7 +210,7 @@ def _har(raw: bytes) -> Iterator[Exchange]:
         body: bytes | None = _bytes(text)
         if isinstance(text, str) and content.get("encoding") == "base64":
             try:
-                body = base64.b64decode(text, validate=True)
+                body = binascii.a2b_base64(text, strict_mode=True)
             except (binascii.Error, ValueError) as exc:
                 problems.append(f"response.content.text is not base64 ({exc})")
                 body = None

@@ -1,0 +1,70 @@
+"""A plain ``check`` command line is read without argparse, and read exactly as argparse reads it."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from toolwire._arguments import parser
+from toolwire.cli import _plain_check
+
+#: Words a check line is made of: its options, values (valid, invalid, dash-led), files, stdin.
+WORDS = st.sampled_from(
+    [
+        "check", "-p", "--protocol", "--after", "--input-format", "--profile", "--format", "--for",
+        "--protocol=x", "-px", "--", "-h", "--help", "-1", "-", "", "a.jsonl", "b.sse", "sse", "jsonl",
+        "json", "text", "auto", "eventstream", "openai-chat", "v11", "fuzz",
+    ]
+)  # fmt: skip
+
+
+def _argparse(words: list[str]) -> dict[str, object] | None:
+    """What argparse reads from ``words``, or None when it exits (an error, or help)."""
+    with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+        try:
+            return vars(parser().parse_args(words))
+        except SystemExit:
+            return None
+
+
+@given(st.lists(WORDS, max_size=8).map(lambda words: ["check", *words]))
+def test_a_plain_line_is_read_as_argparse_reads_it(words: list[str]) -> None:
+    fast = _plain_check(words)
+    if fast is not None:
+        assert vars(fast) == _argparse(words)
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["check", "trace.jsonl"],
+        ["check", "a.sse", "b.sse", "-p", "openai-chat-stream", "--format", "json"],
+        ["check", "--protocol", "openai-chat", "req.json", "--after", "-", "--profile", "v11"],
+        ["check", "-", "--input-format", "sse", "-p", "-"],
+    ],
+)
+def test_common_lines_take_the_fast_path(words: list[str]) -> None:
+    fast = _plain_check(words)
+    assert fast is not None
+    assert vars(fast) == _argparse(words)
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["check"],
+        ["check", "-h"],
+        ["check", "--format", "yaml", "a"],
+        ["check", "a", "-p", "P", "b"],
+        ["check", "--protocol=openai-chat", "a"],
+        ["check", "--proto", "openai-chat", "a"],
+        ["check", "-p"],
+        ["fuzz", "a"],
+    ],
+)
+def test_anything_else_goes_to_argparse(words: list[str]) -> None:
+    assert _plain_check(words) is None
