@@ -102,3 +102,40 @@ def test_a_responses_monitor_keeps_little_of_a_finished_call() -> None:
     # Hashes of its ids and a few numbers (a kept call holds its item and every delta: over 2 kB).
     assert per_call < 300, per_call
     assert not monitor.findings
+
+
+def _fed(monitor: Monitor, events: list[dict[str, Any]]) -> list[tuple[str, int | None]]:
+    for index, value in enumerate(events):
+        monitor.feed({**value, "sequence_number": index}, index, None, None)
+    return [(f.rule, f.index) for f in monitor.findings]
+
+
+def test_a_forgotten_call_keeps_each_hash_whole() -> None:
+    # Its text's, arguments.done's and name's hashes each take 65 bits (one says there was one):
+    # packed 64 apart, one's flag bit overwrote the next one's lowest bit, half of the time.
+    created = {"type": "response.created", "response": {}}
+    for k in range(64):
+        arguments = f'{{"n":{k}}}'
+        calls = list(responses_calls(0, 1))
+        for event in calls:
+            if event["type"] == "response.function_call_arguments.delta":
+                event["delta"] = arguments if event is calls[1] else ""
+            elif event["type"] == "response.function_call_arguments.done":
+                event["arguments"] = arguments
+        done = {**calls[-1], "item": {**calls[-1]["item"], "arguments": arguments}}
+        # A second output_item.done comes back for the forgotten call: RS-7d, and no RS-7e.
+        events = [created, *calls[:-1], done, done]
+        assert _fed(forgetful("openai-responses-stream"), events) == _fed(
+            PROTOCOLS["openai-responses-stream"].monitor(), events
+        )
+
+
+def test_a_forgotten_call_brought_back_still_owns_its_call_id() -> None:
+    created = {"type": "response.created", "response": {}}
+    first, second = list(responses_calls(0, 1)), list(responses_calls(1, 1))
+    second[0]["item"] = {**second[0]["item"], "call_id": first[0]["item"]["call_id"]}
+    # The first call is done (and forgotten), then addressed again, then its call_id reused.
+    events = [created, *first, first[-1], *second]
+    found = _fed(forgetful("openai-responses-stream"), events)
+    assert ("RS-7c", 2 + len(first)) in found
+    assert found == _fed(PROTOCOLS["openai-responses-stream"].monitor(), events)

@@ -162,9 +162,10 @@ class _Item:
         text = self.prefix + "".join(self.deltas)
         packed = self.state | self.index << 8 | _digest(self.id) << 56 | _digest(self.call_id) << 120
         for shift, value, present in (
+            # 65 bits each: a 64-bit hash and the bit that says there was one.
             (184, text, bool(text)),
-            (248, self.args_done, self.args_done is not None),
-            (312, self.name, self.name is not None),
+            (249, self.args_done, self.args_done is not None),
+            (314, self.name, self.name is not None),
         ):
             if present:
                 packed |= (_digest(value) | 1 << 64) << shift
@@ -177,7 +178,7 @@ class _Item:
         item.state = packed & 0xFF
         item.id = _Forgotten((packed >> 56) & _MASK, "id")
         item.call_id = _Forgotten((packed >> 120) & _MASK, "call_id")
-        fields = [(packed >> shift) & ((1 << 65) - 1) for shift in (184, 248, 312)]
+        fields = [(packed >> shift) & ((1 << 65) - 1) for shift in (184, 249, 314)]
         text, done, name = (
             _Forgotten(f & _MASK, what) if f >> 64 else None
             for f, what in zip(fields, ("arguments", "arguments.done", "name"), strict=True)
@@ -475,11 +476,19 @@ class StreamMonitor(Monitor):
             return
         owner = self._call_owner.get(call_id)
         if owner is None and _digest(call_id) in self._forgotten_calls:
+            # Its owner is on the shelf, or back from it (a later event addressed it).
             owner = next(
                 (
                     self._item(k)
                     for k, packed in self._finished.items()
                     if (packed >> 120) & _MASK == _digest(call_id)
+                ),
+                None,
+            ) or next(
+                (
+                    back
+                    for back in self._items.values()
+                    if type(back.call_id) is _Forgotten and back.call_id == call_id
                 ),
                 None,
             )
