@@ -123,6 +123,17 @@ BAD: list[tuple[str, Any]] = [
     ("choice.finish_reason", "stop"),
     ("choice.index", 3),
     ("delta.content", "hi"),
+    ("delta.tool_calls", []),
+    ("delta.tool_calls", [{"index": 0, "function": {"arguments": ","}}] * 2),
+    ("delta.tool_calls", [{"index": 0, "function": {"arguments": ","}}, {"index": 1, "function": {}}]),
+    ("choices", []),
+    (
+        "choices",
+        [
+            {"index": i, "delta": {"tool_calls": [{"index": 0, "function": {"arguments": "1"}}]}}
+            for i in (0, 1)
+        ],
+    ),
 ]
 
 

@@ -96,27 +96,33 @@ class StreamMonitor(FragmentMonitor):
         feed, live, finished = self.feed, self._live, self._finished
         more = _FRAGMENTS.rows["more"]
         typed = wire.ArgumentsChunk
-        # The call the last chunk streamed to, while no other chunk came between: the next
-        # chunk for the same (choice, index) takes the same self-loop.
-        last: tuple[Any, int, list[str]] | None = None
+        # The (choice, index) the last chunk streamed to and its call's parts, while no other
+        # chunk came between: the next chunk for the same pair takes the same self-loop.  Plain
+        # ints in locals, and one-item unpacking for the lengths: fewer steps per chunk.
+        last_choice: Any = None
+        last_position: Any = None
+        parts: list[str] = []
         for line, value, event in frames:
             if type(value) is typed:
-                choices = value.choices
-                if len(choices) == 1 and len(choices[0].delta.tool_calls) == 1:
-                    choice = choices[0]
-                    fragment = choice.delta.tool_calls[0]
-                    if last is not None and last[0] == choice.index and last[1] == fragment.index:
-                        last[2].append(fragment.function.arguments)
+                try:
+                    (choice,) = value.choices
+                    (fragment,) = choice.delta.tool_calls
+                except ValueError:
+                    pass  # no choice or fragment, or several: read plain
+                else:
+                    if fragment.index == last_position and choice.index == last_choice:
+                        parts.append(fragment.function.arguments)
                         index += 1
                         continue
                     call = live.get((choice.index, fragment.index))
                     if call is not None and choice.index not in finished and more[call.state] == call.state:
-                        call.parts.append(fragment.function.arguments)
-                        last = (choice.index, fragment.index, call.parts)
+                        parts = call.parts
+                        parts.append(fragment.function.arguments)
+                        last_choice, last_position = choice.index, fragment.index
                         index += 1
                         continue
                 value = plain(value)
-            last = None
+            last_choice = last_position = None
             feed(value, index, line, event)
             index += 1
         return index, line
