@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolwire
+from toolwire.models import openai_chat
 from toolwire.properties import PROTOCOLS
 
 
@@ -123,6 +126,17 @@ BAD: list[tuple[str, Any]] = [
     ("choice.finish_reason", "stop"),
     ("choice.index", 3),
     ("delta.content", "hi"),
+    ("delta.tool_calls", []),
+    ("delta.tool_calls", [{"index": 0, "function": {"arguments": ","}}] * 2),
+    ("delta.tool_calls", [{"index": 0, "function": {"arguments": ","}}, {"index": 1, "function": {}}]),
+    ("choices", []),
+    (
+        "choices",
+        [
+            {"index": i, "delta": {"tool_calls": [{"index": 0, "function": {"arguments": "1"}}]}}
+            for i in (0, 1)
+        ],
+    ),
 ]
 
 
@@ -227,3 +241,169 @@ def test_the_clean_streams_are_clean(tmp_path: Path, protocol: str) -> None:
     path = tmp_path / "t.jsonl"
     write(path, [json.dumps(e).encode() for e in STREAMS[protocol]], sse=False)
     assert toolwire.check_file(path, protocol).exit_code == 0
+
+
+def request(number: int) -> dict[str, Any]:
+    """A Chat request body: two tool rounds (the second with two calls), then a closing turn."""
+
+    def calls(*ids: str) -> dict[str, Any]:
+        entries = [
+            {"id": i, "type": "function", "function": {"name": "f", "arguments": '{"a": 1}'}} for i in ids
+        ]
+        return {"role": "assistant", "content": None, "tool_calls": entries}
+
+    first, second, third = (f"call_{number}_{k}" for k in range(3))
+    messages = [
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": f"Question {number}"},
+        calls(first),
+        {"role": "tool", "tool_call_id": first, "content": "1"},
+        calls(second, third),
+        {"role": "tool", "tool_call_id": third, "content": "2"},
+        {"role": "tool", "tool_call_id": second, "content": "3"},
+        {"role": "assistant", "content": "Done.", "name": "bot"},
+        {"role": "user", "content": [{"type": "text", "text": "Thanks."}]},
+    ]
+    return {"model": "gpt-4o", "messages": messages, "tools": [{"type": "function"}], "stream": False}
+
+
+# What a mutation puts into a field of a message (``-1``: of the body), after line 256.
+REQUEST_BAD: list[tuple[str, Any]] = [
+    ("role", "tool"),
+    ("role", "user"),
+    ("role", "assistant"),
+    ("role", None),
+    ("role", 3),
+    ("tool_call_id", None),
+    ("tool_call_id", 7),
+    ("tool_call_id", "call_x"),
+    ("tool_call_id", "c" * 41),
+    ("tool_call_id", ""),
+    ("tool_calls", []),
+    ("tool_calls", "junk"),
+    ("tool_calls", [{"id": "", "type": "function", "function": {"name": "f", "arguments": "{}"}}]),
+    ("tool_calls", [{"id": "c" * 41, "type": "function", "function": {"name": "f", "arguments": "{}"}}]),
+    ("tool_calls", [{"id": "d", "type": "function", "function": {"name": "f", "arguments": "{}"}}] * 2),
+    ("tool_calls", [{"id": "e", "function": {"name": "f", "arguments": "{}"}}]),
+    ("tool_calls", [{"id": 5, "type": "function", "function": {"name": "f", "arguments": "{}"}}]),
+    ("tool_calls", [{"id": "g", "type": "function", "function": {"name": "f", "arguments": {}}}]),
+    ("content", 2**70),
+    ("refusal", None),
+    ("messages", "junk"),
+    ("messages", []),
+    ("messages", ["junk", {"role": "tool", "tool_call_id": "call_1"}]),
+    ("temperature", 2**64),
+    ("x", 1),
+]
+REQUEST_RAW: list[bytes] = [
+    *RAW,
+    b'null, "role": "tool"',  # a key twice: the last one counts, for orjson and msgspec alike
+    b"123456789012345678901234567890",
+    b"1e-999",
+]
+REQUEST_MUTATIONS = len(REQUEST_BAD) + len(REQUEST_RAW)
+
+
+def mutated_requests(mutations: list[tuple[int, int, int]]) -> list[bytes]:
+    """300 request bodies, with ``REQUEST_BAD`` or ``REQUEST_RAW`` mutation ``which`` at each
+    (body, message) place; message -1 is the body itself (raw bytes go in its ``model``)."""
+    bodies = [request(n) for n in range(300)]
+    raws: dict[int, bytes] = {}
+    for position, message, which in mutations:
+        body = bodies[position % len(bodies)]
+        messages = body["messages"]
+        target = body if message < 0 or not isinstance(messages, list) else messages[message % len(messages)]
+        if not isinstance(target, dict):
+            continue
+        if which < len(REQUEST_BAD):
+            field, value = REQUEST_BAD[which]
+            target["model" if field == "messages" and target is not body else field] = value
+        else:
+            marker = f"__raw_{len(raws)}__"
+            target["model" if target is body else "content"] = marker
+            raws[len(raws)] = REQUEST_RAW[which - len(REQUEST_BAD)]
+    lines = []
+    for body in bodies:
+        line = json.dumps(body).encode()
+        for k, raw in raws.items():
+            line = line.replace(f'"__raw_{k}__"'.encode(), raw)
+        lines.append(line)
+    return lines
+
+
+@pytest.mark.parametrize("message", [-1, 1, 2, 3, 4, 7, 8])
+@pytest.mark.parametrize("which", range(REQUEST_MUTATIONS))
+def test_each_bad_request_body_is_reported_as_plain_reading_reports_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, which: int, message: int
+) -> None:
+    path = tmp_path / "t.jsonl"
+    write(path, mutated_requests([(280, message, which)]), sse=False)
+    assert report(path, "openai-chat", True, monkeypatch) == report(path, "openai-chat", False, monkeypatch)
+
+
+@settings(max_examples=40)
+@given(
+    st.lists(
+        st.tuples(st.integers(250, 299), st.integers(-1, 8), st.integers(0, REQUEST_MUTATIONS - 1)),
+        max_size=6,
+    ),
+    st.booleans(),
+)
+def test_typed_request_bodies_report_what_plain_ones_report(
+    tmp_path_factory: pytest.TempPathFactory, mutations: list[tuple[int, int, int]], after: bool
+) -> None:
+    folder = tmp_path_factory.mktemp("t")
+    path = folder / "t.jsonl"
+    write(path, mutated_requests(mutations), sse=False)
+    stream = folder / "stream.jsonl"
+    write(stream, [json.dumps(e).encode() for e in STREAMS["openai-chat-stream"]], sse=False)
+    previous = stream if after else None  # calls kept for the round trip: fewer take the hot path
+    typed = toolwire.check_file(path, "openai-chat", after=previous).to_json()
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(type(PROTOCOLS["openai-chat"].make()), "hot", ())
+        assert toolwire.check_file(path, "openai-chat", after=previous).to_json() == typed
+
+
+def test_the_clean_request_log_is_clean_and_read_typed(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    write(path, mutated_requests([]), sse=False)
+    assert toolwire.check_file(path, "openai-chat").exit_code == 0
+    decode = msgspec.json.Decoder(openai_chat.RequestBody).decode
+    assert all(type(decode(line)) is openai_chat.RequestBody for line in mutated_requests([]))
+
+
+def test_a_request_body_nested_past_1024_levels_is_unreadable_whatever_the_recursion_limit(
+    tmp_path: Path,
+) -> None:
+    # msgspec nests as deep as the recursion limit lets it; orjson stops at 1024 levels.
+    path = tmp_path / "t.jsonl"
+    write(path, mutated_requests([(280, 1, len(REQUEST_BAD) + RAW.index(b"[" * 1100 + b"]" * 1100))]), False)
+    sys.setrecursionlimit(20_000)
+    try:
+        found = toolwire.check_file(path, "openai-chat").to_json()
+    finally:
+        sys.setrecursionlimit(1000)
+    assert [p["line"] for p in found["problems"]] == [281]
+
+
+# A hot event's string fields, each of which a typed decoder reads as ``str``.
+TYPED_STRINGS = {
+    "openai-responses-stream": b'"fc_11"',
+    "anthropic-stream": b'"input_json_delta"',
+    "openai-chat-stream": b'"chatcmpl-1"',
+}
+
+
+@pytest.mark.parametrize("protocol", sorted(TYPED_STRINGS))
+def test_invalid_utf8_in_a_typed_string_is_reported_as_plain_reading_reports_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, protocol: str
+) -> None:
+    # msgspec raises UnicodeDecodeError there, not a DecodeError.
+    events = [json.dumps(e, separators=(",", ":")).encode() for e in STREAMS[protocol]]
+    k = next(k for k in range(300, len(events)) if TYPED_STRINGS[protocol] in events[k])
+    events[k] = events[k].replace(TYPED_STRINGS[protocol], b'"\xff"', 1)
+    path = tmp_path / "t.jsonl"
+    write(path, events, sse=False)
+    typed = report(path, protocol, True, monkeypatch)
+    assert typed == report(path, protocol, False, monkeypatch)
+    assert [p["line"] for p in typed["problems"]] == [k + 1]

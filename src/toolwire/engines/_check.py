@@ -132,6 +132,11 @@ def check_file(
         if unreadable is not None:
             return Report(str(path), spec.name, 0, problems=(*problems, Problem(None, None, unreadable)))
         fmt = input_format or detect_format(head)
+        if spec.shape != "stream" and fmt != "jsonl":
+            # Request bodies come typed from JSON Lines only: the SSE reader lets msgspec's
+            # UnicodeDecodeError (invalid UTF-8 in a typed string) through, which its typed
+            # streams share; request logs are JSON Lines in practice.
+            hot = ()
         frames = read_frames(stream, _sink(problems), fmt, hot)
         # What is read here holds no reference cycles: garbage collection would only walk the
         # millions of fresh dicts again and again (half the time of a request log).
@@ -275,12 +280,15 @@ def _feed_conversations(
         tally.add(monitor)
 
     keep_calls = previous is not None
+    # Bodies of the usual shapes come typed (see Monitor.hot); their items are the monitor's.
+    hot = spec.make(profile).hot
     for line, value, _ in frames:
-        if isinstance(value, dict) and container in value:
+        typed = type(value) in hot
+        if typed or (isinstance(value, dict) and container in value):
             monitor = spec.make(profile)
             monitor.keep_calls = keep_calls
             monitor.open_document(value)
-            items = value[container]
+            items = getattr(value, container) if typed else value[container]
             if not isinstance(items, list):
                 problems.append(Problem(line, None, f"'{container}' is not a list; nothing checked"))
                 continue

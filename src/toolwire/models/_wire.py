@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import itertools
 import re
+import sys
 from collections.abc import Callable, Generator, Iterator
 from typing import Annotated, Any, BinaryIO, Final, Literal, Union, cast
 
@@ -213,7 +214,7 @@ def read_jsonl(stream: BinaryIO, problem: ProblemSink, hot: Hot = ()) -> Iterato
                 try:
                     yield number, decode(raw), None
                     continue
-                except (msgspec.DecodeError, RecursionError):
+                except _NOT_TYPED:
                     pass
             try:
                 yield number, loads(raw), None
@@ -238,7 +239,7 @@ def _decode(
             try:
                 yield number, decode(raw), None
                 continue
-            except (msgspec.DecodeError, RecursionError):
+            except _NOT_TYPED:
                 pass
         elif hot and number > TYPED_AFTER:
             decode = typed(hot)
@@ -253,14 +254,44 @@ def _decode(
 TYPED_AFTER: Final = 256
 
 
+#: What a typed decoder raises on a value it does not take: msgspec raises UnicodeDecodeError
+#: (not a DecodeError) for invalid UTF-8 in a string it decodes, RecursionError for deep nesting.
+_NOT_TYPED: Final = (msgspec.DecodeError, UnicodeDecodeError, RecursionError)
+
+
 def typed(hot: Hot) -> Callable[[bytes], Any]:
-    """A decoder of the ``hot`` event types that raises ``msgspec.DecodeError`` on anything else.
+    """A decoder of the ``hot`` event types that raises one of :data:`_NOT_TYPED` on anything else.
 
     Its structs forbid unknown fields and type every field, so what it accepts, orjson reads
-    the same (invalid UTF-8, lone surrogates, numbers past 64 bits, deep nesting all fail it).
+    the same (invalid UTF-8, lone surrogates, numbers past 64 bits, deep nesting all fail it;
+    see :data:`_NOT_TYPED` for how).
     """
     kind: Any = hot[0] if len(hot) == 1 else Union[hot]  # noqa: UP007
-    return msgspec.json.Decoder(kind).decode
+    decode = msgspec.json.Decoder(kind).decode
+    if not any(getattr(t, "nests_freely", False) for t in hot):
+        return decode
+
+    limit = sys.getrecursionlimit
+
+    def shallow(raw: bytes) -> Any:
+        # msgspec nests as deep as Python's recursion limit lets it (from 3.12, a C limit), not
+        # orjson's 1024 levels.  A value too short for 1025 levels, or read under a limit of at
+        # most 1024 on 3.11, or with at most 1024 opening brackets, cannot nest past orjson's.
+        if (
+            len(raw) > 2 * _DEEPEST
+            and (_C_LIMIT or limit() > _DEEPEST)
+            and raw.count(b"{") + raw.count(b"[") > _DEEPEST
+        ):
+            raise msgspec.DecodeError("may nest deeper than orjson reads")
+        return decode(raw)
+
+    return shallow
+
+
+#: The deepest nesting orjson reads.
+_DEEPEST: Final = 1024
+#: Whether msgspec's nesting limit is a C one, whatever Python's recursion limit.
+_C_LIMIT: Final = sys.version_info >= (3, 12)
 
 
 def plain(value: Any) -> Any:

@@ -96,27 +96,33 @@ class StreamMonitor(FragmentMonitor):
         feed, live, finished = self.feed, self._live, self._finished
         more = _FRAGMENTS.rows["more"]
         typed = wire.ArgumentsChunk
-        # The call the last chunk streamed to, while no other chunk came between: the next
-        # chunk for the same (choice, index) takes the same self-loop.
-        last: tuple[Any, int, list[str]] | None = None
+        # The (choice, index) the last chunk streamed to and its call's parts, while no other
+        # chunk came between: the next chunk for the same pair takes the same self-loop.  Plain
+        # ints in locals, and one-item unpacking for the lengths: fewer steps per chunk.
+        last_choice: Any = None
+        last_position: Any = None
+        parts: list[str] = []
         for line, value, event in frames:
             if type(value) is typed:
-                choices = value.choices
-                if len(choices) == 1 and len(choices[0].delta.tool_calls) == 1:
-                    choice = choices[0]
-                    fragment = choice.delta.tool_calls[0]
-                    if last is not None and last[0] == choice.index and last[1] == fragment.index:
-                        last[2].append(fragment.function.arguments)
+                try:
+                    (choice,) = value.choices
+                    (fragment,) = choice.delta.tool_calls
+                except ValueError:
+                    pass  # no choice or fragment, or several: read plain
+                else:
+                    if fragment.index == last_position and choice.index == last_choice:
+                        parts.append(fragment.function.arguments)
                         index += 1
                         continue
                     call = live.get((choice.index, fragment.index))
                     if call is not None and choice.index not in finished and more[call.state] == call.state:
-                        call.parts.append(fragment.function.arguments)
-                        last = (choice.index, fragment.index, call.parts)
+                        parts = call.parts
+                        parts.append(fragment.function.arguments)
+                        last_choice, last_position = choice.index, fragment.index
                         index += 1
                         continue
                 value = plain(value)
-            last = None
+            last_choice = last_position = None
             feed(value, index, line, event)
             index += 1
         return index, line
@@ -288,6 +294,7 @@ class ConversationMonitor(Monitor):
     """
 
     protocol = CHAT
+    hot = (wire.RequestBody,)
 
     def __init__(self) -> None:
         super().__init__(_BOOK)
@@ -342,8 +349,12 @@ class ConversationMonitor(Monitor):
         non-empty strings of at most 40 characters open them (unless calls are kept for the
         round trip); a tool result answering a pending call with such an id answers it.  Each
         only when its machine step is legal.  Every other message goes through :meth:`feed`,
-        so findings are the same either way (a test compares the two).
+        so findings are the same either way (a test compares the two).  The messages of a body
+        read typed (:class:`~toolwire.models.openai_chat.RequestBody`) take :meth:`_feed_typed`.
         """
+        if items and type(items[0]) is wire.RequestMessage:
+            self._feed_typed(items, line)
+            return
         rows = _CONVERSATION.rows
         other, opening, answer, last = rows["other"], rows["calls"], rows["answer"], rows["last_answer"]
         TOOL, ASSISTANT, LONGEST = wire.ROLE_TOOL, wire.ROLE_ASSISTANT, wire.CHAT_TOOL_CALL_ID_MAX
@@ -386,6 +397,54 @@ class ConversationMonitor(Monitor):
                         continue
             self._state, self._pending, self._answered = state, pending, answered
             feed(item, position, line, None)
+            state, pending, answered = self._state, self._pending, self._answered
+        self._state, self._pending, self._answered = state, pending, answered
+
+    def _feed_typed(self, items: list[wire.RequestMessage], line: int | None) -> None:
+        """:meth:`feed_document`'s hot path over typed messages: the same steps, with the types
+        the decoder checked (``role`` a string, ``tool_call_id`` one or None, every call's
+        ``id`` one) not checked again."""
+        rows = _CONVERSATION.rows
+        other, opening, answer, last = rows["other"], rows["calls"], rows["answer"], rows["last_answer"]
+        TOOL, ASSISTANT, LONGEST = wire.ROLE_TOOL, wire.ROLE_ASSISTANT, wire.CHAT_TOOL_CALL_ID_MAX
+        fast_calls = not self.keep_calls
+        feed = self.feed
+        state, pending, answered = self._state, self._pending, self._answered
+        for position, item in enumerate(items):
+            role = item.role
+            if role == TOOL:
+                answering = item.tool_call_id
+                if answering in pending and len(answering) <= LONGEST:
+                    target = (last if len(pending) == 1 else answer)[state]
+                    if target >= 0:
+                        state = target
+                        del pending[answering]
+                        answered.add(answering)
+                        continue
+            elif role != ASSISTANT or not (calls := item.tool_calls):
+                target = other[state]
+                if target >= 0:
+                    state = target
+                    if pending:
+                        pending.clear()
+                    if answered:
+                        answered.clear()
+                    continue
+            elif fast_calls and opening[state] >= 0:
+                opened: dict[str, int] = {}
+                for k, call in enumerate(calls):
+                    call_id = call.id
+                    if not 0 < len(call_id) <= LONGEST or call_id in opened:
+                        break
+                    opened[call_id] = k
+                else:
+                    state = opening[state]
+                    pending = opened
+                    answered = set()
+                    self._opened_at = position
+                    continue
+            self._state, self._pending, self._answered = state, pending, answered
+            feed(plain(item), position, line, None)
             state, pending, answered = self._state, self._pending, self._answered
         self._state, self._pending, self._answered = state, pending, answered
 
