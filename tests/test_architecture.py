@@ -3,8 +3,8 @@
 A family is *named* by a file that imports one of its modules, uses one of its
 machines, or holds one of its protocol names in a string (docstrings and
 comments are prose, not coupling, and are not counted).  Its own places are
-``models/_<family>.py``, ``machines/_<family>.py`` and ``properties/_<family>/``;
-the layers' ``__init__`` re-exports are not counted.
+``models/_<family>.py`` (and ``_<family>_hot.py``, its typed events), ``machines/_<family>.py``
+and ``properties/_<family>/``; the layers' ``__init__`` re-exports are not counted.
 """
 
 from __future__ import annotations
@@ -61,7 +61,8 @@ def _namers() -> dict[str, set[str]]:
             continue
         names, strings = _code_names(ast.parse(path.read_text()))
         for module, family in FAMILIES.items():
-            own = (f"models/{module}.py", f"machines/{module}.py", f"properties/{module}/")
+            own = (f"models/{module}.py", f"models/{module}_hot.py", f"machines/{module}.py")
+            own += (f"properties/{module}/",)
             if relative.startswith(own):
                 continue
             modules = {

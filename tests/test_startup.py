@@ -61,10 +61,11 @@ def test_reading_a_table_imports_every_family() -> None:
     assert _loaded_after("import toolwire\nlen(toolwire.PROTOCOLS)") == sorted(_registry.INDEX)
 
 
-#: What a plain ``check`` of a trace must not import: the command line's parser and its locale
-#: machinery, pathlib, the decoders of compressed and base64 bodies, other families' wires.
+#: What a plain ``check`` of a short trace must not import: the command line's parser and its locale
+#: machinery, pathlib, msgspec (typed decoding pays on long traces), the decoders of compressed
+#: and base64 bodies, other families' wires.
 NOT_ON_CHECKS_PATH = (
-    "argparse", "locale", "shutil", "pathlib", "gzip", "base64", "toolwire._arguments",
+    "argparse", "locale", "shutil", "pathlib", "gzip", "base64", "msgspec", "toolwire._arguments",
     "toolwire.models._gemini", "toolwire.engines._exchanges",
 )  # fmt: skip
 

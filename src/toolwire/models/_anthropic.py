@@ -10,10 +10,6 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
-import msgspec
-
-from toolwire.models._wire import Int64
-
 __all__ = [
     "BLOCK_DELTA",
     "BLOCK_START",
@@ -32,8 +28,6 @@ __all__ = [
     "TOOL_RESULT",
     "TOOL_USE",
     "TOOL_USE_ID",
-    "InputJsonDelta",
-    "ToolInputDelta",
     "is_server_result",
 ]
 
@@ -72,23 +66,3 @@ def is_server_result(block: Any) -> bool:
         return False
     kind = block.get("type")
     return isinstance(kind, str) and kind != TOOL_RESULT and kind.endswith("_tool_result")
-
-
-class InputJsonDelta(
-    msgspec.Struct, tag_field="type", tag="input_json_delta", forbid_unknown_fields=True, gc=False
-):
-    """The ``delta`` of a :class:`ToolInputDelta`."""
-
-    partial_json: str
-
-
-class ToolInputDelta(
-    msgspec.Struct, tag_field="type", tag="content_block_delta", forbid_unknown_fields=True, gc=False
-):
-    """A ``content_block_delta`` streaming tool input, decoded typed for ``toolwire check``'s hot path.
-
-    Any other shape (another delta type, an unknown field) is read as a plain dict.
-    """
-
-    index: Int64
-    delta: InputJsonDelta

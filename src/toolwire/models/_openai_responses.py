@@ -10,10 +10,6 @@ from __future__ import annotations
 
 from typing import Final
 
-import msgspec
-
-from toolwire.models._wire import Int64
-
 __all__ = [
     "ARGS_DELTA",
     "ARGS_DONE",
@@ -35,7 +31,6 @@ __all__ = [
     "OPEN_RESPONSES_FUNCTION_CALL_FIELDS",
     "QUEUED",
     "TERMINAL_EVENT_TYPES",
-    "ArgumentsDelta",
     "is_extension_type",
 ]
 
@@ -135,24 +130,3 @@ def is_extension_type(event_type: str) -> bool:
     (True, False)
     """
     return ":" in event_type
-
-
-class ArgumentsDelta(
-    msgspec.Struct,
-    tag_field="type",
-    tag="response.function_call_arguments.delta",
-    forbid_unknown_fields=True,
-    omit_defaults=True,
-    gc=False,
-):
-    """``response.function_call_arguments.delta``, decoded typed for ``toolwire check``'s hot path.
-
-    Every field must be there with its type, and no other: any other delta is read as a plain
-    dict (so unknown fields are still seen).  ``obfuscation`` pads the event's size.
-    """
-
-    sequence_number: Int64
-    item_id: str
-    output_index: Int64
-    delta: str
-    obfuscation: str | None = None

@@ -14,9 +14,8 @@ import itertools
 import re
 import sys
 from collections.abc import Callable, Generator, Iterator
-from typing import Annotated, Any, BinaryIO, Final, Literal, Union, cast
+from typing import Any, BinaryIO, Final, Literal, Union, cast
 
-import msgspec
 import orjson
 
 from toolwire.models._eventstream import is_eventstream, read_eventstream
@@ -28,7 +27,6 @@ __all__ = [
     "Frame",
     "Hot",
     "InputFormat",
-    "Int64",
     "ProblemSink",
     "decode_json",
     "detect_format",
@@ -41,10 +39,8 @@ __all__ = [
 ]
 
 Frame = tuple[int | None, Any, str | None]
-#: A 64-bit integer (orjson reads ones past 64 bits as floats; those are read plain).
-Int64 = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
 #: The event types a monitor's hot path takes typed (``msgspec.Struct`` classes with a tag).
-Hot = tuple[type[msgspec.Struct], ...]
+Hot = tuple[type, ...]
 ProblemSink = Callable[[int | None, str], None]
 InputFormat = Literal["sse", "jsonl", "json", "eventstream"]
 
@@ -256,7 +252,9 @@ TYPED_AFTER: Final = 256
 
 #: What a typed decoder raises on a value it does not take: msgspec raises UnicodeDecodeError
 #: (not a DecodeError) for invalid UTF-8 in a string it decodes, RecursionError for deep nesting.
-_NOT_TYPED: Final = (msgspec.DecodeError, UnicodeDecodeError, RecursionError)
+#: :func:`typed` adds ``msgspec.DecodeError`` when it first imports msgspec (no decoder is typed
+#: before that, and ``except`` reads this when an exception comes).
+_NOT_TYPED: tuple[type[BaseException], ...] = (UnicodeDecodeError, RecursionError)
 
 
 def typed(hot: Hot) -> Callable[[bytes], Any]:
@@ -266,6 +264,10 @@ def typed(hot: Hot) -> Callable[[bytes], Any]:
     the same (invalid UTF-8, lone surrogates, numbers past 64 bits, deep nesting all fail it;
     see :data:`_NOT_TYPED` for how).
     """
+    import msgspec
+
+    global _NOT_TYPED  # noqa: PLW0603 (read by the readers' except clauses; see above)
+    _NOT_TYPED = (msgspec.DecodeError, UnicodeDecodeError, RecursionError)
     kind: Any = hot[0] if len(hot) == 1 else Union[hot]  # noqa: UP007
     decode = msgspec.json.Decoder(kind).decode
     if not any(getattr(t, "nests_freely", False) for t in hot):
@@ -296,7 +298,8 @@ _C_LIMIT: Final = sys.version_info >= (3, 12)
 
 def plain(value: Any) -> Any:
     """A typed hot event as the plain dict it was read from (anything else as it is)."""
-    if isinstance(value, msgspec.Struct):
+    msgspec = sys.modules.get("msgspec")  # none is typed before msgspec is imported
+    if msgspec is not None and isinstance(value, msgspec.Struct):
         return msgspec.to_builtins(value)
     return value
 
@@ -372,7 +375,7 @@ def read_sse(stream: BinaryIO, problem: ProblemSink, hot: Hot = ()) -> Iterator[
                 try:
                     yield number - 1, decode(payload), event
                     continue
-                except (msgspec.DecodeError, RecursionError):
+                except _NOT_TYPED:
                     pass
             try:
                 yield number - 1, loads(payload), event

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -12,7 +14,7 @@ from toolwire.models import Frame, Hot
 from toolwire.properties._rule import Finding, Rule, Severity
 from toolwire.properties._turn import Turn
 
-__all__ = ["MAX_NOTICES", "Monitor", "Notice", "Violations", "guards"]
+__all__ = ["MAX_NOTICES", "Monitor", "Notice", "Violations", "guards", "hot_type"]
 
 #: Notices a monitor keeps; past this many it only counts them (memory stays bounded on junk input).
 MAX_NOTICES = 50
@@ -84,6 +86,17 @@ class Violations:
 _GUARDS: dict[str, dict[str, set[str]]] = {}
 
 
+class _Untyped:
+    """The type of no value: what a hot path compares with while its types are not loaded."""
+
+
+def hot_type(module: str, name: str) -> Any:
+    """The hot event type ``module.name`` when that module is loaded (see :meth:`Monitor.load_hot`),
+    else a type no value has: a trace read without typed events takes no typed branch."""
+    loaded = sys.modules.get(module)
+    return getattr(loaded, name) if loaded is not None else _Untyped
+
+
 def guards(machine: str) -> dict[str, list[str]]:
     """For each state of ``machine``, the rule ids an illegal event there breaks, sorted.
 
@@ -101,9 +114,26 @@ class Monitor:
     """
 
     protocol: str = ""
-    #: Event types :meth:`consume` takes typed (see ``toolwire.models.read_jsonl``); it turns any
-    #: it does not handle on its hot path back into a plain value (``toolwire.models.plain``).
-    hot: ClassVar[Hot] = ()
+    #: Event types :meth:`consume` takes typed (see ``toolwire.models.read_jsonl``): the module that
+    #: defines them and their names, loaded by :meth:`load_hot`.  :meth:`consume` turns any it does
+    #: not handle on its hot path back into a plain value (``toolwire.models.plain``).
+    hot: ClassVar[tuple[str, tuple[str, ...]] | None] = None
+
+    @classmethod
+    def load_hot(cls) -> Hot:
+        """Its hot event types, imported (msgspec with them): for a reader that decodes them typed."""
+        if not cls.hot:
+            return ()
+        module, names = cls.hot
+        loaded = importlib.import_module(module)
+        return tuple(getattr(loaded, name) for name in names)
+
+    @classmethod
+    def loaded_hot(cls) -> Hot:
+        """Its hot event types if :meth:`load_hot` has imported them, else none (importing nothing)."""
+        if not cls.hot or cls.hot[0] not in sys.modules:
+            return ()
+        return cls.load_hot()
 
     def __init__(self, rules: Mapping[str, Rule]) -> None:
         #: How the trace was encoded (``sse``, ``jsonl``, ``json``), when it came from a file.

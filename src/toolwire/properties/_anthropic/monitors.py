@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from toolwire.machines import AnthropicConversation, MessageStream, compile_machine
 from toolwire.models import Frame, plain
@@ -11,9 +11,15 @@ from toolwire.models import anthropic as wire
 from toolwire.properties._anthropic.rules import MESSAGES, RULES, STREAM
 from toolwire.properties._blocks import MESSAGE, BlockRules, BlockStreamMonitor
 from toolwire.properties._lifecycle import Item, Lifecycle
-from toolwire.properties._monitor import Monitor, Violations
+from toolwire.properties._monitor import Monitor, Violations, hot_type
 from toolwire.properties._text import clip
 from toolwire.properties._turn import Turn
+
+if TYPE_CHECKING:
+    from toolwire.models._anthropic_hot import ToolInputDelta
+
+#: Where its typed events are (see ``Monitor.load_hot``).
+_HOT: Final = "toolwire.models._anthropic_hot"
 
 __all__ = ["ConversationMonitor", "StreamMonitor"]
 
@@ -86,7 +92,7 @@ class StreamMonitor(BlockStreamMonitor):
     lifecycle = BLOCKS
     envelope = ENVELOPE
 
-    hot = (wire.ToolInputDelta,)
+    hot = (_HOT, ("ToolInputDelta",))
 
     def __init__(self) -> None:
         super().__init__(_BOOK)
@@ -103,10 +109,10 @@ class StreamMonitor(BlockStreamMonitor):
         feed, items = self.feed, self.items
         streaming, open_message = _BLOCK_STREAMING, _MESSAGE_STREAMING
         BLOCK_DELTA, INPUT_JSON_DELTA = wire.BLOCK_DELTA, wire.INPUT_JSON_DELTA
-        typed = wire.ToolInputDelta
+        typed: type[ToolInputDelta] = hot_type(_HOT, "ToolInputDelta")
         for line, value, event in frames:
             if type(value) is typed:
-                # Read typed: every field is there with its type (see wire.ToolInputDelta).
+                # Read typed: every field is there with its type (see _HOT).
                 item = items.get(value.index)
                 message = items.get(MESSAGE)
                 if (

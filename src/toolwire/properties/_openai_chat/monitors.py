@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from toolwire.machines import ChatConversation, ChatToolCallStream, compile_machine
 from toolwire.models import DONE, Frame, plain
 from toolwire.models import openai_chat as wire
 from toolwire.properties._fragments import FragmentMonitor
-from toolwire.properties._monitor import Monitor, Violations
+from toolwire.properties._monitor import Monitor, Violations, hot_type
 from toolwire.properties._openai_chat.rules import CHAT, CHAT_STREAM, RULES
 from toolwire.properties._text import clip as _clip
 from toolwire.properties._turn import Turn
+
+if TYPE_CHECKING:
+    from toolwire.models._openai_chat_hot import ArgumentsChunk, RequestMessage
+
+#: Where its typed events are (see ``Monitor.load_hot``).
+_HOT: Final = "toolwire.models._openai_chat_hot"
 
 __all__ = ["ConversationMonitor", "StreamMonitor"]
 
@@ -72,7 +78,7 @@ class StreamMonitor(FragmentMonitor):
     """
 
     protocol = CHAT_STREAM
-    hot = (wire.ArgumentsChunk,)
+    hot = (_HOT, ("ArgumentsChunk",))
     fragments = _FRAGMENTS
     tools_reason = wire.FINISH_TOOL_CALLS
     finish_rule = "CC-6d"
@@ -95,7 +101,7 @@ class StreamMonitor(FragmentMonitor):
         line: int | None = None
         feed, live, finished = self.feed, self._live, self._finished
         more = _FRAGMENTS.rows["more"]
-        typed = wire.ArgumentsChunk
+        typed: type[ArgumentsChunk] = hot_type(_HOT, "ArgumentsChunk")
         # The (choice, index) the last chunk streamed to and its call's parts, while no other
         # chunk came between: the next chunk for the same pair takes the same self-loop.  Plain
         # ints in locals, and one-item unpacking for the lengths: fewer steps per chunk.
@@ -294,7 +300,7 @@ class ConversationMonitor(Monitor):
     """
 
     protocol = CHAT
-    hot = (wire.RequestBody,)
+    hot = (_HOT, ("RequestBody",))
 
     def __init__(self) -> None:
         super().__init__(_BOOK)
@@ -352,7 +358,7 @@ class ConversationMonitor(Monitor):
         so findings are the same either way (a test compares the two).  The messages of a body
         read typed (:class:`~toolwire.models.openai_chat.RequestBody`) take :meth:`_feed_typed`.
         """
-        if items and type(items[0]) is wire.RequestMessage:
+        if items and type(items[0]) is hot_type(_HOT, "RequestMessage"):
             self._feed_typed(items, line)
             return
         rows = _CONVERSATION.rows
@@ -400,7 +406,7 @@ class ConversationMonitor(Monitor):
             state, pending, answered = self._state, self._pending, self._answered
         self._state, self._pending, self._answered = state, pending, answered
 
-    def _feed_typed(self, items: list[wire.RequestMessage], line: int | None) -> None:
+    def _feed_typed(self, items: list[RequestMessage], line: int | None) -> None:
         """:meth:`feed_document`'s hot path over typed messages: the same steps, with the types
         the decoder checked (``role`` a string, ``tool_call_id`` one or None, every call's
         ``id`` one) not checked again."""

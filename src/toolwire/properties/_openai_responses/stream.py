@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from toolwire.machines import (
     FunctionCallItem,
@@ -20,10 +20,16 @@ from toolwire.machines import (
 )
 from toolwire.models import DONE, Frame, plain
 from toolwire.models import openai_responses as wire
-from toolwire.properties._monitor import Monitor, Violations
+from toolwire.properties._monitor import Monitor, Violations, hot_type
 from toolwire.properties._openai_responses.rules import OPEN_STREAM, RULES, STREAM
 from toolwire.properties._text import clip as _clip
 from toolwire.properties._turn import Call, Turn
+
+if TYPE_CHECKING:
+    from toolwire.models._openai_responses_hot import ArgumentsDelta
+
+#: Where its typed events are (see ``Monitor.load_hot``).
+_HOT: Final = "toolwire.models._openai_responses_hot"
 
 __all__ = ["OPENAI_RESPONSES", "OPEN_RESPONSES", "StreamMonitor", "StreamProfile"]
 
@@ -267,7 +273,7 @@ class StreamMonitor(Monitor):
     ['RS-7a', 'RS-9b']
     """
 
-    hot = (wire.ArgumentsDelta,)
+    hot = (_HOT, ("ArgumentsDelta",))
 
     def __init__(self, profile: StreamProfile = OPENAI_RESPONSES) -> None:
         super().__init__(_BOOK)
@@ -317,10 +323,10 @@ class StreamMonitor(Monitor):
         delta_type = wire.ARGS_DELTA
         sequence = self._sequence
         fast = item_row[self._envelope] == self._envelope and self._done_marker is None
-        typed = wire.ArgumentsDelta
+        typed: type[ArgumentsDelta] = hot_type(_HOT, "ArgumentsDelta")
         for line, value, event in frames:
             if type(value) is typed:
-                # Read typed: every field is there with its type (see wire.ArgumentsDelta).
+                # Read typed: every field is there with its type (see _HOT).
                 if fast and (event is None or event == delta_type):
                     item = items.get(value.output_index)
                     if value.sequence_number > sequence and item is not None and item.function:
