@@ -403,16 +403,17 @@ TYPED_STRINGS = {
 }
 
 
+@pytest.mark.parametrize("sse", [False, True], ids=["jsonl", "sse"])
 @pytest.mark.parametrize("protocol", sorted(TYPED_STRINGS))
 def test_invalid_utf8_in_a_typed_string_is_reported_as_plain_reading_reports_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, protocol: str
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, protocol: str, sse: bool
 ) -> None:
     # msgspec raises UnicodeDecodeError there, not a DecodeError.
     events = [json.dumps(e, separators=(",", ":")).encode() for e in STREAMS[protocol]]
     k = next(k for k in range(300, len(events)) if TYPED_STRINGS[protocol] in events[k])
     events[k] = events[k].replace(TYPED_STRINGS[protocol], b'"\xff"', 1)
     path = tmp_path / "t.jsonl"
-    write(path, events, sse=False)
+    write(path, events, sse=sse)
     typed = report(path, protocol, True, monkeypatch)
     assert typed == report(path, protocol, False, monkeypatch)
-    assert [p["line"] for p in typed["problems"]] == [k + 1]
+    assert [p["line"] for p in typed["problems"]] == [2 * k + 1 if sse else k + 1]

@@ -134,11 +134,6 @@ def check_file(
         fmt = input_format or detect_format(head)
         # Typed decoding pays for importing msgspec on long traces only.
         hot = spec.make(profile).load_hot() if _long(raw) else ()
-        if spec.shape != "stream" and fmt != "jsonl":
-            # Request bodies come typed from JSON Lines only: the SSE reader lets msgspec's
-            # UnicodeDecodeError (invalid UTF-8 in a typed string) through, which its typed
-            # streams share; request logs are JSON Lines in practice.
-            hot = ()
         frames = read_frames(stream, _sink(problems), fmt, hot)
         # What is read here holds no reference cycles: garbage collection would only walk the
         # millions of fresh dicts again and again (half the time of a request log).

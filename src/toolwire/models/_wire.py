@@ -250,11 +250,10 @@ def _decode(
 TYPED_AFTER: Final = 256
 
 
-#: What a typed decoder raises on a value it does not take: msgspec raises UnicodeDecodeError
-#: (not a DecodeError) for invalid UTF-8 in a string it decodes, RecursionError for deep nesting.
-#: :func:`typed` adds ``msgspec.DecodeError`` when it first imports msgspec (no decoder is typed
-#: before that, and ``except`` reads this when an exception comes).
-_NOT_TYPED: tuple[type[BaseException], ...] = (UnicodeDecodeError, RecursionError)
+#: What a typed decoder raises on a value it does not take: ``msgspec.DecodeError`` (a
+#: ValueError), UnicodeDecodeError for invalid UTF-8 in a string it decodes, RecursionError for
+#: deep nesting.
+_NOT_TYPED: Final = (ValueError, RecursionError)
 
 
 def typed(hot: Hot) -> Callable[[bytes], Any]:
@@ -266,8 +265,6 @@ def typed(hot: Hot) -> Callable[[bytes], Any]:
     """
     import msgspec
 
-    global _NOT_TYPED  # noqa: PLW0603 (read by the readers' except clauses; see above)
-    _NOT_TYPED = (msgspec.DecodeError, UnicodeDecodeError, RecursionError)
     kind: Any = hot[0] if len(hot) == 1 else Union[hot]  # noqa: UP007
     decode = msgspec.json.Decoder(kind).decode
     if not any(getattr(t, "nests_freely", False) for t in hot):
