@@ -104,3 +104,25 @@ def test_an_odd_event_among_usual_ones_is_read_per_whatwg(odd: bytes, chunk: int
     fast = read(lambda s, p: read_sse(s, lambda n, m: p((n, m))), raw, chunk)
     slow = read(lambda s, p: _read_sse_lines(s, lambda n, m: p((n, m))), raw, chunk)
     assert fast == slow
+
+
+@given(
+    st.sampled_from([b"x", b"content_block_delta", b"response.output_text.delta", b"\xff", b""]),
+    st.booleans(),
+    st.data(),
+)
+def test_the_usual_separator_cuts_alike_from_either_end(
+    name: bytes, named: bool, data: st.DataObject
+) -> None:
+    # read_sse cuts with rsplit, which equals split only where no two matches can overlap.
+    block = (b"event: " + name + b"\n" if named else b"") + b"data: {}"
+    usual = _wire._usual(block + b"\n\n", len(block), {})
+    if usual is None:
+        assert named and name == b"\xff"  # not UTF-8: such events are read block by block
+        return
+    separator = usual[0]
+    half = len(separator) // 2
+    # Separators, their halves, line ends and field names, in any order.
+    parts = [separator, separator[:half], separator[half:], b"\n", b"\n\n", b"event: ", b"data: ", b"{}"]
+    text = b"".join(data.draw(st.lists(st.sampled_from(parts), max_size=40)))
+    assert text.rsplit(separator) == text.split(separator)
