@@ -365,22 +365,24 @@ def read_sse(stream: BinaryIO, problem: ProblemSink, hot: Hot = ()) -> Iterator[
             pieces[-1], carry = tail[:end], tail[end + 2 :]
         # What comes before the first separator is read block by block; after each, the event
         # it starts: its payload, unless more lines follow it before the next separator.
-        number = yield from _blocks(pieces[0], number, problem, names)
-        for payload in itertools.islice(pieces, 1, None):
+        number = yield from _blocks(pieces.pop(0), number, problem, names)
+        line = number - 1  # the data line of the event before: its blank line is ``number``
+        for payload in pieces:
             if _LF in payload:  # (an int: a plain byte search, several times faster than b"\n")
-                number = yield from _blocks(prefix + payload, number, problem, names)
+                line = (yield from _blocks(prefix + payload, line + 1, problem, names)) - 1
                 continue
-            number += step
+            line += step
             if decode is not None:
                 try:
-                    yield number - 1, decode(payload), event
+                    yield line, decode(payload), event
                     continue
                 except _NOT_TYPED:
                     pass
             try:
-                yield number - 1, loads(payload), event
+                yield line, loads(payload), event
             except orjson.JSONDecodeError:
-                yield from _dispatch(number - 1, [payload], event, problem, complete=True)
+                yield from _dispatch(line, [payload], event, problem, complete=True)
+        number = line + 1
     if carry:
         yield from _read_sse_lines(stream, problem, number, carry)
 
