@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 import toolwire
 from toolwire.engines import _check
 from toolwire.models import _openai_chat_hot as openai_chat
+from toolwire.models import _wire
 from toolwire.properties import PROTOCOLS
 
 
@@ -242,6 +243,45 @@ def test_typed_reading_reports_what_plain_reading_reports(
     path = tmp_path_factory.mktemp("t") / ("t.sse" if sse else "t.jsonl")
     write(path, events, sse)
     with pytest.MonkeyPatch.context() as monkeypatch:
+        assert report(path, protocol, True, monkeypatch) == report(path, protocol, False, monkeypatch)
+
+
+def named_sse(events: list[bytes]) -> bytes:
+    """``events`` as SSE with an ``event:`` line naming each one's type, as Responses and Anthropic send."""
+    out = []
+    for raw in events:
+        try:
+            kind = json.loads(raw).get("type")
+        except ValueError:
+            kind = None
+        head = b"event: " + kind.encode() + b"\n" if isinstance(kind, str) else b""
+        out.append(head + b"data: " + raw + b"\n\n")
+    return b"".join(out)
+
+
+@settings(max_examples=40)
+@given(
+    st.sampled_from(sorted(STREAMS)),
+    st.lists(st.tuples(st.integers(150, 400), st.integers(0, len(BAD) + len(RAW) - 1)), max_size=4),
+    st.booleans(),
+    st.sampled_from([333, 4096]),
+)
+def test_typed_sse_reading_reports_what_plain_reading_reports(
+    tmp_path_factory: pytest.TempPathFactory,
+    protocol: str,
+    mutations: list[tuple[int, int]],
+    named: bool,
+    chunk: int,
+) -> None:
+    # Chunks far smaller than the stream, so the SSE reader's typed path reads most of it.
+    events = mutated(protocol, mutations)
+    path = tmp_path_factory.mktemp("t") / "t.sse"
+    if named:
+        path.write_bytes(named_sse(events))
+    else:
+        write(path, events, sse=True)
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(_wire, "_CHUNK", chunk)
         assert report(path, protocol, True, monkeypatch) == report(path, protocol, False, monkeypatch)
 
 

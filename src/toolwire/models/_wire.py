@@ -323,10 +323,14 @@ def read_sse(stream: BinaryIO, problem: ProblemSink, hot: Hot = ()) -> Iterator[
     decode: Callable[[bytes], Any] | None = None
     names: dict[bytes, str] = {}
     usual: tuple[bytes, bytes, str | None, int] | None = None
-    while chunk := stream.read(_CHUNK):
+    # Typed decoding starts at a chunk past TYPED_AFTER lines: a small first read lets it start
+    # some thousand events sooner.
+    size = min(_CHUNK, _SAMPLE_BYTES)
+    while chunk := stream.read(size):
         if first:
             chunk = chunk.removeprefix(_BOM)
             first = False
+            size = _CHUNK
         text = carry + chunk if carry else chunk
         if _CR in chunk or len(text) > MAX_LINE_BYTES:
             yield from _read_sse_lines(stream, problem, number, text)
