@@ -92,6 +92,14 @@ TRICKY = [
     b"event: x\ndata: {}\nevent: y\n\n",
     b"data: {}\n\ndata: {}\n\n",
     b"data: \n\n",
+    # An odd event and then another before the next usual one: the piece cut at the usual
+    # separator holds both.
+    b'event: x\ndata: {"a": 1}\nid: 1\n\nevent: y\ndata: {}\n\n',
+    b"event: x\ndata: {}\ndata: {}\n\ndata: {}\n\n",
+    b"event: x\ndata: {}\n\n\nevent: y\ndata: 1\n\n",
+    b"event: x\ndata: {} \n \n\nevent: x\ndata: 2\n\n",
+    b"event: x\ndata: \n{}\n\ndata: {}\n\n",
+    b"event: x\ndata: {oops\n\nevent: x\ndata: [DONE]\n\n",
 ]
 
 
@@ -126,3 +134,22 @@ def test_the_usual_separator_cuts_alike_from_either_end(
     parts = [separator, separator[:half], separator[half:], b"\n", b"\n\n", b"event: ", b"data: ", b"{}"]
     text = b"".join(data.draw(st.lists(st.sampled_from(parts), max_size=40)))
     assert text.rsplit(separator) == text.split(separator)
+
+
+USUAL = st.sampled_from([b'event: x\ndata: {"a": 1}', b"event: x\ndata: 2", b'data: {"a": 1}', b"data: 2"])
+
+
+@given(
+    st.lists(st.one_of(USUAL, USUAL, USUAL, st.lists(LINES, max_size=3).map(b"\n".join)), max_size=30),
+    st.sampled_from([b"\n", b"\r\n"]),
+    st.sampled_from([1, 7, 64, 300, 1 << 20]),
+)
+def test_the_fast_reader_reads_mostly_usual_streams_as_the_line_reader(
+    events: list[bytes], end: bytes, chunk: int
+) -> None:
+    # Mostly usual events, so the reader cuts at their separator and the odd ones (with
+    # line ends of their own, blank lines, comments, other fields) land inside pieces.
+    raw = b"".join(event.replace(b"\n", end) + end + end for event in events)
+    fast = read(lambda s, p: read_sse(s, lambda n, m: p((n, m))), raw, chunk)
+    slow = read(lambda s, p: _read_sse_lines(s, lambda n, m: p((n, m))), raw, chunk)
+    assert fast == slow

@@ -413,19 +413,19 @@ def _usual(text: bytes, cut: int, names: dict[bytes, str]) -> tuple[bytes, bytes
     end = block.find(b"\n")
     if end < 0 or not block.startswith(b"data: ", end + 1) or block.find(b"\n", end + 1) >= 0:
         return None
-    event = _name(block[7:end], names)
+    event = _name(block[:end], names)
     if event is None:
         return None
     prefix = block[: end + 7]
     return b"\n\n" + prefix, prefix, event, 3
 
 
-def _name(raw: bytes, names: dict[bytes, str]) -> str | None:
-    """An ``event:`` field's value as text (None when it is not UTF-8), decoded once per name."""
-    event = names.get(raw)
+def _name(line: bytes, names: dict[bytes, str]) -> str | None:
+    """The name an ``event: NAME`` line gives (None when it is not UTF-8), decoded once per line."""
+    event = names.get(line)
     if event is None:
         try:
-            event = names[raw] = raw.decode("utf-8")
+            event = names[line] = line[7:].decode("utf-8")
         except UnicodeDecodeError:
             return None
     return event
@@ -438,19 +438,20 @@ def _blocks(
     from line ``number + 1`` on; returns the number of the last line read (the blank one ending
     ``region``).  The usual shapes are read whole, the rest line by line."""
     for block in region.split(b"\n\n"):
-        if block.startswith(b"event: "):
-            end = block.find(b"\n")
-            if end > 0 and block.startswith(b"data: ", end + 1) and block.find(b"\n", end + 1) < 0:
-                event = _name(block[7:end], names)
+        if _LF in block:
+            # ``event: NAME`` then one ``data:`` line: its first line end starts "\ndata: ", the
+            # only line end there is.
+            head, _, payload = block.partition(b"\ndata: ")
+            if _LF not in head and _LF not in payload and head.startswith(b"event: "):
+                event = names.get(head) or _name(head, names)
                 if event is not None:
                     number += 3
-                    payload = block[end + 7 :]
                     try:
                         yield number - 1, orjson.loads(payload), event
                     except orjson.JSONDecodeError:
                         yield from _dispatch(number - 1, [payload], event, problem, complete=True)
                     continue
-        elif block.startswith(b"data: ") and block.find(b"\n") < 0:
+        elif block.startswith(b"data: "):
             number += 2
             payload = block[6:]
             try:
