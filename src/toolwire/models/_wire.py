@@ -355,7 +355,7 @@ def read_sse(stream: BinaryIO, problem: ProblemSink, hot: Hot = ()) -> Iterator[
             continue
         if decode is None and hot and number > TYPED_AFTER:
             decode = typed(hot)
-        separator, prefix, event, step = usual
+        separator, _, event, step = usual
         # Split the whole text (no copy of the events' part): no separator straddles ``cut``
         # (its only blank line is its start), so the last piece holds ``cut`` unless the last
         # separator starts there.  From the right: two of its matches never overlap (its only
@@ -376,7 +376,7 @@ def read_sse(stream: BinaryIO, problem: ProblemSink, hot: Hot = ()) -> Iterator[
         line = number - 1  # the data line of the event before: its blank line is ``number``
         for payload in pieces:
             if _LF in payload:  # (an int: a plain byte search, several times faster than b"\n")
-                line = (yield from _blocks(prefix + payload, line + 1, problem, names)) - 1
+                line = yield from _unusual(payload, line, usual, decode, problem, names)
                 continue
             line += step
             if decode is not None:
@@ -392,6 +392,35 @@ def read_sse(stream: BinaryIO, problem: ProblemSink, hot: Hot = ()) -> Iterator[
         number = line + 1
     if carry:
         yield from _read_sse_lines(stream, problem, number, carry)
+
+
+def _unusual(
+    piece: bytes,
+    line: int,
+    usual: tuple[bytes, bytes, str | None, int],
+    decode: Callable[[bytes], Any] | None,
+    problem: ProblemSink,
+    names: dict[bytes, str],
+) -> Generator[Frame, None, int]:
+    """The events of a piece with line ends in it that :func:`read_sse` cut at ``usual``'s
+    separator, whose data line is ``line + step``: mostly that event's payload, a blank line and
+    other events.  Returns the line before the piece's last blank one, as ``line`` counts."""
+    _, prefix, event, step = usual
+    payload, blank, rest = piece.partition(b"\n\n")
+    if not blank or _LF in payload:
+        return (yield from _blocks(prefix + piece, line + 1, problem, names)) - 1
+    line += step
+    if decode is not None:
+        try:
+            yield line, decode(payload), event
+        except _NOT_TYPED:
+            decode = None
+    if decode is None:
+        try:
+            yield line, orjson.loads(payload), event
+        except orjson.JSONDecodeError:
+            yield from _dispatch(line, [payload], event, problem, complete=True)
+    return (yield from _blocks(rest, line + 1, problem, names)) - 1
 
 
 def _more(text: bytes, one: bytes, other: bytes, start: int, end: int) -> bool:
