@@ -298,10 +298,6 @@ def timed(argv: list[str]) -> tuple[float, int]:
     return elapsed, usage.ru_maxrss * 1024
 
 
-def median(measure: Callable[[], float], runs: int) -> float:
-    return statistics.median(measure() for _ in range(runs))
-
-
 class Table:
     """The lines printed: figure, measured ratio, target, verdict."""
 
@@ -478,7 +474,9 @@ def bench_fuzz(seconds: float, runs: int, table: Table) -> None:
     own()
     alike = st.sampled_from([shaped(trace) for trace in inputs]).flatmap(lambda strategy: strategy)
     plain = draws(alike, [])
-    a, b, c = median(campaign, runs), median(plain, runs), median(own, runs)
+    # Interleaved, so that a slow spell of the machine weighs on all three alike.
+    rounds = [(campaign(), plain(), own()) for _ in range(runs)]
+    a, b, c = (statistics.median(times) for times in zip(*rounds, strict=True))
     table.add(
         "fuzz ex/s / plain Hypothesis", b / a, ">= 1.0", b / a >= 1.0,
         f"{count / a:.0f}/s / {count / b:.0f}/s, {count:,} inputs of the same shapes",
@@ -512,7 +510,8 @@ def bench_explore(runs: int, table: Table) -> None:
         plain_bfs(calls, deltas, True)
         return clock() - start
 
-    a, b = median(ours, runs), median(bare, runs)
+    rounds = [(ours(), bare()) for _ in range(runs)]  # interleaved
+    a, b = (statistics.median(times) for times in zip(*rounds, strict=True))
     table.add(
         f"explorer / bare BFS, {states:,} states", a / b, "<= 1.33", a / b <= 1.33, f"{a:.2f} s / {b:.2f} s"
     )
