@@ -278,11 +278,12 @@ def _feed_conversations(
 
     keep_calls = previous is not None
     # Bodies of the usual shapes come typed (see Monitor.hot); their items are the monitor's.
-    hot = spec.make(profile).loaded_hot()
+    hot = spec.make(profile).loaded_hot()  # (a wrong profile is a UsageError here)
+    make = spec.monitor if profile is None else spec.profiles[profile]
     for line, value, _ in frames:
         typed = type(value) in hot
         if typed or (isinstance(value, dict) and container in value):
-            monitor = spec.make(profile)
+            monitor = make()
             monitor.keep_calls = keep_calls
             monitor.open_document(value)
             items = getattr(value, container) if typed else value[container]

@@ -358,7 +358,7 @@ class ConversationMonitor(Monitor):
         so findings are the same either way (a test compares the two).  The messages of a body
         read typed (:class:`~toolwire.models.openai_chat.RequestBody`) take :meth:`_feed_typed`.
         """
-        if items and type(items[0]) is hot_type(_HOT, "RequestMessage"):
+        if items and type(items[0]) is not dict and type(items[0]) is hot_type(_HOT, "RequestMessage"):
             self._feed_typed(items, line)
             return
         rows = _CONVERSATION.rows
