@@ -13,16 +13,21 @@ import orjson
 
 from toolwire.machines import Table
 from toolwire.properties._monitor import Monitor
+from toolwire.properties._turn import Turn
 
 __all__ = ["FragmentCall", "FragmentMonitor"]
 
 
 class FragmentCall(Protocol):
-    """A call being streamed: where it sits, its machine state, and its arguments so far."""
+    """A call being streamed: where it sits, the event and line that opened it, its machine state,
+    its name and its arguments so far."""
 
     choice: Any
     position: int
+    index: int
+    line: int | None
     state: int
+    name: str | None
 
     @property
     def id(self) -> Any: ...
@@ -35,7 +40,8 @@ class FragmentMonitor(Monitor):
 
     Subclasses set ``fragments`` (the compiled call machine, with a ``finish`` event),
     ``finish_rule`` (a choice with calls finishes with ``tools_reason``) and ``arguments_rule``
-    (a finished call's arguments are JSON), and keep ``_live`` and ``_finished``.
+    (a finished call's arguments are JSON), and keep ``_live``, ``_finished``, ``_all`` and
+    ``_done``.
     """
 
     fragments: Table
@@ -47,6 +53,35 @@ class FragmentMonitor(Monitor):
     _live: dict[tuple[Any, int], Any]
     #: The event at which each choice finished.
     _finished: dict[Any, int]
+    #: Every call, in the order they opened.
+    _all: list[Any]
+    #: Whether the stream ended with ``data: [DONE]``.
+    _done: bool
+
+    def finish(self, index: int, line: int | None) -> None:
+        """A call still open at the end breaks ``finish_rule`` (a warning after ``[DONE]``)."""
+        for call in list(self._live.values()):
+            self.report(
+                self.finish_rule,
+                self._unfinished(call),
+                index=index,
+                line=line,
+                ids=(call.id,),
+                severity="warning" if self._done else "error",
+            )
+            self._check_arguments(call, index, line)
+        self._live.clear()
+
+    def _unfinished(self, call: FragmentCall) -> str:
+        return f"the stream ends before choice {call.choice} finished call {call.id} (index {call.position})"
+
+    def calls(self) -> list[Turn]:
+        """The streamed calls, one turn per choice, in the order they opened."""
+        turns: dict[Any, Turn] = {}
+        for call in self._all:
+            turn = turns.setdefault(call.choice, Turn(call.index, call.line, f"choice {call.choice}"))
+            turn.calls.append((call.id, call.name, call.arguments()))
+        return list(turns.values())
 
     def _finish(self, choice: Any, reason: Any, index: int, line: int | None) -> None:
         calls = [call for (number, _), call in self._live.items() if number == choice]

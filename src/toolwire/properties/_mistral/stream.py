@@ -22,7 +22,6 @@ from toolwire.properties._fragments import FragmentMonitor
 from toolwire.properties._mistral.monitors import PROFILES, TokenizerProfile, check_id
 from toolwire.properties._mistral.rules import CHAT_STREAM, RULES
 from toolwire.properties._text import clip
-from toolwire.properties._turn import Turn
 
 __all__ = ["StreamMonitor"]
 
@@ -31,11 +30,11 @@ _FRAGMENTS: Final = compile_machine(ChatToolCallStream)
 
 
 class _Call:
-    __slots__ = ("choice", "event", "id", "line", "name", "parts", "position", "state")
+    __slots__ = ("choice", "id", "index", "line", "name", "parts", "position", "state")
 
-    def __init__(self, choice: Any, position: int, call_id: Any, event: int, line: int | None) -> None:
+    def __init__(self, choice: Any, position: int, call_id: Any, index: int, line: int | None) -> None:
         self.choice, self.position, self.id = choice, position, call_id
-        self.event, self.line = event, line
+        self.index, self.line = index, line
         self.state = _FRAGMENTS.initial
         self.name: str | None = None
         self.parts: list[Any] = []
@@ -176,25 +175,3 @@ class StreamMonitor(FragmentMonitor):
         self._live[key] = call
         self._all.append(call)
         return call
-
-    def finish(self, index: int, line: int | None) -> None:
-        for call in list(self._live.values()):
-            self.report(
-                "MI-6d",
-                f"the stream ends before choice {call.choice} finished call {call.id} "
-                f"(index {call.position})",
-                index=index,
-                line=line,
-                ids=(call.id,),
-                severity="warning" if self._done else "error",
-            )
-            self._check_arguments(call, index, line)
-        self._live.clear()
-
-    def calls(self) -> list[Turn]:
-        """The streamed calls, one turn per choice, in the order they opened."""
-        turns: dict[Any, Turn] = {}
-        for call in self._all:
-            turn = turns.setdefault(call.choice, Turn(call.event, call.line, f"choice {call.choice}"))
-            turn.calls.append((call.id, call.name, call.arguments()))
-        return list(turns.values())

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Final
 from toolwire.machines import ChatConversation, ChatToolCallStream, compile_machine
 from toolwire.models import DONE, Frame, plain
 from toolwire.models import openai_chat as wire
-from toolwire.properties._fragments import FragmentMonitor
+from toolwire.properties._fragments import FragmentCall, FragmentMonitor
 from toolwire.properties._monitor import Monitor, Violations, hot_type
 from toolwire.properties._openai_chat.rules import CHAT, CHAT_STREAM, RULES
 from toolwire.properties._text import clip as _clip
@@ -262,32 +262,13 @@ class StreamMonitor(FragmentMonitor):
             self._all.append(call)
         return call
 
-    def finish(self, index: int, line: int | None) -> None:
-        for call in list(self._live.values()):
-            self.report(
-                "CC-6d",
-                (
-                    f"the stream ends with [DONE] and no finish_reason for call {call.id} "
-                    f"(index {call.position}) of choice {call.choice}"
-                    if self._done
-                    else f"the stream ends before choice {call.choice} finished call "
-                    f"{call.id} (index {call.position})"
-                ),
-                index=index,
-                line=line,
-                ids=(call.id,),
-                severity="warning" if self._done else "error",
+    def _unfinished(self, call: FragmentCall) -> str:
+        if self._done:
+            return (
+                f"the stream ends with [DONE] and no finish_reason for call {call.id} "
+                f"(index {call.position}) of choice {call.choice}"
             )
-            self._check_arguments(call, index, line)
-        self._live.clear()
-
-    def calls(self) -> list[Turn]:
-        """The streamed calls, one turn per choice, in the order they opened."""
-        turns: dict[Any, Turn] = {}
-        for call in self._all:
-            turn = turns.setdefault(call.choice, Turn(call.index, call.line, f"choice {call.choice}"))
-            turn.calls.append((call.id, call.name, call.arguments()))
-        return list(turns.values())
+        return super()._unfinished(call)
 
 
 class ConversationMonitor(Monitor):
