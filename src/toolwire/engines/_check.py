@@ -278,8 +278,8 @@ def _feed_conversations(
 
     keep_calls = previous is not None
     # Bodies of the usual shapes come typed (see Monitor.hot); their items are the monitor's.
-    hot = spec.make(profile).loaded_hot()  # (a wrong profile is a UsageError here)
-    make = spec.monitor if profile is None else spec.profiles[profile]
+    make = spec.factory(profile)
+    hot = make().loaded_hot()
     for line, value, _ in frames:
         typed = type(value) in hot
         if typed or (isinstance(value, dict) and container in value):

@@ -123,12 +123,16 @@ class Protocol:
 
     def make(self, profile: str | None = None) -> Monitor:
         """A fresh monitor, of ``profile`` when given; a :class:`UsageError` lists the profiles."""
+        return self.factory(profile)()
+
+    def factory(self, profile: str | None = None) -> Callable[[], Monitor]:
+        """What :meth:`make` calls: for a caller that makes many monitors (one per request body)."""
         if profile is None:
-            return self.monitor()
+            return self.monitor
         if profile not in self.profiles:
             choices = ", ".join(self.profiles) or "none"
             raise UsageError(f"{self.name} has no profile {profile!r}; its profiles: {choices}")
-        return self.profiles[profile]()
+        return self.profiles[profile]
 
     @property
     def replays(self) -> bool:
