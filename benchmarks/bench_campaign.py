@@ -22,7 +22,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, Phase, given, settings
 
 from toolwire.engines import fuzz
-from toolwire.properties import traces
+from toolwire.protocols import traces
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 PLANTED = [

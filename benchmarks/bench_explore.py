@@ -23,7 +23,8 @@ from collections.abc import Hashable
 
 from toolwire.engines import state_space
 from toolwire.machines import ILLEGAL, FunctionCallItem, ResponseStream, compile_machine
-from toolwire.properties import Bounds, space_for
+from toolwire.properties import Bounds
+from toolwire.protocols import space_for
 
 PROTOCOL = "openai-responses-stream"
 

@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 
 from toolwire.engines import fuzz
-from toolwire.properties import traces
+from toolwire.protocols import traces
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 BUGGY = [

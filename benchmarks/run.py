@@ -429,7 +429,7 @@ def bench_fuzz(seconds: float, runs: int, table: Table) -> None:
     from hypothesis import strategies as st
 
     from toolwire.engines import fuzz
-    from toolwire.properties import traces
+    from toolwire.protocols import traces
 
     name, source, destination, _ = PLANTED[0]
     count = max(200, int(seconds * 100))
@@ -492,7 +492,8 @@ def bench_explore(runs: int, table: Table) -> None:
     from bench_explore import PROTOCOL, plain_bfs
 
     from toolwire.engines import state_space
-    from toolwire.properties import Bounds, space_for
+    from toolwire.properties import Bounds
+    from toolwire.protocols import space_for
 
     calls, deltas = 5, 3
     space = space_for(PROTOCOL, Bounds(calls=calls, deltas=deltas, interleave=True))

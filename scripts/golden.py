@@ -23,7 +23,10 @@ from pathlib import Path
 
 ROOT = Path.cwd()
 SCRATCH = Path("/tmp/toolwire-golden-scratch")
-TIMING = re.compile(r"\d+(\.\d+)? ?(s|ms)\b|\(\d+(\.\d+)?/s\)|\d+(\.\d+)?/s|elapsed[^,\n]*|\"(seconds|elapsed|rate|duration)\": [0-9.e+-]+")
+TIMING = re.compile(
+    r"\d+(\.\d+)? ?(s|ms)\b|\(\d+(\.\d+)?/s\)|\d+(\.\d+)?/s|elapsed[^,\n]*"
+    r"|\"(seconds|elapsed|rate|duration)\": [0-9.e+-]+"
+)
 
 
 def _toolwire() -> str:
@@ -32,7 +35,18 @@ def _toolwire() -> str:
 
 
 def _commands() -> dict[str, list[str]]:
-    verbs = ["check", "rules", "diagram", "ids", "fuzz", "replay", "explore", "analyse", "shapes", "protocols"]
+    verbs = [
+        "check",
+        "rules",
+        "diagram",
+        "ids",
+        "fuzz",
+        "replay",
+        "explore",
+        "analyse",
+        "shapes",
+        "protocols",
+    ]
     commands: dict[str, list[str]] = {"help": ["--help"]}
     for verb in verbs:
         commands[f"help-{verb}"] = [verb, "--help"]
@@ -52,7 +66,12 @@ def _commands() -> dict[str, list[str]]:
         ("examples/seed000_aisdk_to_openresponses.py:fixed", "aisdk-stream", "open-responses-stream", []),
         ("examples/seed001_genkit_history.py:buggy", "openai-chat-stream", "openai-chat", []),
         ("examples/seed002_pipeline_mode.py:buggy", "openai-chat-stream", "openai-chat", []),
-        ("examples/seed002_pipeline_mode.py:fixed", "openai-chat-stream", "openai-chat", ["--quirks", "two-per-chunk"]),
+        (
+            "examples/seed002_pipeline_mode.py:fixed",
+            "openai-chat-stream",
+            "openai-chat",
+            ["--quirks", "two-per-chunk"],
+        ),
         ("examples/seed003_adk_to_aisdk.py:buggy", "gemini-contents", "aisdk-ui-stream", []),
         ("examples/seed004_sanitizer.py:solution_a", "openai-chat", "openai-chat", ["--mutate"]),
         ("examples/multibug_chat_to_responses.py:buggy", "openai-chat", "openai-responses", []),
@@ -79,7 +98,8 @@ def _run(name: str, argv: list[str], out: Path) -> None:
     done = subprocess.run(
         [_toolwire(), *argv], cwd=ROOT, capture_output=True, text=True, env=env, timeout=600, check=False
     )
-    text = f"$ toolwire {' '.join(argv)}\nexit {done.returncode}\n--- stdout\n{done.stdout}\n--- stderr\n{done.stderr}"
+    head = f"$ toolwire {' '.join(argv)}\nexit {done.returncode}\n"
+    text = f"{head}--- stdout\n{done.stdout}\n--- stderr\n{done.stderr}"
     (out / f"{name}.txt").write_text(TIMING.sub("<t>", text), encoding="utf-8")
 
 
@@ -87,7 +107,9 @@ def _files(folder: Path, out: Path) -> None:
     lines = []
     for path in sorted(folder.rglob("*")):
         if path.is_file():
-            digest = hashlib.sha256(TIMING.sub("<t>", path.read_text("utf-8", "replace")).encode()).hexdigest()
+            digest = hashlib.sha256(
+                TIMING.sub("<t>", path.read_text("utf-8", "replace")).encode()
+            ).hexdigest()
             lines.append(f"{path.relative_to(folder)} {digest[:16]}")
     (out / "scratch-files.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
 

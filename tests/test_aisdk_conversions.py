@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from toolwire.engines._explore import explore
 from toolwire.engines._fuzz import fuzz
 from toolwire.engines._targets import load_target
-from toolwire.properties import Bounds, traces
+from toolwire.properties import Bounds
+from toolwire.protocols import traces
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "aisdk_conversions.py"

@@ -12,6 +12,7 @@ import toolwire.engines
 import toolwire.machines
 import toolwire.models
 import toolwire.properties
+import toolwire.protocols
 
 SRC = Path(toolwire.__file__).parent
 
@@ -37,15 +38,16 @@ PUBLIC = {
         "compile_machine",
     ],
     toolwire.properties: [
-        "OPENAI_RESPONSES", "OPEN_RESPONSES", "PROTOCOLS", "RULES", "Call",
-        "ChatConversationMonitor", "ChatStreamMonitor", "Finding", "Kind", "Monitor", "Notice",
-        "Protocol", "ResponsesInputMonitor", "ResponsesStreamMonitor", "Rule", "Severity",
-        "StreamProfile", "Turn", "Violations", "check_round_trip", "get_protocol", "rules_for",
-        "BREAKS", "GENERATED", "MUTATORS", "QUIRKS", "Quirk", "mutate", "mutated", "quirks_for", "traces",
-        "RELATIONS", "Broken", "Ledger", "intact", "ledger", "relate",
-        "EXPLORED", "Bounds", "Space", "space_for",
-        "Family", "Generator", "LaneSpace", "Lanes", "Plan", "Sites", "envelope_ids", "id_shapes", "load",
-        "machines", "register", "unregister",
+        "BlockRules", "BlockStreamMonitor", "BodyMonitor", "BodyRules", "Bounds", "Call", "Family", "Feature",
+        "Finding", "FragmentMonitor", "Generator", "Item", "KeyedMonitor", "Kind", "LaneSpace", "Lanes",
+        "Lifecycle", "Monitor", "Notice", "Plan", "Protocol", "Quirk", "Result", "Rule", "Severity", "Shapes",
+        "Sites", "Space", "Turn", "Violations", "load",
+    ],
+    toolwire.protocols: [
+        "BREAKS", "EXPLORED", "GENERATED", "MUTATORS", "PROTOCOLS", "QUIRKS", "RELATIONS", "RULES", "Broken",
+        "Ledger", "check_round_trip", "envelope_ids", "get_protocol", "id_shapes", "intact", "ledger",
+        "machines", "matching_quirks", "mutate", "mutated", "quirks_for", "register", "relate", "rules_for",
+        "shapes_of", "space_for", "traces", "unregister",
     ],
     toolwire.engines: [
         "IdVerdict", "Lifecycle", "Problem", "check_id", "id_shape", "render_ids",
@@ -72,7 +74,8 @@ ALLOWED = {
     "models": set(),
     "machines": {"models"},
     "properties": {"models", "machines"},
-    "engines": {"models", "machines", "properties"},
+    "protocols": {"models", "machines", "properties"},
+    "engines": {"models", "machines", "properties", "protocols"},
 }
 
 
@@ -97,3 +100,43 @@ def test_checking_does_not_import_hypothesis_networkx_or_graphviz() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
+
+
+def _imports(path: Path) -> set[str]:
+    """The toolwire modules ``path`` imports, at any depth, except under ``if TYPE_CHECKING``."""
+    tree = ast.parse(path.read_text())
+    skipped = {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+        for child in node.body
+        for inner in ast.walk(child)
+    }
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("toolwire"):
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name.startswith("toolwire"))
+    return found
+
+
+def test_no_module_imports_itself_back_through_others() -> None:
+    import networkx as nx
+
+    modules = {}
+    for path in SRC.rglob("*.py"):
+        parts = path.relative_to(SRC.parent).with_suffix("").parts
+        modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    graph = nx.DiGraph()
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for target in _imports(path):
+            if target in modules and target not in (name, package):
+                graph.add_edge(name, target)
+    # A package's own __init__ re-exporting its modules is not a cycle of concepts.
+    cycles = [c for c in nx.simple_cycles(graph) if not any(modules[m].name == "__init__.py" for m in c)]
+    assert cycles == []

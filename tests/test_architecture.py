@@ -4,7 +4,7 @@ A family is *named* by a file that imports one of its modules, uses one of its
 machines, or holds one of its protocol names in a string (docstrings and
 comments are prose, not coupling, and are not counted).  Its own places are
 ``models/_<family>.py`` (and ``_<family>_hot.py``, its typed events), ``machines/_<family>.py``
-and ``properties/_<family>/``; the layers' ``__init__`` re-exports are not counted.
+and ``protocols/<family>/``; the layers' ``__init__`` re-exports are not counted.
 """
 
 from __future__ import annotations
@@ -16,11 +16,14 @@ from pathlib import Path
 import pytest
 
 import toolwire
-from toolwire.properties import _registry
+from toolwire.protocols import _registry
 
 SRC = Path(toolwire.__file__).parent
 #: The layers' re-export files, which may name everything they export.
-REEXPORTS = {"__init__.py", "models/__init__.py", "machines/__init__.py", "properties/__init__.py"}
+REEXPORTS = {
+    "__init__.py", "models/__init__.py", "machines/__init__.py", "properties/__init__.py",
+    "protocols/__init__.py",
+}  # fmt: skip
 FAMILIES = {f.protocols[0].monitor.__module__.split(".")[2]: f for f in _registry.FAMILIES}
 
 
@@ -61,14 +64,14 @@ def _namers() -> dict[str, set[str]]:
             continue
         names, strings = _code_names(ast.parse(path.read_text()))
         for module, family in FAMILIES.items():
-            own = (f"models/{module}.py", f"models/{module}_hot.py", f"machines/{module}.py")
-            own += (f"properties/{module}/",)
+            own = (f"models/_{module}.py", f"models/_{module}_hot.py", f"machines/_{module}.py")
+            own += (f"protocols/{module}/",)
             if relative.startswith(own):
                 continue
             modules = {
-                f"toolwire.{layer}.{name}"
-                for layer in ("models", "machines", "properties")
-                for name in (module, module.removeprefix("_"))
+                f"toolwire.models._{module}",
+                f"toolwire.machines._{module}",
+                f"toolwire.protocols.{module}",
             }
             machines = {m.__name__ for m in family.machines} - {m.__name__ for m in shared}
             protocol = re.compile(
@@ -86,16 +89,16 @@ def _namers() -> dict[str, set[str]]:
 def test_every_family_is_named_in_at_most_two_files_outside_its_own_places() -> None:
     namers = _namers()
     assert set(namers) == {
-        "_openai_chat", "_openai_responses", "_anthropic", "_bedrock",
-        "_gemini", "_mistral", "_aisdk", "_mcp",
+        "openai_chat", "openai_responses", "anthropic", "bedrock",
+        "gemini", "mistral", "aisdk", "mcp",
     }  # fmt: skip
     for module, files in namers.items():
-        assert "properties/_registry.py" in files, module
+        assert "protocols/_registry.py" in files, module
         assert len(files) <= 2, (module, sorted(files))
     # Mistral's requests follow, and carry calls as, OpenAI Chat Completions': its package reuses
     # that family's readers.  Every other family is named by the registry alone.
     assert {module: sorted(files) for module, files in namers.items() if len(files) > 1} == {
-        "_openai_chat": ["properties/_mistral/__init__.py", "properties/_registry.py"]
+        "openai_chat": ["protocols/_registry.py", "protocols/mistral/__init__.py"]
     }
 
 
@@ -110,9 +113,8 @@ def test_the_shared_machinery_names_no_protocol() -> None:
     shared = [
         path
         for path in SRC.rglob("*.py")
-        if path.relative_to(SRC).as_posix().startswith(("properties/_", "models/_wire", "machines/_table"))
-        and not path.relative_to(SRC).as_posix().startswith(tuple(f"properties/{m}/" for m in FAMILIES))
-        and path.name != "_registry.py"
+        if path.relative_to(SRC).as_posix().startswith(("properties/", "models/_wire", "machines/_table"))
+        or (path.relative_to(SRC).as_posix().startswith("protocols/_") and path.name != "_registry.py")
     ]
     assert shared
     for path in shared:

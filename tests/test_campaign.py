@@ -12,7 +12,7 @@ import pytest
 from toolwire.cli import main
 from toolwire.engines import fuzz, judge, load_counterexample, load_target
 from toolwire.engines._coverage import Coverage, Watch
-from toolwire.properties._relations import ledger
+from toolwire.protocols._relations import ledger
 
 EXAMPLES = Path(__file__).parents[1] / "examples"
 CHAT_TO_RESPONSES = str(EXAMPLES / "multibug_chat_to_responses.py")

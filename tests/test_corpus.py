@@ -8,7 +8,7 @@ import pytest
 
 import toolwire
 from corpus import DATA, corpus
-from toolwire.properties import RULES
+from toolwire.protocols import RULES
 
 ENTRIES = corpus()
 

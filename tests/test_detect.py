@@ -17,7 +17,7 @@ from recordings import DATA, TRAFFIC
 from toolwire.cli import main
 from toolwire.engines._detect import detect, detect_file, is_document
 from toolwire.models import read_frames
-from toolwire.properties import PROTOCOLS, register, unregister
+from toolwire.protocols import PROTOCOLS, register, unregister
 
 MANIFEST = tomllib.loads((TRAFFIC / "manifest.toml").read_text())["trace"]
 

@@ -16,9 +16,10 @@ from toolwire.engines import check
 from toolwire.engines._explore import coverage_suite, explore, paths, state_space
 from toolwire.engines._fuzz import judge, replay
 from toolwire.engines._targets import load_target
-from toolwire.properties import EXPLORED, Bounds, space_for
+from toolwire.properties import Bounds
 from toolwire.properties._spaces import Move
 from toolwire.properties._spaces._bodies import BodySpace
+from toolwire.protocols import EXPLORED, space_for
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 SMALL = Bounds(calls=2, deltas=2, turns=2, names=2)

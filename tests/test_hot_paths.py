@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from corpus import corpus
 from test_monitors import frames_of, mutated_trace, one_by_one
-from toolwire.properties import PROTOCOLS, Monitor
+from toolwire.properties import Monitor
+from toolwire.protocols import PROTOCOLS
 
 DOCUMENTS = [e for e in corpus() if PROTOCOLS[e["protocol"]].shape != "stream"]
 

@@ -15,7 +15,8 @@ import pytest
 from hypothesis import given
 
 from test_monitors import STREAMS, consumed, frames_of, mutated_trace
-from toolwire.properties import PROTOCOLS, Monitor
+from toolwire.properties import Monitor
+from toolwire.protocols import PROTOCOLS
 
 
 def forgetful(protocol: str) -> Monitor:

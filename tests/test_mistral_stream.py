@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from toolwire.engines import explore, fuzz
-from toolwire.properties import Bounds, ledger
+from toolwire.properties import Bounds
+from toolwire.protocols import ledger
 
 
 def _request(calls: list[tuple[Any, Any, str]], run: Callable[[str, str], str]) -> list[Any]:

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from corpus import DATA, corpus
 from toolwire.models import read_frames
-from toolwire.properties import PROTOCOLS, Monitor
+from toolwire.properties import Monitor
+from toolwire.protocols import PROTOCOLS
 
 STREAMS = [e for e in corpus() if PROTOCOLS[e["protocol"]].shape == "stream"]
 

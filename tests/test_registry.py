@@ -15,13 +15,13 @@ import toy_protocol as toy
 from toolwire.cli import main
 from toolwire.engines import check, explore, fuzz, render_diagrams
 from toolwire.errors import DefinitionError
-from toolwire.properties import (
+from toolwire.properties import Bounds
+from toolwire.protocols import (
     BREAKS,
     EXPLORED,
     GENERATED,
     PROTOCOLS,
     RULES,
-    Bounds,
     machines,
     mutate,
     register,

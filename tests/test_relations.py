@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from toolwire.engines import fuzz
-from toolwire.properties import ledger, relate
-from toolwire.properties._relations import _value, accepts
+from toolwire.protocols import ledger, relate
+from toolwire.protocols._relations import _value, accepts
 
 CALL = "call_IivGPLZMz3JdzNpqvFLjxdvd"
 

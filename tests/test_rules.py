@@ -10,7 +10,8 @@ import pytest
 
 from toolwire.errors import DefinitionError
 from toolwire.machines import ChatConversation, compile_machine
-from toolwire.properties import PROTOCOLS, RULES, Rule, Violations, rules_for
+from toolwire.properties import Rule, Violations
+from toolwire.protocols import PROTOCOLS, RULES, rules_for
 
 
 def test_every_rule_names_its_source_and_fix() -> None:

@@ -33,7 +33,8 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from typing_extensions import TypedDict, is_typeddict
 
 from toolwire.engines._explore import paths
-from toolwire.properties import EXPLORED, GENERATED, Bounds, quirks_for, space_for, traces
+from toolwire.properties import Bounds
+from toolwire.protocols import EXPLORED, GENERATED, quirks_for, space_for, traces
 
 Validator = Callable[[list[dict[str, Any]]], None]
 SDK = Path(__file__).resolve().parent / "sdk"

@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 
 from toolwire.cli import main
 from toolwire.engines._shapes import learned
-from toolwire.properties import traces
-from toolwire.properties._shapes import shapes_of
+from toolwire.protocols import traces
+from toolwire.protocols._shapes import shapes_of
 
 TRAFFIC = Path(__file__).parent / "data" / "traffic"
 REPEATED_IDS = TRAFFIC / "simonw__llm" / "openai-chat-stream" / "test_tools_streaming_variant_a.i1.sse"
@@ -79,7 +79,7 @@ from functools import cache  # noqa: E402
 from hypothesis import Phase  # noqa: E402
 
 from toolwire.models import DONE, read_frames  # noqa: E402
-from toolwire.properties import PROTOCOLS, quirks_for  # noqa: E402
+from toolwire.protocols import PROTOCOLS, quirks_for  # noqa: E402
 
 MANIFEST = [
     # A response body's folder names its protocol (the manifest leaves it blank).

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from toolwire.properties import _registry
+from toolwire.protocols import _registry
 
 
 def test_the_index_names_each_family_with_its_protocols_in_order() -> None:

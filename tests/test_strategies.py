@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 import toolwire
 from toolwire.errors import UsageError
-from toolwire.properties import BREAKS, GENERATED, MUTATORS, QUIRKS, mutate, mutated, quirks_for, traces
 from toolwire.properties._strategies._plan import split
+from toolwire.protocols import BREAKS, GENERATED, MUTATORS, QUIRKS, mutate, mutated, quirks_for, traces
 
 CASES = [(protocol, quirk) for protocol in GENERATED for quirk in (None, *quirks_for(protocol))]
 _SLOW = settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])

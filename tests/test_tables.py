@@ -8,7 +8,7 @@ import sys
 from toolwire.engines._tables import COMMAND, TARGET, render, shipped_machines
 from toolwire.machines import MACHINES, compile_machine
 from toolwire.machines._table import compile_class, generated
-from toolwire.properties import machines
+from toolwire.protocols import machines
 
 
 def test_the_shipped_tables_are_the_classes_compiled() -> None:

@@ -16,7 +16,7 @@ import toolwire
 from toolwire.engines import _check
 from toolwire.models import _openai_chat_hot as openai_chat
 from toolwire.models import _wire
-from toolwire.properties import PROTOCOLS
+from toolwire.protocols import PROTOCOLS
 
 
 @pytest.fixture(autouse=True, scope="module")

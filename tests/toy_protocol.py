@@ -8,7 +8,7 @@ has each layer's piece, as a protocol family inside toolwire would:
 - machine: :class:`ToyCall` (python-statemachine);
 - property: rule ``TOY-1``, :class:`ToyMonitor`, a generator, a reader,
   mutation sites and an explore state space;
-- :data:`FAMILY`, which ``toolwire.properties.register`` takes.
+- :data:`FAMILY`, which ``toolwire.protocols.register`` takes.
 
 ``docs/architecture.md`` walks through this file.
 """
@@ -25,15 +25,16 @@ from toolwire.machines import CheckingMachine, compile_machine
 from toolwire.properties import (
     Family,
     Generator,
+    KeyedMonitor,
     Lanes,
     LaneSpace,
+    Lifecycle,
     Plan,
     Protocol,
     Rule,
     Sites,
     Turn,
 )
-from toolwire.properties._lifecycle import KeyedMonitor, Lifecycle
 
 # --- model: the wire vocabulary -----------------------------------------------------------------
 

@@ -19,7 +19,8 @@ from toolwire.errors import DefinitionError, ToolwireError, UsageError
 
 if TYPE_CHECKING:
     from toolwire.engines import Problem, Report, check, check_file
-    from toolwire.properties import PROTOCOLS, RULES, Finding, Rule, rules_for
+    from toolwire.properties import Finding, Rule
+    from toolwire.protocols import PROTOCOLS, RULES, rules_for
 
 __version__ = "0.1.0"
 
@@ -42,7 +43,8 @@ __all__ = [
 # The engines and the registry load on first use: ``python -m toolwire check -p P`` imports P's family alone.
 _LAZY = {
     **dict.fromkeys(("Problem", "Report", "check", "check_file"), "toolwire.engines"),
-    **dict.fromkeys(("PROTOCOLS", "RULES", "Finding", "Rule", "rules_for"), "toolwire.properties"),
+    **dict.fromkeys(("Finding", "Rule"), "toolwire.properties"),
+    **dict.fromkeys(("PROTOCOLS", "RULES", "rules_for"), "toolwire.protocols"),
 }
 
 __getattr__ = lazy(__name__, _LAZY, globals())

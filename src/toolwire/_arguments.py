@@ -12,7 +12,7 @@ __all__ = ["parser"]
 
 
 def parser() -> argparse.ArgumentParser:
-    from toolwire.properties._registry import protocol_names
+    from toolwire.protocols._registry import protocol_names
 
     names = ", ".join(protocol_names())
     parser = argparse.ArgumentParser(
@@ -281,7 +281,7 @@ def _explain(verbs: Mapping[str, argparse.ArgumentParser]) -> None:
 
 def _epilog(name: str) -> str:
     """A verb's epilog: the choices it accepts, an example and its exit codes (this reads every family)."""
-    from toolwire.properties import PROTOCOLS, QUIRKS
+    from toolwire.protocols import PROTOCOLS, QUIRKS
 
     requests = [p for p in PROTOCOLS.values() if p.follows]
     names = {

@@ -122,17 +122,17 @@ def _keep_hypothesis_out_of_the_working_folder() -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from toolwire import engines
-    from toolwire.properties import get_protocol, rules_for
+    from toolwire.protocols import get_protocol, rules_for
 
     if args.verb == "protocols":
-        from toolwire.properties import PROTOCOLS
+        from toolwire.protocols import PROTOCOLS
 
         print(engines.render_protocols(list(PROTOCOLS.values()), args.format))
         return 0
     if args.verb == "diagram":
         from pathlib import Path
 
-        from toolwire.properties import machines
+        from toolwire.protocols import machines
 
         formats = args.format or ["svg", "dot", "mermaid"]
         if args.counterexample:
@@ -214,7 +214,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.verb == "analyse":
         from toolwire.engines._analysis import analyse_machine
         from toolwire.engines._explore_report import render_analysis
-        from toolwire.properties import machines
+        from toolwire.protocols import machines
 
         print(render_analysis([analyse_machine(name) for name in args.machines or machines()], args.format))
         return 0
@@ -226,7 +226,7 @@ def _run(args: argparse.Namespace) -> int:
 
 def _check(args: argparse.Namespace) -> int:
     from toolwire import engines
-    from toolwire.properties import get_protocol
+    from toolwire.protocols import get_protocol
 
     fmt = None if args.input_format == "auto" else args.input_format
     if args.protocol is not None:
@@ -310,7 +310,8 @@ def _explore(args: argparse.Namespace) -> int:
     from toolwire.engines._explore import coverage_suite, explore, state_spaces
     from toolwire.engines._explore_report import render_exploration, render_space
     from toolwire.engines._files import write_file
-    from toolwire.properties import Bounds, space_for
+    from toolwire.properties import Bounds
+    from toolwire.protocols import space_for
 
     if args.timeout <= 0 or (args.max_traces is not None and args.max_traces < 1):
         raise UsageError("--timeout must be above 0 and --max-traces at least 1")

@@ -15,7 +15,7 @@ import networkx as nx
 
 from toolwire.errors import UsageError
 from toolwire.machines import Table, compile_machine
-from toolwire.properties import machines
+from toolwire.protocols import machines
 
 __all__ = ["Analysis", "analyse", "analyse_machine", "suite"]
 

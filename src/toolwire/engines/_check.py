@@ -13,8 +13,9 @@ from typing import Any, BinaryIO, Final, Literal
 
 from toolwire.errors import UsageError
 from toolwire.models import Frame, InputFormat, detect_format, is_eventstream, plain, read_frames, sniff
-from toolwire.properties import Finding, Monitor, Notice, Protocol, check_round_trip, get_protocol
+from toolwire.properties import Finding, Monitor, Notice, Protocol
 from toolwire.properties._monitor import MAX_NOTICES
+from toolwire.protocols import check_round_trip, get_protocol
 
 __all__ = ["Problem", "Report", "check", "check_file"]
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolwire.machines import ILLEGAL, Table, compile_machine
-from toolwire.properties._registry import machines
+from toolwire.protocols._registry import machines
 
 __all__ = ["Coverage", "MachineCoverage", "Watch"]
 

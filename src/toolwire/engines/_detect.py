@@ -35,7 +35,8 @@ from urllib.parse import unquote, urlsplit
 from toolwire.engines._check import not_a_trace
 from toolwire.errors import UsageError
 from toolwire.models import DONE, Frame, InputFormat, detect_format, read_frames, sniff
-from toolwire.properties import Protocol, _registry
+from toolwire.properties import Protocol
+from toolwire.protocols import _registry
 
 __all__ = ["Detection", "detect", "detect_file", "endpoint_of", "is_document"]
 

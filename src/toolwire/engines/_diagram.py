@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Final, Literal
 from toolwire.engines._files import write_file
 from toolwire.errors import UsageError
 from toolwire.machines import compile_machine
-from toolwire.properties import envelope_ids, machines
 from toolwire.properties._monitor import guards
+from toolwire.protocols import envelope_ids, machines
 
 if TYPE_CHECKING:
     from toolwire.engines._fuzz import Counterexample

@@ -21,7 +21,8 @@ from toolwire.errors import UsageError
 from toolwire.models import Exchange, Frame, InputFormat, RecordingError, detect_format, read_frames
 from toolwire.models import read_recording as _read
 from toolwire.models import recording_kind as _kind
-from toolwire.properties import Protocol, get_protocol
+from toolwire.properties import Protocol
+from toolwire.protocols import get_protocol
 
 __all__ = ["check_recording", "is_recording"]
 

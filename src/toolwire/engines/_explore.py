@@ -30,8 +30,9 @@ from toolwire.engines._analysis import analyse, suite
 from toolwire.engines._fuzz import DAMAGE, Counterexample, Outcome, judge, save
 from toolwire.engines._targets import Target, load_target
 from toolwire.errors import DefinitionError
-from toolwire.properties import QUIRKS, Bounds, Space, get_protocol, mutate, space_for
+from toolwire.properties import Bounds, Space
 from toolwire.properties._spaces import Fired, Move
+from toolwire.protocols import QUIRKS, get_protocol, mutate, space_for
 
 __all__ = [
     "Exploration",

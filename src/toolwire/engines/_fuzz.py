@@ -1,6 +1,6 @@
 """The fuzzer: generated provider traffic through a converter, judged by the relations.
 
-Hypothesis generates valid input traces (:func:`toolwire.properties.traces`),
+Hypothesis generates valid input traces (:func:`toolwire.protocols.traces`),
 the target converts each, and :func:`judge` applies the relations of
 DESIGN.md.  A failure shrinks to a minimal input, which is saved as a
 replayable JSON file, atomically, as soon as it is found and again each time
@@ -39,9 +39,10 @@ from toolwire.engines._coverage import Coverage, Watch
 from toolwire.engines._files import write_file
 from toolwire.engines._targets import Target, TargetFailure, load_target, tool_result
 from toolwire.errors import UsageError
-from toolwire.properties import MUTATORS, PROTOCOLS, QUIRKS, Finding, get_protocol, mutate, traces
-from toolwire.properties._relations import RELATIONS, Broken, damageable, intact, ledger, relate
-from toolwire.properties._shapes import shapes_of
+from toolwire.properties import Finding
+from toolwire.protocols import MUTATORS, PROTOCOLS, QUIRKS, get_protocol, mutate, traces
+from toolwire.protocols._relations import RELATIONS, Broken, damageable, intact, ledger, relate
+from toolwire.protocols._shapes import shapes_of
 
 __all__ = [
     "Counterexample",

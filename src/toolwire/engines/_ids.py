@@ -13,7 +13,8 @@ from typing import Any
 
 from toolwire.engines._check import check
 from toolwire.errors import UsageError
-from toolwire.properties import PROTOCOLS, Finding, id_shapes
+from toolwire.properties import Finding
+from toolwire.protocols import PROTOCOLS, id_shapes
 
 __all__ = ["IdVerdict", "check_id", "id_shape", "render_ids"]
 

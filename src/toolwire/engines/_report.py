@@ -9,8 +9,9 @@ from typing import Final
 import orjson
 
 from toolwire.engines._check import Report
-from toolwire.properties import Protocol, Rule, get_protocol
-from toolwire.properties._registry import protocol_names
+from toolwire.properties import Protocol, Rule
+from toolwire.protocols import get_protocol
+from toolwire.protocols._registry import protocol_names
 
 __all__ = ["render_json", "render_protocols", "render_rules", "render_text"]
 

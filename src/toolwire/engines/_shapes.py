@@ -10,8 +10,8 @@ from typing import Any
 
 from toolwire.engines._check import Problem, _open, _peek_format, _sink
 from toolwire.models import InputFormat, read_frames
-from toolwire.properties import get_protocol
-from toolwire.properties._shapes import matching_quirks, shapes_of
+from toolwire.protocols import get_protocol
+from toolwire.protocols._shapes import matching_quirks, shapes_of
 
 __all__ = ["ShapeReport", "read_traces", "render_shapes", "shapes_file"]
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import toolwire.machines
 from toolwire.machines._handle import resolve
 from toolwire.machines._table import Table, compile_class
-from toolwire.properties import machines
+from toolwire.protocols import machines
 
 __all__ = ["COMMAND", "TARGET", "render", "shipped_machines"]
 

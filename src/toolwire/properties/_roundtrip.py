@@ -15,7 +15,7 @@ from toolwire.properties._rule import Rule
 from toolwire.properties._text import clip, parsed
 from toolwire.properties._turn import Call, Turn
 
-__all__ = ["check_round_trip", "round_trip_rules"]
+__all__ = ["compare_round_trip", "round_trip_rules"]
 
 
 def round_trip_rules(requests: tuple[str, ...]) -> tuple[Rule, ...]:
@@ -49,38 +49,7 @@ def _rules(requests: tuple[str, ...]) -> tuple[Rule, ...]:
     )
 
 
-def check_round_trip(stream: list[Turn], request: Monitor) -> None:
-    """Report on ``request`` every way its replay of ``stream``'s calls differs.
-
-    The replaying turn is the request turn sharing the most call ids with the
-    stream; failing that, the last turn calling the same tool names in order.
-    """
-    from toolwire.properties._registry import RULES
-
-    streamed = [call for turn in stream for call in turn.calls]
-    if not streamed:
-        return
-    turns = request.calls()
-    ids = {call[0] for call in streamed if call[0] is not None}
-    best = max(turns, key=lambda turn: sum(call[0] in ids for call in turn.calls), default=None)
-    if best is None or not any(call[0] in ids for call in best.calls):
-        names = [call[1] for call in streamed]
-        matches = [turn for turn in turns if [call[1] for call in turn.calls] == names]
-        best = matches[-1] if matches else None
-    if best is None:
-        request.record(
-            RULES["RT-1"],
-            f"no assistant turn of the request replays the {len(streamed)} streamed call(s) "
-            + ", ".join(f"{call[0]} ({call[1]})" for call in streamed),
-            index=None,
-            line=None,
-            ids=[call[0] for call in streamed],
-        )
-        return
-    _compare(streamed, best, request, RULES)
-
-
-def _compare(streamed: list[Call], turn: Turn, request: Monitor, rules: dict[str, Rule]) -> None:
+def compare_round_trip(streamed: list[Call], turn: Turn, request: Monitor, rules: dict[str, Rule]) -> None:
     replayed = list(turn.calls)
     # Calls without ids (Gemini) pair by position among the calls left over.
     by_id = {call[0]: k for k, call in enumerate(replayed) if call[0] is not None}

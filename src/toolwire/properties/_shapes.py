@@ -17,7 +17,7 @@ from typing import Any, Final
 
 import orjson
 
-from toolwire.errors import DefinitionError, UsageError
+from toolwire.errors import DefinitionError
 
 __all__ = [
     "ARGUMENT_FEATURES",
@@ -29,8 +29,6 @@ __all__ = [
     "calls_shapes",
     "hashable",
     "is_json",
-    "matching_quirks",
-    "shapes_of",
 ]
 
 #: Feature names every family uses alike: calls whose fragments interleave; several calls in a turn.
@@ -114,31 +112,3 @@ def is_json(text: str) -> bool:
     except orjson.JSONDecodeError:
         return False
     return True
-
-
-def shapes_of(trace: list[Any], protocol: str) -> set[str]:
-    """The shape features ``trace`` shows, as ``protocol``'s catalogue names them."""
-    from toolwire.properties._registry import PROTOCOLS
-
-    spec = PROTOCOLS.get(protocol)
-    if spec is None or spec.shapes is None:
-        known = ", ".join(name for name, p in PROTOCOLS.items() if p.shapes is not None)
-        raise UsageError(f"no shape catalogue for {protocol!r}; protocols with one: {known}")
-    found = set(spec.shapes.extract(trace))
-    unknown = found - set(spec.shapes.catalogue())
-    if unknown:
-        raise DefinitionError(
-            f"{protocol}'s extractor names features outside its catalogue: {sorted(unknown)}"
-        )
-    return found
-
-
-def matching_quirks(features: set[str], protocol: str) -> list[str]:
-    """The quirk profiles of ``protocol`` whose marking features ``features`` all show."""
-    from toolwire.properties._registry import QUIRKS
-
-    return [
-        name
-        for name, quirk in QUIRKS.items()
-        if protocol in quirk.protocols and quirk.features and set(quirk.features) <= features
-    ]

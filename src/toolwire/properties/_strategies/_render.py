@@ -31,7 +31,7 @@ Spelling = tuple[
 
 @dataclass(frozen=True, slots=True)
 class Generator:
-    """How :func:`~toolwire.properties.traces` draws a protocol's traces.
+    """How :func:`~toolwire.protocols.traces` draws a protocol's traces.
 
     ``render`` turns a drawn plan into wire events (a stream renders its
     first turn); ``turns`` is the most user turns a plan has; ``fragments``:

@@ -1,0 +1,97 @@
+"""Google Gemini with Google ADK ids: request contents (GM-1 to GM-5b, GM-7, ADK-1, ADK-2) and stream chunks.
+
+The family's places: ``models/_gemini.py`` (the wire), ``machines/_gemini.py``
+(the lifecycle) and this package: ``rules``, ``monitors``, ``calls`` (readers,
+mutation sites, the id probe), ``generate`` (Hypothesis), ``space`` (explore) and ``shapes``
+(shape features).
+"""
+
+from typing import Final
+
+from toolwire.machines import GeminiContents, ResponseBody
+from toolwire.properties._protocol import Family, Protocol, Quirk, load
+from toolwire.protocols.gemini import calls
+from toolwire.protocols.gemini.body import ResponseMonitor
+from toolwire.protocols.gemini.monitors import ContentsMonitor, StreamMonitor
+from toolwire.protocols.gemini.rules import CONTENTS, RESPONSE, RULES, STREAM
+from toolwire.protocols.gemini.shapes import CONTENTS_SHAPES, RESPONSE_SHAPES, STREAM_SHAPES
+
+__all__ = ["FAMILY", "ContentsMonitor", "ResponseMonitor", "StreamMonitor"]
+
+FAMILY: Final = Family(
+    "gemini",
+    catalogue=5,
+    protocols=(
+        Protocol(
+            CONTENTS,
+            "Google Gemini request contents, with Google ADK ids (GM-1 to GM-5b, GM-7, ADK-1, ADK-2)",
+            "conversation",
+            ContentsMonitor,
+            endpoints=(r":(stream)?[gG]enerateContent$",),
+            container="contents",
+            follows=(STREAM, RESPONSE),
+            probe=calls.probe,
+            results=calls.results,
+            recognises=calls.recognises_content,
+            sites=calls.CONTENTS_SITES,
+            breaks={"drop-id": "GM-1", "duplicate": "GM-7", "reorder": "GM-3", "swap-ids": "GM-1"},
+            generator=load(f"{__name__}.generate", "CONTENTS"),
+            space=load(f"{__name__}.space", "GeminiSpace"),
+            shapes=CONTENTS_SHAPES,
+        ),
+        Protocol(
+            STREAM,
+            "Google Gemini streamGenerateContent chunks (GM-7)",
+            "stream",
+            StreamMonitor,
+            endpoints=(r":streamGenerateContent$",),
+            recognises=calls.recognises_chunk,
+            sites=calls.STREAM_SITES,
+            generator=load(f"{__name__}.generate", "STREAM"),
+            shapes=STREAM_SHAPES,
+        ),
+        Protocol(
+            RESPONSE,
+            "Gemini response body: a GenerateContentResponse, one JSON document (GM-9)",
+            "stream",
+            ResponseMonitor,
+            probe=calls.response_probe,
+            recognises=calls.recognises_response,
+            sites=calls.RESPONSE_SITES,
+            generator=load(f"{__name__}.generate", "RESPONSE"),
+            space=load(f"{__name__}.space", "GeminiResponseSpace"),
+            shapes=RESPONSE_SHAPES,
+            endpoints=(r":generateContent$",),
+            document=True,
+        ),
+    ),
+    rules=RULES,
+    machines=(GeminiContents, ResponseBody),
+    quirks=(
+        Quirk(
+            "missing-ids",
+            "function calls and responses carry no id; they pair by order and name",
+            (STREAM, CONTENTS, RESPONSE),
+            "protocol-rules GM-1; the Gemini API omits FunctionCall.id",
+            features=("call-without-id",),
+        ),
+        Quirk(
+            "snake-case",
+            "parts spelled function_call / function_response, as a Python SDK dumps them",
+            (CONTENTS,),
+            "tests/data/traffic simonw__llm-gemini gemini-contents test_tools*.i2.req.json "
+            "(gemini-2.5-flash, gemini-3-flash-preview); the API reads both spellings",
+            features=("snake-case-parts",),
+        ),
+        Quirk(
+            "split-responses",
+            "each functionResponse of a call turn comes in a user content of its own (a GM-5b warning)",
+            (CONTENTS,),
+            "tests/data/traffic crewAIInc__crewAI gemini-contents TestGeminiNativeToolCalling."
+            "test_gemini_parallel_native_tool_*.i2.req.json (gemini-2.5-flash, HTTP 200); "
+            "protocol-rules GM-5b: the Gemini API merges them, Vertex AI rejects them",
+            features=("responses-split-over-contents",),
+        ),
+    ),
+    id_shapes=calls.ID_SHAPES,
+)
