@@ -1,6 +1,6 @@
 """What the engines need to know of a protocol: its descriptor, its family and its quirk profiles.
 
-A protocol family (``properties/_<family>/``) declares one :class:`Family`: the
+A protocol family (``protocols/<family>/``) declares one :class:`Family`: the
 :class:`Protocol` descriptors of its protocol names, its rules, machines, quirk
 profiles and id shapes.  The registry (``_registry``) lists the families; the
 engines and the CLI ask it, and never name a protocol.

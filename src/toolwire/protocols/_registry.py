@@ -1,7 +1,7 @@
 """The registry: every protocol family toolwire knows, and what the engines look up in it.
 
 This is the one place that lists the families.  Each family declares itself
-in its own package (``properties/_<family>/__init__.py``, a :class:`Family`);
+in its own package (``protocols/<family>/__init__.py``, a :class:`Family`);
 the engines and the CLI ask the registry for a protocol's descriptor, the
 rules, the quirk profiles, the machines and the id shapes, and never name a
 protocol.  :func:`register` adds a family at run time (a protocol defined

@@ -1,6 +1,6 @@
 """How a protocol renders a drawn :class:`Plan`: its :class:`Generator`, and the conversation shape.
 
-A family's generator module (``properties/_<family>/generate.py``) declares one
+A family's generator module (``protocols/<family>/generate.py``) declares one
 :class:`Generator` per protocol; :func:`conversation` builds the renderer of a
 request's message list from how the protocol spells its messages.
 """
