@@ -39,7 +39,7 @@ from toolwire.engines._coverage import Coverage, Watch
 from toolwire.engines._files import write_file
 from toolwire.engines._targets import Target, TargetFailure, load_target, tool_result
 from toolwire.errors import UsageError
-from toolwire.properties import Finding
+from toolwire.properties import Finding, Result
 from toolwire.protocols import MUTATORS, PROTOCOLS, QUIRKS, get_protocol, mutate, traces
 from toolwire.protocols._relations import RELATIONS, Broken, damageable, intact, ledger, relate
 from toolwire.protocols._shapes import shapes_of
@@ -286,7 +286,7 @@ def judge(
         return Outcome(output, failure=changed, invalid_input=invalid, judged=snapshot)
     trace = snapshot
     if round_trip:
-        before.results = [(c[0], c[1], tool_result(c[1], c[2])) for c in before.calls]
+        before.results = [Result(c[0], c[1], tool_result(c[1], c[2])) for c in before.calls]
     keep = None
     if lossy:
         kept = intact(trace, source)

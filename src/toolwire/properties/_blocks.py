@@ -17,7 +17,7 @@ from toolwire.machines import ContentBlock
 from toolwire.properties._lifecycle import Item, KeyedMonitor, Lifecycle
 from toolwire.properties._rule import Rule
 from toolwire.properties._text import clip, json_problem
-from toolwire.properties._turn import Turn
+from toolwire.properties._turn import Call, Turn
 
 __all__ = ["MESSAGE", "BlockRules", "BlockStreamMonitor"]
 
@@ -219,5 +219,5 @@ class BlockStreamMonitor(KeyedMonitor):
         if not blocks:
             return []
         turn = Turn(blocks[0].index, blocks[0].line, "message")
-        turn.calls.extend((item.id, item.name, item.text() or "{}") for item in blocks)
+        turn.calls.extend(Call(item.id, item.name, item.text() or "{}") for item in blocks)
         return [turn]

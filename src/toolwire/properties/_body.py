@@ -22,7 +22,7 @@ from toolwire.properties._monitor import Monitor, Violations
 from toolwire.properties._rule import Rule, Severity
 from toolwire.properties._shapes import Feature, Shapes, calls_shapes
 from toolwire.properties._text import clip
-from toolwire.properties._turn import Turn
+from toolwire.properties._turn import Call, Turn
 
 __all__ = [
     "BODY_FEATURES",
@@ -155,7 +155,7 @@ class BodyMonitor(Monitor):
         seen: dict[Any, str] = {}
         calls = Turn(index, line, turn.path)
         for call in turn.calls:
-            calls.calls.append((call.id, call.name, call.arguments))
+            calls.calls.append(Call(call.id, call.name, call.arguments))
             self._check_call(call, index, line)
             repeated = isinstance(call.id, str) and call.id in seen
             state = self._step(state, "repeat" if repeated else "call", turn, call, seen, index, line)

@@ -13,7 +13,7 @@ import orjson
 
 from toolwire.machines import Table
 from toolwire.properties._monitor import Monitor
-from toolwire.properties._turn import Turn
+from toolwire.properties._turn import Call, Turn
 
 __all__ = ["FragmentCall", "FragmentMonitor"]
 
@@ -80,7 +80,7 @@ class FragmentMonitor(Monitor):
         turns: dict[Any, Turn] = {}
         for call in self._all:
             turn = turns.setdefault(call.choice, Turn(call.index, call.line, f"choice {call.choice}"))
-            turn.calls.append((call.id, call.name, call.arguments()))
+            turn.calls.append(Call(call.id, call.name, call.arguments()))
         return list(turns.values())
 
     def _finish(self, choice: Any, reason: Any, index: int, line: int | None) -> None:

@@ -16,7 +16,7 @@ import importlib
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from toolwire.errors import UsageError
 from toolwire.properties._monitor import Monitor
@@ -30,8 +30,16 @@ if TYPE_CHECKING:
 __all__ = ["Family", "Protocol", "Quirk", "Result", "Shape", "load"]
 
 Shape = Literal["stream", "conversation"]
-#: A tool result as a trace carried it: (id of the call it answers, tool name when given, content).
-Result = tuple[str | None, str | None, Any]
+
+
+class Result(NamedTuple):
+    """A tool result as a trace carried it."""
+
+    #: The id of the call it answers (None where the wire pairs results by name or position).
+    id: str | None
+    #: The tool's name, where the wire gives it.
+    name: str | None
+    content: Any
 
 
 def load(module: str, name: str) -> Callable[[], Any]:

@@ -52,14 +52,14 @@ def _rules(requests: tuple[str, ...]) -> tuple[Rule, ...]:
 def compare_round_trip(streamed: list[Call], turn: Turn, request: Monitor, rules: dict[str, Rule]) -> None:
     replayed = list(turn.calls)
     # Calls without ids (Gemini) pair by position among the calls left over.
-    by_id = {call[0]: k for k, call in enumerate(replayed) if call[0] is not None}
+    by_id = {call.id: k for k, call in enumerate(replayed) if call.id is not None}
     pairs: list[tuple[Call, Call | None]] = []
-    unmatched = [call for call in streamed if call[0] not in by_id]
-    streamed_ids = {c[0] for c in streamed if c[0] is not None}
-    spare = [k for k, call in enumerate(replayed) if call[0] is None or call[0] not in streamed_ids]
+    unmatched = [call for call in streamed if call.id not in by_id]
+    streamed_ids = {c.id for c in streamed if c.id is not None}
+    spare = [k for k, call in enumerate(replayed) if call.id is None or call.id not in streamed_ids]
     for call in streamed:
-        if call[0] in by_id:
-            pairs.append((call, replayed[by_id[call[0]]]))
+        if call.id in by_id:
+            pairs.append((call, replayed[by_id[call.id]]))
     for call, k in zip(unmatched, spare, strict=False):
         pairs.append((call, replayed[k]))
     for call in unmatched[len(spare) :]:
@@ -68,38 +68,38 @@ def compare_round_trip(streamed: list[Call], turn: Turn, request: Monitor, rules
         if copy is None:
             request.record(
                 rules["RT-1"],
-                f"streamed call {original[0]} ({original[1]}) is missing from {turn.path}",
-                ids=(original[0],),
+                f"streamed call {original.id} ({original.name}) is missing from {turn.path}",
+                ids=(original.id,),
                 index=turn.index,
                 line=turn.line,
                 path=turn.path,
             )
             continue
-        if copy[0] != original[0]:
+        if copy.id != original.id:
             request.record(
                 rules["RT-1"],
-                f"{turn.path} replays streamed call {original[0]} ({original[1]}) with id "
-                f"{clip(str(copy[0]))}",
-                ids=(original[0], copy[0]),
+                f"{turn.path} replays streamed call {original.id} ({original.name}) with id "
+                f"{clip(str(copy.id))}",
+                ids=(original.id, copy.id),
                 index=turn.index,
                 line=turn.line,
                 path=turn.path,
             )
-        if copy[1] != original[1]:
+        if copy.name != original.name:
             request.record(
                 rules["RT-2"],
-                f"call {original[0]} was streamed as {original[1]!r} and is replayed as {copy[1]!r}",
-                ids=(original[0],),
+                f"call {original.id} was streamed as {original.name!r} and is replayed as {copy.name!r}",
+                ids=(original.id,),
                 index=turn.index,
                 line=turn.line,
                 path=turn.path,
             )
-        if not _json_equal(original[2], copy[2]):
+        if not _json_equal(original.arguments, copy.arguments):
             request.record(
                 rules["RT-2"],
-                f"call {original[0]} was streamed with arguments {clip(str(original[2]))} and is "
-                f"replayed with {clip(str(copy[2]))}",
-                ids=(original[0],),
+                f"call {original.id} was streamed with arguments {clip(str(original.arguments))} and is "
+                f"replayed with {clip(str(copy.arguments))}",
+                ids=(original.id,),
                 index=turn.index,
                 line=turn.line,
                 path=turn.path,
@@ -109,7 +109,7 @@ def compare_round_trip(streamed: list[Call], turn: Turn, request: Monitor, rules
         request.record(
             rules["RT-1"],
             f"{turn.path} replays {len(replayed)} calls where the stream had {len(streamed)}",
-            ids=[c[0] for c in replayed],
+            ids=[c.id for c in replayed],
             index=turn.index,
             line=turn.line,
             path=turn.path,

@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 __all__ = ["Call", "Turn"]
 
-#: A reassembled tool call: ``(id, name, arguments)`` as the wire carried them.
-Call = tuple[str | None, str | None, str | None]
+
+class Call(NamedTuple):
+    """A reassembled tool call, each field as the wire carried it (None where the wire had none)."""
+
+    id: str | None
+    name: str | None
+    #: The arguments as JSON text, reassembled from their fragments.
+    arguments: str | None
 
 
 @dataclass(slots=True)

@@ -1,4 +1,4 @@
-"""Relations a converter must keep between its input and its output (DESIGN.md).
+"""Relations a converter must keep between its input and its output.
 
 one-to-one, identity, arguments, names, correlation and validity, each a
 named property over two traces.  A trace's calls come from its protocol's
@@ -72,7 +72,7 @@ class Ledger:
 def results(trace: list[Any], protocol: str) -> list[Result]:
     """The tool results ``trace`` carries (empty for protocols that carry none)."""
     reader = get_protocol(protocol).results
-    return list(reader(trace)) if reader else []
+    return [Result(*result) for result in reader(trace)] if reader else []
 
 
 def ledger(trace: list[Any], protocol: str) -> Ledger:
@@ -81,9 +81,9 @@ def ledger(trace: list[Any], protocol: str) -> Ledger:
     monitor = spec.make()
     monitor.finish(*monitor.consume((None, value, None) for value in trace))
     if spec.calls is not None:
-        calls = spec.calls(trace)
+        calls = [Call(*call) for call in spec.calls(trace)]
     else:
-        calls = [call for turn in monitor.calls() for call in turn.calls]
+        calls = [Call(*call) for turn in monitor.calls() for call in turn.calls]
     findings = [f for f in monitor.findings if f.severity == "error"]
     return Ledger(calls, results(trace, protocol), findings)
 
@@ -120,11 +120,11 @@ def _pair(inputs: list[Call], outputs: list[Call]) -> list[tuple[int, int]]:
     """Pair input calls with output calls: equal ids first, the rest in order."""
     by_id: dict[Any, list[int]] = {}
     for k, call in enumerate(outputs):
-        by_id.setdefault(call[0], []).append(k)
+        by_id.setdefault(call.id, []).append(k)
     pairs, used = [], set()
     left = []
     for n, call in enumerate(inputs):
-        candidates = [k for k in by_id.get(call[0], []) if k not in used] if call[0] is not None else []
+        candidates = [k for k in by_id.get(call.id, []) if k not in used] if call.id is not None else []
         if candidates:
             pairs.append((n, candidates[0]))
             used.add(candidates[0])
@@ -152,122 +152,144 @@ def relate(
     provider emitted).  ``keep`` names the source calls that must survive when a
     converter may drop others (a sanitizer of damaged history); by default all must.
     """
-    broken: list[Broken] = []
     must = set(range(len(source.calls)) if keep is None else keep)
     pairs = _pair(source.calls, output.calls)
     if keep is not None:
         # Damaged input: only the intact pairs are owed; the rest is for validity to judge.
         pairs = [(n, k) for n, k in pairs if n in must]
+    matched = [(source.calls[n], output.calls[k]) for n, k in pairs]
+    return [
+        *_one_to_one(source, output, pairs, must, damaged=keep is not None),
+        *_identity(source, pairs, matched, exact_ids, target),
+        *_arguments(matched),
+        *_names(matched),
+        *_correlation(source, output, pairs),
+        *_validity(output),
+    ]
+
+
+def _one_to_one(
+    source: Ledger, output: Ledger, pairs: list[tuple[int, int]], must: set[int], *, damaged: bool
+) -> Iterable[Broken]:
+    """Every owed input call has exactly one output call: none lost, duplicated or invented."""
     paired = {n for n, _ in pairs}
     for n in sorted(must - paired):
         call = source.calls[n]
-        broken.append(
-            Broken(
-                "one-to-one", f"input call {call[0]} ({call[1]}) has no output call", _ids(call), kind="lost"
-            )
+        yield Broken(
+            "one-to-one", f"input call {call.id} ({call.name}) has no output call", _ids(call), kind="lost"
         )
-    owed = {output.calls[k][0] for _, k in pairs} if keep is not None else None
-    counts = Counter(c[0] for c in output.calls if c[0] is not None and (owed is None or c[0] in owed))
+    owed = {output.calls[k].id for _, k in pairs} if damaged else None
+    counts = Counter(c.id for c in output.calls if c.id is not None and (owed is None or c.id in owed))
     twice = sorted(str(i) for i, c in counts.items() if c > 1)
-    extra = len(output.calls) - len(pairs) if keep is None else 0
+    extra = 0 if damaged else len(output.calls) - len(pairs)
     if twice:
-        broken.append(
-            Broken(
-                "one-to-one",
-                f"output call id(s) {', '.join(twice)} appear more than once",
-                tuple(twice),
-                kind="duplicated",
-            )
+        yield Broken(
+            "one-to-one",
+            f"output call id(s) {', '.join(twice)} appear more than once",
+            tuple(twice),
+            kind="duplicated",
         )
     elif extra > 0:
-        spare = [c[0] for k, c in enumerate(output.calls) if k not in {k for _, k in pairs}]
-        broken.append(
-            Broken(
-                "one-to-one",
-                f"{extra} output call(s) {spare} answer no input call",
-                tuple(map(str, spare)),
-                kind="invented",
-            )
+        spare = [c.id for k, c in enumerate(output.calls) if k not in {k for _, k in pairs}]
+        yield Broken(
+            "one-to-one",
+            f"{extra} output call(s) {spare} answer no input call",
+            tuple(map(str, spare)),
+            kind="invented",
         )
-    broken.extend(_identity(source, output, pairs, exact_ids, target))
-    for n, k in pairs:
-        a, b = source.calls[n], output.calls[k]
-        if _value(a[2]) != _value(b[2]):
-            broken.append(
-                Broken(
-                    "arguments",
-                    f"call {a[0]}: arguments {clip(str(a[2]))} became {clip(str(b[2]))}",
-                    _ids(a, b),
-                    kind="changed",
-                )
+
+
+def _arguments(matched: list[tuple[Call, Call]]) -> Iterable[Broken]:
+    """A paired output call's arguments are JSON-equal to its input call's."""
+    for a, b in matched:
+        if _value(a.arguments) != _value(b.arguments):
+            yield Broken(
+                "arguments",
+                f"call {a.id}: arguments {clip(str(a.arguments))} became {clip(str(b.arguments))}",
+                _ids(a, b),
+                kind="changed",
             )
-    for n, k in pairs:
-        a, b = source.calls[n], output.calls[k]
-        if a[1] != b[1]:
-            broken.append(
-                Broken("names", f"call {a[0]}: name {a[1]!r} became {b[1]!r}", _ids(a, b), kind="changed")
+
+
+def _names(matched: list[tuple[Call, Call]]) -> Iterable[Broken]:
+    """A paired output call has its input call's name."""
+    for a, b in matched:
+        if a.name != b.name:
+            yield Broken(
+                "names", f"call {a.id}: name {a.name!r} became {b.name!r}", _ids(a, b), kind="changed"
             )
-    broken.extend(_correlation(source, output, pairs))
+
+
+def _validity(output: Ledger) -> Iterable[Broken]:
+    """The output breaks no rule of its protocol: one :class:`Broken` per rule, with its findings."""
     for rule in dict.fromkeys(f.rule for f in output.findings):
         mine = tuple(f for f in output.findings if f.rule == rule)
-        broken.append(
-            Broken("validity", f"the output breaks {rule}: {mine[0].message}", mine[0].ids, mine, kind=rule)
-        )
-    return broken
+        yield Broken("validity", f"the output breaks {rule}: {mine[0].message}", mine[0].ids, mine, kind=rule)
 
 
 def _ids(*calls: Call) -> tuple[str, ...]:
-    return tuple(str(c[0]) for c in calls if c[0] is not None)
+    return tuple(str(c.id) for c in calls if c.id is not None)
 
 
 def _identity(
-    source: Ledger, output: Ledger, pairs: list[tuple[int, int]], exact: bool, target: str | None
+    source: Ledger,
+    pairs: list[tuple[int, int]],
+    matched: list[tuple[Call, Call]],
+    exact: bool,
+    target: str | None,
 ) -> Iterable[Broken]:
+    """Each paired output id is the input id, or a consistent, injective mapping of it.
+
+    Precedence, per pair, first match wins: an id dropped (the input had one, the output none);
+    in a round trip (``exact``), an id replaced that the target would have accepted; an id the
+    target accepts yet changed; an id the target rejects mapped to another it rejects.  Then, for
+    every pair that still maps, an id derived from the call's name, arguments or result, and one
+    input id mapped to two output ids; last, across pairs, two input ids merged into one.
+    """
     images: dict[Any, Any] = {}
-    for n, k in pairs:
-        a, b = source.calls[n], output.calls[k]
-        if (b[0] is None or b[0] == "") and a[0] is not None:
+    for a, b in matched:
+        if (b.id is None or b.id == "") and a.id is not None:
             # An input call without an id (Gemini's) owes the output none.
             yield Broken(
-                "identity", f"input call {a[0]} ({a[1]}) has no id in the output", _ids(a), kind="dropped"
+                "identity", f"input call {a.id} ({a.name}) has no id in the output", _ids(a), kind="dropped"
             )
             continue
-        kept = a[0] is None or b[0] == a[0]
-        fits = accepts(target, a[0]) if target is not None and isinstance(a[0], str) else None
+        kept = a.id is None or b.id == a.id
+        fits = accepts(target, a.id) if target is not None and isinstance(a.id, str) else None
         if not kept and exact and fits is not False:
             yield Broken(
                 "identity",
-                f"input call {a[0]} is replayed with id {clip(str(b[0]))}",
+                f"input call {a.id} is replayed with id {clip(str(b.id))}",
                 _ids(a, b),
-                kind=_how(b[0], a, source) or "replaced",
+                kind=_how(b.id, a, source) or "replaced",
             )
             continue
         if not kept and fits:
             yield Broken(
                 "identity",
-                f"input call {a[0]} has an id {target} accepts, yet it became {clip(str(b[0]))} "
-                f"({mangling(str(a[0]), str(b[0]))})",
+                f"input call {a.id} has an id {target} accepts, yet it became {clip(str(b.id))} "
+                f"({mangling(str(a.id), str(b.id))})",
                 _ids(a, b),
-                kind=_how(b[0], a, source) or mangling(str(a[0]), str(b[0])),
+                kind=_how(b.id, a, source) or mangling(str(a.id), str(b.id)),
             )
             continue
-        if not kept and fits is False and target and isinstance(b[0], str) and accepts(target, b[0]) is False:
+        if not kept and fits is False and target and isinstance(b.id, str) and accepts(target, b.id) is False:
             yield Broken(
                 "identity",
-                f"input call {a[0]} is mapped to {clip(str(b[0]))}, which {target} rejects too",
+                f"input call {a.id} is mapped to {clip(str(b.id))}, which {target} rejects too",
                 _ids(a, b),
                 kind="mapped-to-rejected",
             )
-        derived = _derived(b[0], a, source)
-        if derived and b[0] != a[0]:
+        derived = _derived(b.id, a, source)
+        if derived and b.id != a.id:
             yield Broken(
                 "identity",
-                f"output id {clip(str(b[0]))} is the call's {derived}",
+                f"output id {clip(str(b.id))} is the call's {derived}",
                 _ids(a, b),
                 kind=f"from-{derived.replace(' ', '-')}",
             )
-        if a[0] is not None and images.setdefault(a[0], b[0]) != b[0]:
-            yield Broken("identity", f"input call {a[0]} maps to two output ids", _ids(a, b), kind="split")
+        if a.id is not None and images.setdefault(a.id, b.id) != b.id:
+            yield Broken("identity", f"input call {a.id} maps to two output ids", _ids(a, b), kind="split")
     for (x, y), (p, q) in itertools.combinations(images.items(), 2):
         if y == q:
             yield Broken(
@@ -342,12 +364,12 @@ def _how(after: Any, call: Call, source: Ledger) -> str | None:
 
 
 def _derived(value: Any, call: Call, source: Ledger) -> str | None:
-    if value == call[1]:
+    if value == call.name:
         return "tool name"
-    if value == call[2]:
+    if value == call.arguments:
         return "arguments"
-    for rid, _, content in source.results:
-        if rid == call[0] and value in (content, json_text(content)):
+    for result in source.results:
+        if result.id == call.id and value in (result.content, json_text(result.content)):
             return "result"
     return None
 
@@ -365,13 +387,13 @@ def _correlation(source: Ledger, output: Ledger, pairs: list[tuple[int, int]]) -
         if answers is None:
             if output.results or len(got) < len(given):
                 yield Broken(
-                    "correlation", f"the result of call {a[0]} ({a[1]}) is lost", _ids(a, b), kind="lost"
+                    "correlation", f"the result of call {a.id} ({a.name}) is lost", _ids(a, b), kind="lost"
                 )
             continue
         if _value(answers) != want:
             yield Broken(
                 "correlation",
-                f"output call {b[0]} ({b[1]}) is answered with {clip(str(_value(answers)))}, "
+                f"output call {b.id} ({b.name}) is answered with {clip(str(_value(answers)))}, "
                 f"the result of another call; its own is {clip(str(want))}",
                 _ids(a, b),
                 kind="crossed",
@@ -383,13 +405,13 @@ def _answers(ledger: Ledger) -> dict[int, Any]:
     out: dict[int, Any] = {}
     by_id: dict[Any, int] = {}
     for number, call in enumerate(ledger.calls):
-        if call[0] is not None:
-            by_id.setdefault(call[0], number)
+        if call.id is not None:
+            by_id.setdefault(call.id, number)
     unanswered = list(range(len(ledger.calls)))
     for rid, name, content in ledger.results:
         k = by_id.get(rid) if rid is not None else None
         if k is None and rid is None:
-            k = next((j for j in unanswered if name in (None, ledger.calls[j][1])), None)
+            k = next((j for j in unanswered if name in (None, ledger.calls[j].name)), None)
         if k is None or k in out:
             continue
         out[k] = content

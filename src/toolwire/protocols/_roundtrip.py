@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from toolwire.properties._monitor import Monitor
 from toolwire.properties._roundtrip import compare_round_trip
-from toolwire.properties._turn import Turn
+from toolwire.properties._turn import Call, Turn
 
 __all__ = ["check_round_trip"]
 
@@ -21,24 +21,25 @@ def check_round_trip(stream: list[Turn], request: Monitor) -> None:
     """
     from toolwire.protocols._registry import RULES  # loads every family: only when a round trip is checked
 
-    streamed = [call for turn in stream for call in turn.calls]
+    # A protocol defined outside toolwire may give its calls as plain (id, name, arguments) tuples.
+    streamed = [Call(*call) for turn in stream for call in turn.calls]
     if not streamed:
         return
-    turns = request.calls()
-    ids = {call[0] for call in streamed if call[0] is not None}
-    best = max(turns, key=lambda turn: sum(call[0] in ids for call in turn.calls), default=None)
-    if best is None or not any(call[0] in ids for call in best.calls):
-        names = [call[1] for call in streamed]
-        matches = [turn for turn in turns if [call[1] for call in turn.calls] == names]
+    turns = [Turn(t.index, t.line, t.path, [Call(*c) for c in t.calls]) for t in request.calls()]
+    ids = {call.id for call in streamed if call.id is not None}
+    best = max(turns, key=lambda turn: sum(call.id in ids for call in turn.calls), default=None)
+    if best is None or not any(call.id in ids for call in best.calls):
+        names = [call.name for call in streamed]
+        matches = [turn for turn in turns if [call.name for call in turn.calls] == names]
         best = matches[-1] if matches else None
     if best is None:
         request.record(
             RULES["RT-1"],
             f"no assistant turn of the request replays the {len(streamed)} streamed call(s) "
-            + ", ".join(f"{call[0]} ({call[1]})" for call in streamed),
+            + ", ".join(f"{call.id} ({call.name})" for call in streamed),
             index=None,
             line=None,
-            ids=[call[0] for call in streamed],
+            ids=[call.id for call in streamed],
         )
         return
     compare_round_trip(streamed, best, request, RULES)

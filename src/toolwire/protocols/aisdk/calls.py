@@ -64,13 +64,13 @@ def results(trace: list[Any]) -> Iterable[Result]:
     """The ``tool-result`` parts: the call id each answers, its tool and result."""
     for e in trace:
         if isinstance(e, dict) and e.get("type") == "tool-result":
-            yield e.get("toolCallId"), e.get("toolName"), e.get("result", e.get("output"))
+            yield Result(e.get("toolCallId"), e.get("toolName"), e.get("result", e.get("output")))
 
 
 def ui_calls(trace: list[Any]) -> list[Call]:
     """The calls of a UI message stream, as ``tool-input-available`` chunks carry them whole."""
     return [
-        (e.get("toolCallId"), e.get("toolName"), json_text(e.get("input")))
+        Call(e.get("toolCallId"), e.get("toolName"), json_text(e.get("input")))
         for e in trace
         if isinstance(e, dict) and e.get("type") == "tool-input-available"
     ]
@@ -82,9 +82,9 @@ def ui_results(trace: list[Any]) -> Iterable[Result]:
         if not isinstance(e, dict) or e.get("preliminary") is True:
             continue
         if e.get("type") == "tool-output-available":
-            yield e.get("toolCallId"), None, e.get("output")
+            yield Result(e.get("toolCallId"), None, e.get("output"))
         elif e.get("type") == "tool-output-error":
-            yield e.get("toolCallId"), None, e.get("errorText")
+            yield Result(e.get("toolCallId"), None, e.get("errorText"))
 
 
 def probe(call_id: str) -> list[dict[str, Any]]:
@@ -102,9 +102,9 @@ def full_results(trace: list[Any]) -> Iterable[Result]:
         if not isinstance(e, dict) or e.get("preliminary") is True:
             continue
         if e.get("type") == "tool-result":
-            yield e.get("toolCallId"), e.get("toolName"), e.get("output", e.get("result"))
+            yield Result(e.get("toolCallId"), e.get("toolName"), e.get("output", e.get("result")))
         elif e.get("type") == "tool-error":
-            yield e.get("toolCallId"), e.get("toolName"), e.get("error")
+            yield Result(e.get("toolCallId"), e.get("toolName"), e.get("error"))
 
 
 def _denied(part: dict[str, Any]) -> str:
@@ -121,11 +121,11 @@ def ui_message_results(trace: list[Any]) -> Iterable[Result]:
             name = wire.tool_part_name(part)
             state = part.get("state") if name is not None else None
             if state == "output-available" and part.get("preliminary") is not True:
-                yield part.get("toolCallId"), name, part.get("output")
+                yield Result(part.get("toolCallId"), name, part.get("output"))
             elif state == "output-error":
-                yield part.get("toolCallId"), name, part.get("errorText")
+                yield Result(part.get("toolCallId"), name, part.get("errorText"))
             elif state == "output-denied":
-                yield part.get("toolCallId"), name, _denied(part)
+                yield Result(part.get("toolCallId"), name, _denied(part))
 
 
 def model_results(trace: list[Any]) -> Iterable[Result]:
@@ -136,7 +136,7 @@ def model_results(trace: list[Any]) -> Iterable[Result]:
             if isinstance(part, dict) and part.get("type") == "tool-result":
                 output = part.get("output")
                 value = output.get("value", output.get("reason")) if isinstance(output, dict) else output
-                yield part.get("toolCallId"), part.get("toolName"), value
+                yield Result(part.get("toolCallId"), part.get("toolName"), value)
 
 
 def model_probe(call_id: str) -> list[dict[str, Any]]:

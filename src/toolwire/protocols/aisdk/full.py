@@ -8,7 +8,7 @@ from toolwire.machines import FullStream, FullStreamToolCall
 from toolwire.models import aisdk as wire
 from toolwire.properties._lifecycle import Item, KeyedMonitor, Lifecycle
 from toolwire.properties._text import clip, json_text
-from toolwire.properties._turn import Turn
+from toolwire.properties._turn import Call, Turn
 from toolwire.protocols.aisdk.monitors import typed
 from toolwire.protocols.aisdk.rules import FULL_STREAM, RULES
 
@@ -237,5 +237,5 @@ class FullStreamMonitor(KeyedMonitor):
         turn = Turn(items[0].index, items[0].line, "stream")
         for item in items:
             arguments = json_text(item.data["input"]) if "input" in item.data else item.text()
-            turn.calls.append((str(item.key), item.name, arguments))
+            turn.calls.append(Call(str(item.key), item.name, arguments))
         return [turn]

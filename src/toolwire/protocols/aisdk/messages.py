@@ -8,7 +8,7 @@ from toolwire.machines import ModelConversation, UIToolPart, compile_machine
 from toolwire.models import aisdk as wire
 from toolwire.properties._monitor import Monitor, Violations
 from toolwire.properties._text import clip, json_text
-from toolwire.properties._turn import Turn
+from toolwire.properties._turn import Call, Turn
 from toolwire.protocols.aisdk.rules import MODEL_MESSAGES, RULES, UI_MESSAGES
 
 __all__ = ["ModelMessagesMonitor", "UIMessagesMonitor", "state_problem", "ui_state"]
@@ -154,7 +154,7 @@ class UIMessagesMonitor(Monitor):
         if state == _WAITING and role == "assistant":
             self._waiting[call_id] = (index, where)
         if state is not None and part.get("state") != "input-streaming":
-            turn.calls.append((call_id, name, json_text(part.get("input"))))
+            turn.calls.append(Call(call_id, name, json_text(part.get("input"))))
 
     def _unanswered(
         self, pending: dict[str, tuple[int, str]], index: int, line: int | None, what: str
@@ -289,7 +289,8 @@ class ModelMessagesMonitor(Monitor):
                 path=where,
             )
         self._calls.setdefault(call_id, where)
-        turn.calls.append((call_id, name if isinstance(name, str) else None, json_text(part.get("input"))))
+        named = name if isinstance(name, str) else None
+        turn.calls.append(Call(call_id, named, json_text(part.get("input"))))
         if part.get("providerExecuted") is not True:
             self._pending[call_id] = index
 

@@ -9,7 +9,7 @@ from toolwire.models import DONE
 from toolwire.models import aisdk as wire
 from toolwire.properties._lifecycle import Item, KeyedMonitor, Lifecycle
 from toolwire.properties._text import clip, json_problem
-from toolwire.properties._turn import Turn
+from toolwire.properties._turn import Call, Turn
 from toolwire.protocols.aisdk.rules import RULES, STREAM, UI_STREAM
 
 __all__ = ["PROFILES", "StreamMonitor", "UIStreamMonitor", "typed"]
@@ -147,7 +147,7 @@ class StreamMonitor(KeyedMonitor):
         turn = Turn(self.order[0].index, self.order[0].line, "stream")
         for item in self.order:
             arguments = item.data.get("input", item.text())
-            turn.calls.append((str(item.key), item.name, arguments))
+            turn.calls.append(Call(str(item.key), item.name, arguments))
         return [turn]
 
 

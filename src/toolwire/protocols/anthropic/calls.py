@@ -46,7 +46,7 @@ def results(trace: list[Any]) -> Iterable[Result]:
     for m in trace:
         if isinstance(m, dict) and m.get("role") == "user":
             for b in _blocks(m.get("content"), "tool_result"):
-                yield b["tool_use_id"], None, b.get("content")
+                yield Result(b["tool_use_id"], None, b.get("content"))
 
 
 def probe(call_id: str) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from toolwire.properties._blocks import MESSAGE, BlockRules, BlockStreamMonitor
 from toolwire.properties._lifecycle import Item, Lifecycle
 from toolwire.properties._monitor import Monitor, Violations, hot_type
 from toolwire.properties._text import clip
-from toolwire.properties._turn import Turn
+from toolwire.properties._turn import Call, Turn
 from toolwire.protocols.anthropic.rules import MESSAGES, RULES, STREAM
 
 if TYPE_CHECKING:
@@ -286,7 +286,7 @@ class ConversationMonitor(Monitor):
             elif kind in (wire.TOOL_USE, wire.SERVER_TOOL_USE):
                 call_id = block.get("id")
                 if self._check_id(kind, call_id, index, line, where, k) and kind == wire.TOOL_USE:
-                    turn.calls.append((call_id, block.get("name"), block.get("input")))
+                    turn.calls.append(Call(call_id, block.get("name"), block.get("input")))
                 elif kind == wire.SERVER_TOOL_USE and isinstance(call_id, str):
                     self._servers.add(call_id)
             elif wire.is_server_result(block) and str(block.get("tool_use_id")) not in self._servers:

@@ -40,7 +40,7 @@ def results(trace: list[Any]) -> Iterable[Result]:
             for b in content if isinstance(content, list) else []:
                 if isinstance(b, dict) and "toolResult" in b:
                     r = b["toolResult"] if isinstance(b["toolResult"], dict) else {}
-                    yield r.get("toolUseId"), None, r.get("content")
+                    yield Result(r.get("toolUseId"), None, r.get("content"))
 
 
 def probe(call_id: str) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from toolwire.properties._blocks import BlockRules, BlockStreamMonitor
 from toolwire.properties._lifecycle import Lifecycle
 from toolwire.properties._monitor import Monitor, Violations
 from toolwire.properties._text import clip
-from toolwire.properties._turn import Turn
+from toolwire.properties._turn import Call, Turn
 from toolwire.protocols.bedrock.rules import CONVERSE, RULES, STREAM
 
 __all__ = ["ConversationMonitor", "StreamMonitor", "id_problem"]
@@ -193,7 +193,7 @@ class ConversationMonitor(Monitor):
         self._state = target
         if uses:
             turn = Turn(index, line, path)
-            turn.calls.extend((b.get("toolUseId"), b.get("name"), b.get("input")) for b in uses.values())
+            turn.calls.extend(Call(b.get("toolUseId"), b.get("name"), b.get("input")) for b in uses.values())
             self._turns.append(turn)
             self._pending = list(uses)
 

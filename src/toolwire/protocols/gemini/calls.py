@@ -47,7 +47,7 @@ def results(trace: list[Any]) -> Iterable[Result]:
         for b in parts if isinstance(parts, list) else []:
             if isinstance(b, dict) and "functionResponse" in b:
                 r = b["functionResponse"] if isinstance(b["functionResponse"], dict) else {}
-                yield r.get("id"), r.get("name"), r.get("response")
+                yield Result(r.get("id"), r.get("name"), r.get("response"))
 
 
 def probe(call_id: str) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from toolwire.machines import GeminiContents, compile_machine
 from toolwire.models import gemini as wire
 from toolwire.properties._monitor import Monitor, Violations
 from toolwire.properties._text import clip
-from toolwire.properties._turn import Turn
+from toolwire.properties._turn import Call, Turn
 from toolwire.protocols.gemini.rules import CONTENTS, RULES, STREAM
 
 __all__ = ["ContentsMonitor", "StreamMonitor"]
@@ -115,7 +115,7 @@ class ContentsMonitor(Monitor):
                         ids=(call.get("id"),),
                         path=f"{path}.parts[{k}]",
                     )
-                turn.calls.append((call.get("id"), call.get("name"), call.get("args")))
+                turn.calls.append(Call(call.get("id"), call.get("name"), call.get("args")))
             if merged:
                 self._turns[-1].calls.extend(turn.calls)
                 self._calls.extend(call for _, call in calls)
@@ -341,7 +341,7 @@ class StreamMonitor(Monitor):
                         ids=(call.get("id"),),
                     )
                 turn = self._turns.setdefault(key, Turn(index, line, f"candidate {key}"))
-                turn.calls.append((call.get("id"), call.get("name"), call.get("args")))
+                turn.calls.append(Call(call.get("id"), call.get("name"), call.get("args")))
 
     def calls(self) -> list[Turn]:
         """Every candidate's calls, from all chunks, as one turn: how they must be replayed."""

@@ -25,7 +25,7 @@ def calls(trace: list[Any]) -> list[Call]:
     for e in trace:
         if isinstance(e, dict) and e.get("method") == "tools/call":
             params = e["params"] if isinstance(e.get("params"), dict) else {}
-            found.append((str(e.get("id")), params.get("name"), json_text(params.get("arguments"))))
+            found.append(Call(str(e.get("id")), params.get("name"), json_text(params.get("arguments"))))
     return found
 
 
@@ -35,7 +35,7 @@ def results(trace: list[Any]) -> Iterable[Result]:
     for e in trace:
         if isinstance(e, dict) and "method" not in e and e.get("id") in asked and "result" in e:
             r = e["result"]
-            yield str(e["id"]), None, r.get("content") if isinstance(r, dict) else r
+            yield Result(str(e["id"]), None, r.get("content") if isinstance(r, dict) else r)
 
 
 def probe(call_id: str) -> list[dict[str, Any]]:

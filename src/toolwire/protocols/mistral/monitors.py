@@ -9,7 +9,7 @@ from toolwire.machines import MistralConversation, compile_machine
 from toolwire.models import mistral as wire
 from toolwire.properties._monitor import Monitor, Violations
 from toolwire.properties._text import clip
-from toolwire.properties._turn import Turn
+from toolwire.properties._turn import Call, Turn
 from toolwire.protocols.mistral.rules import CHAT, RULES
 
 __all__ = ["PROFILES", "ConversationMonitor", "TokenizerProfile", "check_id"]
@@ -135,7 +135,7 @@ class ConversationMonitor(Monitor):
             function = call.get("function")
             function = function if isinstance(function, dict) else {}
             call_id, name = call.get("id"), function.get("name")
-            turn.calls.append((call_id, name, function.get("arguments")))
+            turn.calls.append(Call(call_id, name, function.get("arguments")))
             where = f"{path}.tool_calls[{k}]"
             self._check_id(call_id, index, line, f"{where}.id", tool=False)
             if not isinstance(name, str) or not wire.FUNCTION_NAME.fullmatch(name):

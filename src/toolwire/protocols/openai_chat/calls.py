@@ -42,7 +42,7 @@ def results(trace: list[Any]) -> Iterable[Result]:
     """The ``tool`` messages: the id each answers, its name when given, its content."""
     for m in trace:
         if isinstance(m, dict) and m.get("role") == "tool":
-            yield m.get("tool_call_id"), m.get("name"), m.get("content")
+            yield Result(m.get("tool_call_id"), m.get("name"), m.get("content"))
 
 
 def probe(call_id: str) -> dict[str, Any]:

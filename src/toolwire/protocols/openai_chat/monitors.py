@@ -11,7 +11,7 @@ from toolwire.models import openai_chat as wire
 from toolwire.properties._fragments import FragmentCall, FragmentMonitor
 from toolwire.properties._monitor import Monitor, Violations, hot_type
 from toolwire.properties._text import clip as _clip
-from toolwire.properties._turn import Turn
+from toolwire.properties._turn import Call, Turn
 from toolwire.protocols.openai_chat.rules import CHAT, CHAT_STREAM, RULES
 
 if TYPE_CHECKING:
@@ -506,7 +506,7 @@ class ConversationMonitor(Monitor):
             if turn is not None:
                 function = call.get("function")
                 function = function if isinstance(function, dict) else {}
-                turn.calls.append((call_id, function.get("name"), function.get("arguments")))
+                turn.calls.append(Call(call_id, function.get("name"), function.get("arguments")))
             if (
                 type(call_id) is str
                 and 0 < len(call_id) <= wire.CHAT_TOOL_CALL_ID_MAX

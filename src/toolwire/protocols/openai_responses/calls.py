@@ -39,7 +39,7 @@ def results(trace: list[Any]) -> Iterable[Result]:
     """The ``function_call_output`` items: the call id each answers and its output."""
     for item in trace:
         if isinstance(item, dict) and item.get("type") == "function_call_output":
-            yield item.get("call_id"), None, item.get("output")
+            yield Result(item.get("call_id"), None, item.get("output"))
 
 
 def probe(call_id: str) -> dict[str, Any]:

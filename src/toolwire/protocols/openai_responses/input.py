@@ -115,7 +115,7 @@ class InputMonitor(Monitor):
         self._pairs[call_id] = (target, index)
 
     def _record_call(self, value: dict[str, Any], index: int, line: int | None) -> None:
-        call: Call = (value.get("call_id"), value.get("name"), value.get("arguments"))
+        call = Call(value.get("call_id"), value.get("name"), value.get("arguments"))
         if self._last_call_index == index - 1 and self._turns:
             self._turns[-1].calls.append(call)
         else:

@@ -657,7 +657,7 @@ class StreamMonitor(Monitor):
     def calls(self) -> list[Turn]:
         """The function calls of this response, in output order, as one turn."""
         calls: list[Call] = [
-            (
+            Call(
                 item.call_id,
                 item.name,
                 item.args_done if item.args_done is not None else item.prefix + "".join(item.deltas),
