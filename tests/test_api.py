@@ -50,8 +50,8 @@ PUBLIC = {
         "shapes_of", "space_for", "traces", "unregister",
     ],
     toolwire.engines: [
-        "IdVerdict", "Lifecycle", "Problem", "check_id", "id_shape", "render_ids",
-        "Report", "check", "check_file", "lifecycle", "render_diagrams",
+        "IdVerdict", "Diagram", "Problem", "check_id", "id_shape", "render_ids",
+        "Report", "check", "check_file", "diagram", "render_diagrams",
         "render_json", "render_protocols", "render_rules", "render_text", "to_dot", "to_mermaid",
         "Counterexample", "FuzzRun", "Outcome", "fuzz", "judge", "load_counterexample", "replay",
         "render_fuzz", "render_replay", "load_target", "tool_result",

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from toolwire.engines import lifecycle, render_diagrams, to_dot, to_mermaid
+from toolwire.engines import diagram, render_diagrams, to_dot, to_mermaid
 from toolwire.errors import UsageError
 from toolwire.machines import MACHINES
 
@@ -17,7 +17,7 @@ STALE = "diagrams/ is out of date: run `toolwire diagram` and commit the result"
 
 @pytest.mark.parametrize("name", sorted(MACHINES))
 def test_committed_dot_and_mermaid_match_the_machines(name: str) -> None:
-    item = lifecycle(name)
+    item = diagram(name)
     assert (DIAGRAMS / f"{name}.dot").read_text() == to_dot(item), STALE
     assert (DIAGRAMS / f"{name}.mmd").read_text() == to_mermaid(item), STALE
 
@@ -33,8 +33,8 @@ def test_committed_svgs_match_a_fresh_render(tmp_path: Path) -> None:
 
 
 def test_rendering_twice_gives_the_same_bytes() -> None:
-    item = lifecycle("ChatConversation")
-    assert to_dot(item) == to_dot(lifecycle("ChatConversation"))
+    item = diagram("ChatConversation")
+    assert to_dot(item) == to_dot(diagram("ChatConversation"))
     assert "penwidth=2" in to_dot(item)  # idle and answered are accepting
 
 
@@ -47,14 +47,14 @@ def test_without_dot_svg_gives_an_install_hint(monkeypatch: pytest.MonkeyPatch, 
 
 def test_an_unknown_machine_lists_the_machines() -> None:
     with pytest.raises(UsageError, match="ResponseStream"):
-        lifecycle("Responses")
+        diagram("Responses")
 
 
 def test_states_name_the_rules_their_illegal_events_break() -> None:
-    dot, mermaid = to_dot(lifecycle("FunctionCallItem")), to_mermaid(lifecycle("FunctionCallItem"))
+    dot, mermaid = to_dot(diagram("FunctionCallItem")), to_mermaid(diagram("FunctionCallItem"))
     assert '"absent" [label=<absent<BR/><FONT POINT-SIZE="9" COLOR="#a00000">other events: OR-3, RS-9b' in dot
     assert "    added: added, other events: RS-7d, RS-9a" in mermaid
-    assert dict(lifecycle("ChatConversation").guards)["awaiting"] == ("CC-3", "CC-4", "CC-5c")
+    assert dict(diagram("ChatConversation").guards)["awaiting"] == ("CC-3", "CC-4", "CC-5c")
 
 
 def test_counterexample_picture_highlights_the_bad_events(tmp_path: Path) -> None:

@@ -14,10 +14,10 @@ from toolwire.engines._report import render_json, render_protocols, render_rules
 __all__ = [
     "Analysis",
     "Counterexample",
+    "Diagram",
     "Exploration",
     "FuzzRun",
     "IdVerdict",
-    "Lifecycle",
     "Outcome",
     "Problem",
     "Report",
@@ -29,11 +29,11 @@ __all__ = [
     "check_file",
     "check_id",
     "coverage_suite",
+    "diagram",
     "explore",
     "fuzz",
     "id_shape",
     "judge",
-    "lifecycle",
     "load_counterexample",
     "load_target",
     "paths",
@@ -59,7 +59,7 @@ __all__ = [
 
 if TYPE_CHECKING:
     from toolwire.engines._analysis import Analysis, analyse, analyse_machine
-    from toolwire.engines._diagram import Lifecycle, lifecycle, render_diagrams, to_dot, to_mermaid
+    from toolwire.engines._diagram import Diagram, diagram, render_diagrams, to_dot, to_mermaid
     from toolwire.engines._explore import Exploration, StateSpace, coverage_suite, explore, paths, state_space
     from toolwire.engines._explore_report import render_analysis, render_exploration, render_space
     from toolwire.engines._fuzz import (
@@ -78,7 +78,7 @@ if TYPE_CHECKING:
 
 _LAZY = {
     **dict.fromkeys(
-        ("Lifecycle", "lifecycle", "render_diagrams", "to_dot", "to_mermaid"), "toolwire.engines._diagram"
+        ("Diagram", "diagram", "render_diagrams", "to_dot", "to_mermaid"), "toolwire.engines._diagram"
     ),
     **dict.fromkeys(("IdVerdict", "check_id", "id_shape", "render_ids"), "toolwire.engines._ids"),
     **dict.fromkeys(("ShapeReport", "render_shapes", "shapes_file"), "toolwire.engines._shapes"),

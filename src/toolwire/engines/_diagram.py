@@ -22,11 +22,11 @@ if TYPE_CHECKING:
     from toolwire.engines._fuzz import Counterexample
 
 __all__ = [
+    "Diagram",
     "DiagramFormat",
-    "Lifecycle",
     "counterexample_dot",
     "counterexample_mermaid",
-    "lifecycle",
+    "diagram",
     "render_counterexample",
     "render_diagrams",
     "summary",
@@ -42,7 +42,7 @@ _INSTALL_HINT: Final = (
 
 
 @dataclass(frozen=True, slots=True)
-class Lifecycle:
+class Diagram:
     """A machine as plain data: what a diagram shows."""
 
     name: str
@@ -62,7 +62,7 @@ class Lifecycle:
         return f"other events: {', '.join(rules)}" if rules else ""
 
 
-def lifecycle(name: str) -> Lifecycle:
+def diagram(name: str) -> Diagram:
     """The plain-data lifecycle of machine ``name`` (a class name that ``machines()`` lists)."""
     try:
         machine = machines()[name]
@@ -74,7 +74,7 @@ def lifecycle(name: str) -> Lifecycle:
         edges.setdefault((source, target), []).append(event)
     declared = guards(name)
     doc = (machine.__doc__ or "").strip().splitlines()
-    return Lifecycle(
+    return Diagram(
         name=name,
         summary=doc[0].replace("``", "") if doc else name,
         states=table.states,
@@ -86,7 +86,7 @@ def lifecycle(name: str) -> Lifecycle:
     )
 
 
-def to_dot(item: Lifecycle) -> str:
+def to_dot(item: Diagram) -> str:
     """Graphviz DOT source: final states doubled, accepting states bold, initial marked."""
     out = [
         f'digraph "{item.name}" {{',
@@ -114,7 +114,7 @@ def to_dot(item: Lifecycle) -> str:
     return "\n".join(out) + "\n"
 
 
-def to_mermaid(item: Lifecycle) -> str:
+def to_mermaid(item: Diagram) -> str:
     """Mermaid ``stateDiagram-v2`` text, for Markdown."""
     out = ["stateDiagram-v2", f"    %% {item.name}: {item.summary}", f"    [*] --> {item.initial}"]
     out.extend(f"    {state}: {state}, {item.guarded(state)}" for state in item.states if item.guarded(state))
@@ -132,7 +132,7 @@ def render_diagrams(names: Iterable[str], formats: Iterable[DiagramFormat], out:
     formats = list(formats)
     written = []
     for name in names:
-        item = lifecycle(name)
+        item = diagram(name)
         written.extend(_write({"dot": to_dot(item), "mermaid": to_mermaid(item)}, formats, out, name))
     return written
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from toolwire.machines import ContentBlock, ResponseBody, compile_machine
 from toolwire.properties._spaces._lanes import Lanes, LaneSpace
 from toolwire.properties._spaces._space import Fired, Move, Wire
-from toolwire.properties._strategies._plan import Call, Plan, Turn
+from toolwire.properties._strategies._plan import Plan, PlannedCall, PlannedTurn
 from toolwire.properties._strategies._render import Generator
 
 __all__ = ["BodySpace"]
@@ -59,6 +59,6 @@ class BodySpace(LaneSpace):
 
     def render(self, path: Sequence[Move]) -> Wire:
         slots = self.calls(path).values()
-        calls = tuple(Call(s.token, s.name, s.arguments, (s.arguments,), "") for s in slots)
-        plan = Plan((Turn("", calls, tuple(range(len(calls))), (), "Hello"),))
+        calls = tuple(PlannedCall(s.token, s.name, s.arguments, (s.arguments,), "") for s in slots)
+        plan = Plan((PlannedTurn("", calls, tuple(range(len(calls))), (), "Hello"),))
         return self.generator.render(cast(st.DrawFn, _first), plan, self.bounds.quirks)

@@ -16,7 +16,7 @@ from typing import Any, Final, Protocol
 
 from hypothesis import strategies as st
 
-__all__ = ["Call", "Plan", "Tokened", "Turn", "plans", "timeline", "token"]
+__all__ = ["Plan", "PlannedCall", "PlannedTurn", "Tokened", "plans", "timeline", "token"]
 
 #: Tool names; few, so that one tool is often called several times at once.
 NAMES: Final = ("get_weather", "search", "read_file")
@@ -35,14 +35,14 @@ _ALNUM: Final = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 class Tokened(Protocol):
-    """Anything that carries a call's id seed (a generated :class:`Call`, an explored slot)."""
+    """Anything that carries a call's id seed (a generated :class:`PlannedCall`, an explored slot)."""
 
     @property
     def token(self) -> str: ...
 
 
 @dataclass(frozen=True, slots=True)
-class Call:
+class PlannedCall:
     """One tool call: ``token`` is the unique seed of its wire id (each protocol shapes it)."""
 
     token: str
@@ -58,7 +58,7 @@ class Call:
 
 
 @dataclass(frozen=True, slots=True)
-class Turn:
+class PlannedTurn:
     """One assistant turn: text before the calls, the calls, and the order their fragments arrive.
 
     ``schedule`` lists call numbers, one entry per fragment: the order in
@@ -68,7 +68,7 @@ class Turn:
     """
 
     text: str
-    calls: tuple[Call, ...]
+    calls: tuple[PlannedCall, ...]
     schedule: tuple[int, ...]
     fillers: tuple[int, ...]
     user: str
@@ -78,7 +78,7 @@ class Turn:
 class Plan:
     """The turns of a trace; streams render the first turn only."""
 
-    turns: tuple[Turn, ...]
+    turns: tuple[PlannedTurn, ...]
 
 
 def token(number: int, size: int = 24) -> str:
@@ -123,7 +123,7 @@ def _call_body(draw: st.DrawFn, fragments: bool) -> tuple[str, str, tuple[str, .
 _CALL_BODY: Final = {fragments: _call_body(fragments) for fragments in (False, True)}
 
 
-def _schedule(draw: st.DrawFn, calls: tuple[Call, ...], interleave: bool) -> tuple[int, ...]:
+def _schedule(draw: st.DrawFn, calls: tuple[PlannedCall, ...], interleave: bool) -> tuple[int, ...]:
     """The order of every fragment of every call (call numbers); calls start in order.
 
     Shrinks towards one call after the other.
@@ -144,7 +144,7 @@ def _schedule(draw: st.DrawFn, calls: tuple[Call, ...], interleave: bool) -> tup
     return tuple(order)
 
 
-def timeline(turn: Turn) -> list[tuple[bool, int, int, bool]]:
+def timeline(turn: PlannedTurn) -> list[tuple[bool, int, int, bool]]:
     """Each fragment of ``turn`` in arrival order: (a filler comes first, call, piece, it is the last)."""
     seen = [0] * len(turn.calls)
     steps = []
@@ -179,10 +179,10 @@ def plans(
     for number, size in enumerate(sizes):
         start = base + sum(sizes[:number])
         bodies = _CALL_BODY[fragments]
-        calls = tuple(Call(token(n, token_size), *draw(bodies)) for n in range(start, start + size))
+        calls = tuple(PlannedCall(token(n, token_size), *draw(bodies)) for n in range(start, start + size))
         schedule = _schedule(draw, calls, interleave)
         fillers = tuple(sorted(set(draw(_fillers(len(schedule))))))
         text = draw(_TEXTS)
         user = draw(_USERS)
-        drawn.append(Turn(text, calls, schedule, fillers, user))
+        drawn.append(PlannedTurn(text, calls, schedule, fillers, user))
     return Plan(tuple(drawn))

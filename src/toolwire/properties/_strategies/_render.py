@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 from hypothesis import strategies as st
 
-from toolwire.properties._strategies._plan import Call, Plan, Turn, upto
+from toolwire.properties._strategies._plan import Plan, PlannedCall, PlannedTurn, upto
 
 __all__ = ["Generator", "Renderer", "Spelling", "Wire", "conversation", "pick"]
 
@@ -23,8 +23,8 @@ Renderer = Callable[[st.DrawFn, Plan, frozenset[str]], Wire]
 #: How one protocol spells a conversation: (user text, assistant turn, its results, assistant text).
 Spelling = tuple[
     Callable[[str], dict[str, Any]],
-    Callable[[Turn], Wire],
-    Callable[[list[Call], str], Wire],
+    Callable[[PlannedTurn], Wire],
+    Callable[[list[PlannedCall], str], Wire],
     Callable[[str], dict[str, Any]],
 ]
 

@@ -12,7 +12,7 @@ from typing import Any, Final
 
 from hypothesis import strategies as st
 
-from toolwire.properties._strategies._plan import Call, Plan, Tokened, Turn, timeline
+from toolwire.properties._strategies._plan import Plan, PlannedCall, PlannedTurn, Tokened, timeline
 from toolwire.properties._strategies._render import Generator, Spelling, Wire, conversation, pick
 
 __all__ = [
@@ -179,7 +179,7 @@ def _text(events: Wire, ident: str, text: str) -> None:
     events.append({"type": "text-end", "id": ident})
 
 
-def _outcome(call: Call, outcome: str, provider: bool) -> Wire:
+def _outcome(call: PlannedCall, outcome: str, provider: bool) -> Wire:
     ident, name = call_id(call), call.name
     if outcome == "tool-result-part":
         part: dict[str, Any] = {
@@ -275,7 +275,7 @@ def aisdk_full_stream(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wi
     return events
 
 
-def ui_part(call: Call, state: str, dynamic: bool) -> dict[str, Any]:
+def ui_part(call: PlannedCall, state: str, dynamic: bool) -> dict[str, Any]:
     """A UI message's tool part for ``call`` in ``state``, with the fields that state has."""
     ident = call_id(call)
     part: dict[str, Any] = (
@@ -344,7 +344,7 @@ def _model_spelling(draw: st.DrawFn, quirks: frozenset[str]) -> Spelling:
     def user(text: str) -> dict[str, Any]:
         return {"role": "user", "content": [{"type": "text", "text": text}] if user_parts else text}
 
-    def assistant(turn: Turn) -> Wire:
+    def assistant(turn: PlannedTurn) -> Wire:
         content: Wire = [{"type": "text", "text": turn.text}] if turn.text else []
         content += [
             {"type": "tool-call", "toolCallId": call_id(c), "toolName": c.name, "input": c.input}
@@ -352,7 +352,7 @@ def _model_spelling(draw: st.DrawFn, quirks: frozenset[str]) -> Spelling:
         ]
         return [{"role": "assistant", "content": content}] if content else []
 
-    def results(calls: list[Call], _: str) -> Wire:
+    def results(calls: list[PlannedCall], _: str) -> Wire:
         parts = [
             {
                 "type": "tool-result",

@@ -14,7 +14,7 @@ from typing import Any, Final
 
 from hypothesis import strategies as st
 
-from toolwire.properties._strategies._plan import Call, Plan, Turn, timeline
+from toolwire.properties._strategies._plan import Plan, PlannedCall, PlannedTurn, timeline
 from toolwire.properties._strategies._render import Generator, Spelling, Wire, conversation, pick
 
 __all__ = ["MESSAGES", "RESPONSE", "STREAM"]
@@ -225,7 +225,7 @@ def _spelling(draw: st.DrawFn, quirks: frozenset[str]) -> Spelling:
     def user(text: str) -> dict[str, Any]:
         return {"role": "user", "content": text if string_user else [{"type": "text", "text": text}]}
 
-    def assistant(turn: Turn) -> Wire:
+    def assistant(turn: PlannedTurn) -> Wire:
         blocks: Wire = []
         if turn.calls and thinking == "thinking":
             blocks.append({"type": "thinking", "thinking": THOUGHT, "signature": SIGNATURE})
@@ -254,7 +254,7 @@ def _spelling(draw: st.DrawFn, quirks: frozenset[str]) -> Spelling:
             )
         return [{"role": "assistant", "content": blocks}] if blocks else []
 
-    def results(calls: list[Call], _: str) -> Wire:
+    def results(calls: list[PlannedCall], _: str) -> Wire:
         blocks: Wire = []
         for c in calls:
             block: dict[str, Any] = {"type": "tool_result", "tool_use_id": f"toolu_01{c.token[:22]}"}

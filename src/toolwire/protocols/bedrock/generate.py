@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from hypothesis import strategies as st
 
-from toolwire.properties._strategies._plan import Call, Plan, Tokened, Turn, timeline
+from toolwire.properties._strategies._plan import Plan, PlannedCall, PlannedTurn, Tokened, timeline
 from toolwire.properties._strategies._render import Generator, Spelling, Wire, conversation, pick
 
 __all__ = ["CONVERSE", "RESPONSE", "STREAM"]
@@ -114,13 +114,13 @@ def _spelling(draw: st.DrawFn, quirks: frozenset[str]) -> Spelling:
     json_result = pick(draw, {"result-json-block": True, "result-text-block": False}, quirks)
     status = pick(draw, {"result-without-status": False, "result-status-success": True}, quirks)
 
-    def assistant(turn: Turn) -> Wire:
+    def assistant(turn: PlannedTurn) -> Wire:
         blocks: Wire = [{"text": turn.text}] if turn.text else []
         for c in turn.calls:
             blocks.append({"toolUse": {"toolUseId": _tooluse(c), "name": c.name, "input": c.input}})
         return [{"role": "assistant", "content": blocks}] if blocks else []
 
-    def results(calls: list[Call], _: str) -> Wire:
+    def results(calls: list[PlannedCall], _: str) -> Wire:
         blocks: Wire = []
         for c in calls:
             result: dict[str, Any] = {"toolUseId": _tooluse(c), "content": _content(c.result, json_result)}

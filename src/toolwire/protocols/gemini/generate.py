@@ -9,7 +9,7 @@ from typing import Any, Final
 
 from hypothesis import strategies as st
 
-from toolwire.properties._strategies._plan import Call, Plan, Tokened, Turn
+from toolwire.properties._strategies._plan import Plan, PlannedCall, PlannedTurn, Tokened
 from toolwire.properties._strategies._render import Generator, Spelling, Wire, conversation, pick
 
 __all__ = ["CONTENTS", "RESPONSE", "STREAM", "api_id", "gemini_call", "gemini_id"]
@@ -49,7 +49,7 @@ USAGE: Final = {
 
 
 def gemini_call(
-    call: Call, quirks: frozenset[str], ident: Callable[[Tokened], str] = gemini_id
+    call: PlannedCall, quirks: frozenset[str], ident: Callable[[Tokened], str] = gemini_id
 ) -> dict[str, Any]:
     """A ``functionCall`` part, its id made by ``ident``; Gemini sends whole calls, never fragments."""
     body: dict[str, Any] = {"name": call.name, "args": call.input}
@@ -149,13 +149,13 @@ def _spelling(draw: st.DrawFn, quirks: frozenset[str]) -> Spelling:
             parts.append({"inlineData": {"data": "MTIz", "mimeType": "text/plain"}})
         return {"role": "user", "parts": parts}
 
-    def assistant(turn: Turn) -> Wire:
+    def assistant(turn: PlannedTurn) -> Wire:
         parts: Wire = [{"text": turn.text}] if turn.text else []
         calls = _signed([gemini_call(call, quirks) for call in turn.calls], signed)
         parts.extend({call_key if k == "functionCall" else k: v for k, v in c.items()} for c in calls)
         return [{"role": "model", "parts": parts}] if parts else []
 
-    def results(calls: list[Call], _: str) -> Wire:
+    def results(calls: list[PlannedCall], _: str) -> Wire:
         parts = []
         for call in calls:
             body: dict[str, Any] = {"name": call.name, "response": {key: call.result}}

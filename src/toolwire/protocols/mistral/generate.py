@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from hypothesis import strategies as st
 
-from toolwire.properties._strategies._plan import Call, Plan, Tokened, Turn
+from toolwire.properties._strategies._plan import Plan, PlannedCall, PlannedTurn, Tokened
 from toolwire.properties._strategies._render import Generator, Spelling, Wire, conversation, pick
 
 __all__ = ["CHAT", "RESPONSE", "STREAM", "mistral_chunk"]
@@ -35,7 +35,7 @@ def mistral_messages(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wir
     as_json = pick(draw, {"json-tool-content": True, "plain-tool-content": False}, quirks)
 
     def spelling(_: frozenset[str]) -> Spelling:
-        def assistant(turn: Turn) -> Wire:
+        def assistant(turn: PlannedTurn) -> Wire:
             if not turn.calls:
                 return []
             calls = []
@@ -49,7 +49,7 @@ def mistral_messages(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wir
             message = {"role": "assistant", "content": turn.text or empty, "tool_calls": calls}
             return [message | {"prefix": False} if prefix else message]
 
-        def results(calls: list[Call], _: str) -> Wire:
+        def results(calls: list[PlannedCall], _: str) -> Wire:
             out = []
             for c in calls:
                 message = {"role": "tool", "tool_call_id": c.token[:9]}

@@ -14,7 +14,7 @@ from typing import Any, Final
 
 from hypothesis import strategies as st
 
-from toolwire.properties._strategies._plan import Call, Plan, Tokened, Turn, timeline
+from toolwire.properties._strategies._plan import Plan, PlannedCall, PlannedTurn, Tokened, timeline
 from toolwire.properties._strategies._render import Generator, Spelling, Wire, conversation, pick
 
 __all__ = [
@@ -199,7 +199,7 @@ def chat_messages(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wire:
     as_json = pick(draw, {"plain-tool-content": False, "json-tool-content": True}, quirks)
 
     def spelling(_: frozenset[str]) -> Spelling:
-        def assistant(turn: Turn) -> Wire:
+        def assistant(turn: PlannedTurn) -> Wire:
             if not turn.calls:
                 return []
             calls = [
@@ -211,7 +211,7 @@ def chat_messages(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wire:
                 message["content"] = turn.text or None
             return [message | {"tool_calls": calls}]
 
-        def results(calls: list[Call], _: str) -> Wire:
+        def results(calls: list[PlannedCall], _: str) -> Wire:
             out = []
             for call in calls:
                 message = {"role": "tool", "tool_call_id": chat_id(call)}
@@ -238,7 +238,7 @@ def tool_content(result: str, as_json: bool) -> str:
     return json.dumps({"result": result}, ensure_ascii=False) if as_json else result
 
 
-def chat_message(draw: st.DrawFn, turn: Turn, quirks: frozenset[str]) -> dict[str, Any]:
+def chat_message(draw: st.DrawFn, turn: PlannedTurn, quirks: frozenset[str]) -> dict[str, Any]:
     """The assistant message of a ``chat.completion``: its text and its whole calls.
 
     With calls and no text, ``content`` is null (OpenAI) or "" (Groq, some compatible servers);

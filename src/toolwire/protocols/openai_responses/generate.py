@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from hypothesis import strategies as st
 
-from toolwire.properties._strategies._plan import NAMES, Call, Plan, Tokened, timeline, token
+from toolwire.properties._strategies._plan import NAMES, Plan, PlannedCall, Tokened, timeline, token
 from toolwire.properties._strategies._render import Generator, Wire, pick
 
 __all__ = ["BODY", "INPUT", "OPEN_STREAM", "RESPONSE", "STREAM", "call_id", "envelope"]
@@ -242,7 +242,7 @@ def responses_input(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wire
             "content": [{"type": "output_text", "text": text, "annotations": []}],
         }
 
-    def call_item(call: Call) -> dict[str, Any]:
+    def call_item(call: PlannedCall) -> dict[str, Any]:
         item = {
             "type": "function_call",
             "call_id": call_id(call),
@@ -253,7 +253,7 @@ def responses_input(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wire
             return item
         return item | {"id": f"fc_{call.token * 2}", "status": "completed"}
 
-    def output(call: Call) -> dict[str, Any]:
+    def output(call: PlannedCall) -> dict[str, Any]:
         text = json.dumps({"result": call.result}, ensure_ascii=False) if as_json else call.result
         return {"type": "function_call_output", "call_id": call_id(call), "output": text}
 
