@@ -120,6 +120,9 @@ def main() -> None:
     shutil.rmtree(SCRATCH, ignore_errors=True)
     SCRATCH.mkdir(parents=True)
     commands = _commands()
+    only = os.environ.get("GOLDEN_ONLY")  # a regex: re-record just the commands it matches
+    if only:
+        commands = {name: argv for name, argv in commands.items() if re.search(only, name)}
     with ThreadPoolExecutor(max_workers=int(os.environ.get("GOLDEN_JOBS", "2"))) as pool:
         list(pool.map(lambda item: _run(item[0], item[1], out), commands.items()))
     _files(SCRATCH, out)
