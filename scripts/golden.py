@@ -29,6 +29,17 @@ TIMING = re.compile(
 )
 
 
+#: Masked besides timings: random ids (a converter that mints uuid4s) and the live progress line,
+#: which shows how far a campaign had got when it was last drawn.
+NOISE = re.compile(
+    r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|^fuzz: \d+ examples.*$", re.M
+)
+
+
+def _mask(text: str) -> str:
+    return NOISE.sub("<x>", TIMING.sub("<t>", text))
+
+
 def _toolwire() -> str:
     found = shutil.which("toolwire")
     return found or str(Path(sys.executable).with_name("toolwire"))
@@ -100,13 +111,13 @@ def _run(name: str, argv: list[str], out: Path) -> None:
     )
     head = f"$ toolwire {' '.join(argv)}\nexit {done.returncode}\n"
     text = f"{head}--- stdout\n{done.stdout}\n--- stderr\n{done.stderr}"
-    (out / f"{name}.txt").write_text(TIMING.sub("<t>", text), encoding="utf-8")
+    (out / f"{name}.txt").write_text(_mask(text), encoding="utf-8")
 
 
 def _files(folder: Path, out: Path) -> None:
     lines = []
     for path in sorted(folder.rglob("*")):
-        if path.is_file():
+        if path.is_file() and path.relative_to(folder).parts[0] != "hyp":
             digest = hashlib.sha256(
                 TIMING.sub("<t>", path.read_text("utf-8", "replace")).encode()
             ).hexdigest()
