@@ -19,10 +19,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
+import signal
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final
 from urllib.parse import urlsplit
@@ -39,7 +40,7 @@ from toolwire.engines._live import Checked, ExchangeChecker, Ledger, Told
 from toolwire.errors import UsageError
 from toolwire.protocols import get_protocol
 
-__all__ = ["Proxy", "Tally", "parse_listen", "serve"]
+__all__ = ["Proxy", "Tally", "is_loopback", "parse_listen", "serve", "unreadable"]
 
 #: Headers that belong to one connection, not to the message (RFC 9110 7.6.1), and ``Host``, which
 #: names the proxy; ``Content-Length`` httpx sets from the body it sends.
@@ -78,9 +79,7 @@ class Tally:
                     self.errors += 1
                 else:
                     self.warnings += 1
-            elif told.problem is not None and (
-                told.problem.severity == "error" or told.problem.message.startswith("skipped:")
-            ):
+            elif told.problem is not None and unreadable(told.problem.message, told.problem.severity):
                 self.unreadable += 1
 
     @property
@@ -99,6 +98,14 @@ class Tally:
             "unreadable": self.unreadable,
             "exit_code": self.exit_code,
         }
+
+
+def unreadable(message: str, severity: str) -> bool:
+    """Whether a problem is a part not judged because it could not be read (an error response,
+    which is judged by its status, is not)."""
+    return severity == "error" or (
+        message.startswith("skipped:") and not message.startswith("skipped: HTTP ")
+    )
 
 
 class Proxy:
@@ -350,6 +357,27 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def _server_class(base: Any) -> Any:
+    """uvicorn's server, stopping on SIGINT or SIGTERM without raising the signal again after its
+    shutdown (it does, for a process that has nothing more to do): the summary comes next."""
+
+    class Server(base):  # type: ignore[misc]
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            if threading.current_thread() is not threading.main_thread():
+                yield
+                return
+            handled = (signal.SIGINT, signal.SIGTERM)
+            original = {sig: signal.signal(sig, self.handle_exit) for sig in handled}
+            try:
+                yield
+            finally:
+                for sig, handler in original.items():
+                    signal.signal(sig, handler)
+
+    return Server
+
+
 async def serve(
     proxy: Proxy,
     host: str,
@@ -377,7 +405,7 @@ async def serve(
         http="h11",
         loop="asyncio",
     )
-    server = uvicorn.Server(config)
+    server = _server_class(uvicorn.Server)(config)
     task = asyncio.create_task(server.serve())
     while not server.started and not task.done():
         await asyncio.sleep(0.01)

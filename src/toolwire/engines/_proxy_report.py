@@ -13,7 +13,7 @@ from typing import IO, Any
 import orjson
 
 from toolwire.engines._live import Told
-from toolwire.engines._proxy import Tally
+from toolwire.engines._proxy import Tally, unreadable
 from toolwire.engines._redact import redact_text
 
 __all__ = ["JsonLines", "render_summary", "render_told", "told_json"]
@@ -46,9 +46,8 @@ def told_json(told: Told) -> dict[str, Any]:
             across_exchanges=told.across,
         )
     elif told.problem is not None:
-        unreadable = told.problem.severity == "error" or told.problem.message.startswith("skipped:")
         out.update(
-            kind="unreadable" if unreadable else "note",
+            kind="unreadable" if unreadable(told.problem.message, told.problem.severity) else "note",
             severity=told.problem.severity,
             message=redact_text(told.problem.message),
             line=told.problem.line,
