@@ -28,9 +28,8 @@ from proxy_support import DATA, chunks_of, free_port, serving, upstream_app
 from toolwire.engines._exchanges import check_recording
 from toolwire.engines._live import Told
 from toolwire.engines._proxy import Proxy, parse_listen
-from toolwire.engines._proxy_main import record_of
 from toolwire.engines._proxy_report import JsonLines, render_told
-from toolwire.engines._record import Recorder
+from toolwire.engines._record import Recorder, record_of
 from toolwire.engines._redact import redact_headers, redact_text, redact_url
 from toolwire.errors import UsageError
 

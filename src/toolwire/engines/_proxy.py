@@ -22,9 +22,7 @@ import ipaddress
 import signal
 import threading
 import time
-from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from typing import Any, Final
 from urllib.parse import urlsplit
 
@@ -37,10 +35,11 @@ from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
 from toolwire.engines._live import Checked, ExchangeChecker, Ledger, Told
+from toolwire.engines._proxy_report import Tally
 from toolwire.errors import UsageError
 from toolwire.protocols import get_protocol
 
-__all__ = ["Proxy", "Tally", "is_loopback", "parse_listen", "serve", "unreadable"]
+__all__ = ["Proxy", "is_loopback", "parse_listen", "serve"]
 
 #: Headers that belong to one connection, not to the message (RFC 9110 7.6.1), and ``Host``, which
 #: names the proxy; ``Content-Length`` httpx sets from the body it sends.
@@ -58,54 +57,6 @@ HOP_BY_HOP: Final = frozenset(
     }
 )
 _METHODS: Final = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
-
-
-@dataclass(slots=True)
-class Tally:
-    """What a proxy run came to: exchanges, findings by rule, unreadable parts."""
-
-    exchanges: int = 0
-    findings: Counter[str] = field(default_factory=Counter)
-    errors: int = 0
-    warnings: int = 0
-    unreadable: int = 0
-    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-
-    def add(self, told: Told) -> None:
-        with self.lock:
-            if told.finding is not None:
-                self.findings[told.finding.rule] += 1
-                if told.finding.severity == "error":
-                    self.errors += 1
-                else:
-                    self.warnings += 1
-            elif told.problem is not None and unreadable(told.problem.message, told.problem.severity):
-                self.unreadable += 1
-
-    @property
-    def exit_code(self) -> int:
-        """1 when a rule was broken (an error finding), else 0."""
-        return 1 if self.errors else 0
-
-    def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict of the summary."""
-        return {
-            "exchanges": self.exchanges,
-            "findings": sum(self.findings.values()),
-            "errors": self.errors,
-            "warnings": self.warnings,
-            "by_rule": dict(sorted(self.findings.items())),
-            "unreadable": self.unreadable,
-            "exit_code": self.exit_code,
-        }
-
-
-def unreadable(message: str, severity: str) -> bool:
-    """Whether a problem is a part not judged because it could not be read (an error response,
-    which is judged by its status, is not)."""
-    return severity == "error" or (
-        message.startswith("skipped:") and not message.startswith("skipped: HTTP ")
-    )
 
 
 class Proxy:

@@ -11,26 +11,11 @@ from typing import IO
 from toolwire.engines._live import Checked, ExchangeChecker, Told
 from toolwire.engines._proxy import Proxy, is_loopback, parse_listen, serve
 from toolwire.engines._proxy_report import JsonLines, render_summary, render_told
-from toolwire.engines._record import Recorder, Recording
+from toolwire.engines._record import Recorder, record_of
 from toolwire.engines._redact import redact_url
 from toolwire.errors import UsageError
 
-__all__ = ["record_of", "run_proxy"]
-
-
-def record_of(checker: ExchangeChecker) -> Recording | None:
-    """The exchange a checker saw, to record (None when no response came)."""
-    if checker.response is None:
-        return None
-    return Recording(
-        checker.method,
-        checker.url,
-        checker.request_headers,
-        checker.request,
-        checker.status,
-        checker.response_headers,
-        bytes(checker.response.captured),
-    )
+__all__ = ["run_proxy"]
 
 
 def run_proxy(

@@ -18,10 +18,11 @@ from typing import IO, Any, Final
 
 import orjson
 
+from toolwire.engines._live import ExchangeChecker
 from toolwire.engines._redact import redact_bytes, redact_headers, redact_url
 from toolwire.errors import UsageError
 
-__all__ = ["Recorder", "Recording"]
+__all__ = ["Recorder", "Recording", "record_of"]
 
 #: Headers a decoded body no longer has (its length and encoding changed).
 _STALE: Final = frozenset({"content-length", "content-encoding"})
@@ -61,6 +62,21 @@ def _text_redacted(body: bytes) -> bytes:
     except UnicodeDecodeError:
         return body
     return redact_bytes(body)
+
+
+def record_of(checker: ExchangeChecker) -> Recording | None:
+    """The exchange a checker saw, to record (None when no response came)."""
+    if checker.response is None:
+        return None
+    return Recording(
+        checker.method,
+        checker.url,
+        checker.request_headers,
+        checker.request,
+        checker.status,
+        checker.response_headers,
+        bytes(checker.response.captured),
+    )
 
 
 class Recorder:
