@@ -20,9 +20,9 @@ from pathlib import Path
 import httpx
 import orjson
 import pytest
-from proxy_support import DATA, free_port, serving, upstream_app
 
 import toolwire
+from proxy_support import DATA, free_port, serving, upstream_app
 from toolwire.engines._exchanges import check_recording
 
 MITMDUMP = os.environ.get("TOOLWIRE_MITMDUMP") or shutil.which("mitmdump")
