@@ -13,7 +13,6 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -109,15 +108,3 @@ def test_mitmdump_with_the_addon_forwards_unchanged_flags_live_and_redacts(tmp_p
         assert key not in text
     rules = [f.rule for r in check_recording(record, record.read_bytes()) for f in r.findings]
     assert rules == ["RS-7c"]
-
-
-def test_the_cli_prints_the_addon_path() -> None:
-    out = subprocess.run(
-        [sys.executable, "-m", "toolwire", "proxy", "--mitmproxy-addon-path"],
-        capture_output=True,
-        text=True,
-        check=True,
-        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
-    ).stdout.strip()
-    assert Path(out).name == "mitmproxy_addon.py"
-    assert Path(out).is_file()

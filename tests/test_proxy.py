@@ -518,3 +518,16 @@ def test_the_cli_refuses_a_proxy_without_an_upstream(capsys: pytest.CaptureFixtu
 
     assert main(["proxy"]) == 2
     assert "--upstream" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_the_cli_prints_the_mitmproxy_addon_path() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "toolwire", "proxy", "--mitmproxy-addon-path"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    ).stdout.strip()
+    assert Path(out).name == "mitmproxy_addon.py"
+    assert Path(out).is_file()
