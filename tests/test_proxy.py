@@ -531,3 +531,133 @@ def test_the_cli_prints_the_mitmproxy_addon_path() -> None:
     ).stdout.strip()
     assert Path(out).name == "mitmproxy_addon.py"
     assert Path(out).is_file()
+
+
+# -- off the forwarding path -------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_slow_or_failing_consumer_never_delays_or_breaks_the_stream() -> None:
+    def slow(told: Told) -> None:
+        time.sleep(2)
+
+    def failing(told: Told) -> None:
+        raise RuntimeError("a consumer that fails")
+
+    for tell in (slow, failing):
+        with serving(upstream_app()) as upstream:
+            proxy = Proxy(upstream, tell=tell)
+            with serving(proxy.app) as url:
+                started = time.monotonic()
+                response = httpx.post(url + "/v1/responses", json=RESPONSES_REQUEST, headers=fake(RS7C))
+                took = time.monotonic() - started
+                proxy.drain(30)
+        assert response.content == (DATA / RS7C).read_bytes()
+        assert took < 1.5, f"the stream waited for the {tell.__name__} consumer"
+        assert proxy.tally.findings["RS-7c"] == 1
+
+
+# -- the pieces, without a network -------------------------------------------------------------------
+
+
+def test_the_pipe_hands_over_short_reads_and_ends_when_closed() -> None:
+    import threading
+
+    from toolwire.engines._pipe import Pipe
+
+    pipe = Pipe()
+    pipe.write(b"data: 1\n\n")
+    assert pipe.read(1 << 20) == b"data: 1\n\n"  # what is there, without waiting for more
+    threading.Timer(0.05, lambda: (pipe.write(b"data: 2\n\n"), pipe.close())).start()
+    assert pipe.read(4) == b"data"
+    assert pipe.read() == b": 2\n\n"
+    assert pipe.read(10) == b""
+    assert bytes(pipe.captured) == b"data: 1\n\ndata: 2\n\n"
+
+
+def test_the_pipe_decodes_gzip_and_bounds_what_waits(monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolwire.engines import _pipe
+
+    packed = gzip.compress(b"data: {}\n\n" * 100)
+    pipe = _pipe.Pipe("gzip")
+    for at in range(0, len(packed), 7):
+        pipe.write(packed[at : at + 7])
+    pipe.close()
+    assert pipe.read() == b"data: {}\n\n" * 100
+    monkeypatch.setattr(_pipe, "MAX_BEHIND", 16)
+    behind = _pipe.Pipe()
+    behind.write(b"x" * 10)
+    behind.write(b"y" * 10)
+    assert behind.overflow is not None and "fell" in behind.overflow
+    assert behind.size == 20
+
+
+@pytest.mark.parametrize("suffix", [".har", ".yaml"])
+def test_a_record_is_a_readable_recording_after_every_exchange(tmp_path: Path, suffix: str) -> None:
+    from toolwire.engines._record import Recording
+    from toolwire.models import read_recording, recording_kind
+
+    path = tmp_path / f"run{suffix}"
+    recorder = Recorder(path)
+    for number in range(1, 4):
+        recorder.add(
+            Recording(
+                "POST",
+                "http://127.0.0.1:1/v1/responses?key=secret-value",
+                [("Authorization", "Bearer sk-" + "a" * 40), ("Content-Type", "application/json")],
+                orjson.dumps(RESPONSES_REQUEST),
+                200,
+                [("Content-Type", "text/event-stream"), ("Content-Encoding", "gzip")],
+                (DATA / RS7C).read_bytes(),
+            )
+        )
+        raw = path.read_bytes()
+        kind = recording_kind(raw[:65536])
+        assert kind is not None
+        exchanges = read_recording(raw, kind)
+        assert len(exchanges) == number
+        assert exchanges[-1].response == (DATA / RS7C).read_bytes()
+        assert b"secret-value" not in raw and b"sk-aaaa" not in raw
+    recorder.close()
+
+
+def test_a_record_must_be_named_har_or_yaml(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match=r"\.har"):
+        Recorder(tmp_path / "run.json")
+
+
+def test_each_finding_is_one_json_line_with_where_when_rule_and_fix() -> None:
+    from toolwire.properties import Finding
+
+    finding = Finding(
+        "RS-7c", "error", "bad sk-" + "b" * 30, 9, 29, "fix it", ("call_1",), "Provider said", None
+    )
+    told = Told(3, 0.0, "POST", "api.openai.com/v1/responses", "response", "p", finding)
+    line = orjson.loads(render_told(told, "json"))
+    assert {
+        k: line[k] for k in ("exchange", "endpoint", "rule", "severity", "ids", "fix", "provider_error")
+    } == {
+        "exchange": 3,
+        "endpoint": "api.openai.com/v1/responses",
+        "rule": "RS-7c",
+        "severity": "error",
+        "ids": ["call_1"],
+        "fix": "fix it",
+        "provider_error": "Provider said",
+    }
+    assert line["time"] == "1970-01-01T00:00:00.000Z"
+    assert "sk-bbbb" not in line["message"]
+    assert render_told(told, "text").startswith(
+        "#3 POST api.openai.com/v1/responses response event 9: RS-7c error"
+    )
+
+
+def test_the_pipe_never_returns_more_than_asked_even_when_a_chunk_decodes_to_more() -> None:
+    from toolwire.engines._pipe import Pipe
+
+    pipe = Pipe("gzip")
+    pipe.write(gzip.compress(b"z" * 1000))
+    pipe.close()
+    pieces = iter(lambda: pipe.read(64), b"")
+    assert all(len(piece) <= 64 for piece in pieces)
+    assert bytes(pipe.captured) == b"z" * 1000

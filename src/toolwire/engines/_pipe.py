@@ -37,6 +37,7 @@ class Pipe:
             zlib.decompressobj(zlib.MAX_WBITS | 32) if encoding in ("gzip", "x-gzip", "deflate") else None
         )
         self.encoding = encoding
+        self._decoded = bytearray()
         #: The decoded bytes read so far (up to :data:`MAX_BODY`), for the final pass and the record.
         self.captured = bytearray()
         #: Why part of the body was not kept or not checked (None: all of it was).
@@ -69,9 +70,12 @@ class Pipe:
         """The bytes that are there (waiting for some), or all of them to the end (``size`` < 0)."""
         if size is None or size < 0:
             out = bytearray()
-            while chunk := self._take(1 << 30):
+            while True:
+                chunk = self._take(1 << 30)
                 out += chunk
-            return bytes(out)
+                # A compressed chunk may decode to nothing yet: only the end ends the reading.
+                if not chunk and self._done():
+                    return bytes(out)
         while True:
             data = self._take(size)
             # A compressed chunk may decode to nothing yet: read on.
@@ -82,9 +86,15 @@ class Pipe:
 
     def _done(self) -> bool:
         with self._ready:
-            return self._closed and not self._chunks
+            return self._closed and not self._chunks and not self._decoded
 
     def _take(self, size: int) -> bytes:
+        if self._decoded:
+            # What a chunk decoded to beyond the last read: never more than a reader asked for
+            # (the event-stream reader counts on it).
+            data = bytes(self._decoded[:size])
+            del self._decoded[:size]
+            return data
         with self._ready:
             while not self._chunks and not self._closed:
                 self._ready.wait()
@@ -103,6 +113,9 @@ class Pipe:
             self.captured += data
         elif self.overflow is None:
             self.overflow = f"the body is over {MAX_BODY >> 20} MiB; only its start was kept"
+        if len(data) > size:
+            self._decoded += data[size:]
+            data = data[:size]
         return data
 
     def _inflate(self, raw: bytes) -> bytes:
