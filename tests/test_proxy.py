@@ -451,10 +451,15 @@ def test_credentials_appear_in_no_report_record_or_terminal_line(tmp_path: Path)
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    ("trace", "code", "stop"), [(RS7C, 1, signal.SIGINT), (GOOD_RESPONSES, 0, signal.SIGTERM)]
+    ("trace", "code", "stop", "fmt"),
+    [
+        (RS7C, 1, signal.SIGINT, "text"),
+        (GOOD_RESPONSES, 0, signal.SIGTERM, "text"),
+        (RS7C, 1, signal.SIGTERM, "json"),
+    ],
 )
 def test_the_cli_proxy_prints_its_summary_when_stopped_and_exits_by_what_it_saw(
-    tmp_path: Path, trace: str, code: int, stop: signal.Signals
+    tmp_path: Path, trace: str, code: int, stop: signal.Signals, fmt: str
 ) -> None:
     with serving(upstream_app()) as upstream:
         port = free_port()
@@ -473,6 +478,8 @@ def test_the_cli_proxy_prints_its_summary_when_stopped_and_exits_by_what_it_saw(
                 str(report),
                 "--record",
                 str(tmp_path / "run.har"),
+                "--format",
+                fmt,
             ],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -482,7 +489,10 @@ def test_the_cli_proxy_prints_its_summary_when_stopped_and_exits_by_what_it_saw(
         try:
             assert process.stdout is not None
             first = process.stdout.readline()
-            assert first.startswith(f"toolwire proxy: listening on http://127.0.0.1:{port}"), first
+            if fmt == "json":
+                assert orjson.loads(first)["listening"] == f"http://127.0.0.1:{port}"
+            else:
+                assert first.startswith(f"toolwire proxy: listening on http://127.0.0.1:{port}"), first
             response = httpx.post(
                 f"http://127.0.0.1:{port}/v1/responses", json=RESPONSES_REQUEST, headers=fake(trace)
             )
@@ -497,7 +507,13 @@ def test_the_cli_proxy_prints_its_summary_when_stopped_and_exits_by_what_it_saw(
                 process.kill()
                 process.wait()
     assert process.returncode == code, err
-    assert "toolwire proxy: 1 exchanges" in out
+    if fmt == "json":
+        lines = [orjson.loads(line) for line in out.splitlines()]
+        assert lines[0]["rule"] == "RS-7c"
+        assert lines[-1]["summary"]["by_rule"] == {"RS-7c": 1}
+        assert lines[-1]["summary"]["exchanges"] == 1
+    else:
+        assert "toolwire proxy: 1 exchanges" in out
     if code:
         assert "RS-7c" in out
         assert orjson.loads(report.read_bytes().splitlines()[0])["rule"] == "RS-7c"
@@ -661,3 +677,53 @@ def test_the_pipe_never_returns_more_than_asked_even_when_a_chunk_decodes_to_mor
     pieces = iter(lambda: pipe.read(64), b"")
     assert all(len(piece) <= 64 for piece in pieces)
     assert bytes(pipe.captured) == b"z" * 1000
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("framing", ["sse", "array"])
+def test_a_gemini_stream_is_read_as_sse_with_alt_sse_and_as_a_json_array_without(
+    tmp_path: Path, framing: str
+) -> None:
+    sse = (DATA / "gemini-stream/args-as-string.sse").read_bytes()
+    if framing == "array":
+        chunks = [orjson.loads(line[6:]) for line in sse.splitlines() if line.startswith(b"data: ")]
+        trace, kind, query = tmp_path / "stream.json", "application/json", ""
+        trace.write_bytes(orjson.dumps(chunks, option=orjson.OPT_INDENT_2))
+    else:
+        trace, kind, query = DATA / "gemini-stream/args-as-string.sse", "text/event-stream", "?alt=sse"
+    request = {"contents": [{"role": "user", "parts": [{"text": "weather?"}]}]}
+    with proxied() as (proxy, url, told):
+        response = httpx.post(
+            f"{url}/v1beta/models/gemini-2.5-flash:streamGenerateContent{query}",
+            json=request,
+            headers=fake(str(trace), kind=kind),
+        )
+    assert response.content == trace.read_bytes()
+    expected = {f.rule for r in check_recording_of(sse) for f in r.findings}
+    assert expected
+    assert {rule for side, rule in findings(told) if side == "response"} == expected
+    assert proxy.tally.unreadable == 0
+
+
+def check_recording_of(sse: bytes) -> list[Any]:
+    """``check``'s reports of an SSE capture, detected as a stream sent to Gemini's endpoint."""
+    from toolwire.engines import check
+    from toolwire.engines._detect import detect
+
+    values = [orjson.loads(line[6:]) for line in sse.splitlines() if line.startswith(b"data: ")]
+    frames = [(None, value, None) for value in values]
+    name = detect(frames, "h/v1beta/models/m:streamGenerateContent", "response").protocol
+    assert name is not None
+    return [check(values, name)]
+
+
+@pytest.mark.slow
+def test_p_chooses_the_protocol_and_traffic_that_is_not_it_is_unreadable_never_clean() -> None:
+    with proxied(protocols=("anthropic-stream",)) as (proxy, url, told):
+        response = httpx.post(url + "/v1/responses", json=RESPONSES_REQUEST, headers=fake(RS7C))
+    assert response.content == (DATA / RS7C).read_bytes()
+    assert findings(told) == []
+    assert any(t.problem is not None and "not anthropic-stream traffic" in t.problem.message for t in told), [
+        t.problem for t in told
+    ]
+    assert proxy.tally.unreadable >= 1
