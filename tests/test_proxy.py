@@ -727,3 +727,31 @@ def test_p_chooses_the_protocol_and_traffic_that_is_not_it_is_unreadable_never_c
         t.problem for t in told
     ]
     assert proxy.tally.unreadable >= 1
+
+
+@pytest.mark.slow
+def test_an_https_upstream_is_verified_and_refused_when_its_certificate_is_not_trusted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("cryptography")
+    from proxy_support import self_signed
+
+    tls = self_signed(tmp_path)
+    monkeypatch.delenv("SSL_CERT_FILE", raising=False)
+    for trusted in (False, True):
+        if trusted:
+            monkeypatch.setenv("SSL_CERT_FILE", tls[0])
+        told: list[Told] = []
+        with serving(upstream_app(), tls) as upstream:
+            proxy = Proxy(upstream, tell=told.append)
+            with serving(proxy.app) as url:
+                response = httpx.post(url + "/v1/responses", json=RESPONSES_REQUEST, headers=fake(RS7C))
+                proxy.drain(30)
+        if trusted:
+            assert response.content == (DATA / RS7C).read_bytes()
+            assert findings(told) == [("response", "RS-7c")]
+        else:
+            assert response.status_code == 502
+            assert any(
+                t.problem is not None and "CERTIFICATE_VERIFY_FAILED" in t.problem.message for t in told
+            )

@@ -19,7 +19,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
+import os
 import signal
+import ssl
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -116,7 +118,7 @@ class Proxy:
             self._client = httpx.AsyncClient(
                 http1=True,
                 http2=False,
-                verify=self._verify,
+                verify=_tls(self._verify),
                 follow_redirects=False,
                 trust_env=False,
                 # A stream may pause long between events; connecting may not.
@@ -195,6 +197,16 @@ class Proxy:
                 media_type="text/plain",
             )
         return _Streamed(upstream, checker)
+
+
+def _tls(verify: bool) -> ssl.SSLContext | bool:
+    """TLS to an https upstream, verified against certifi's authorities, or those of the file
+    ``SSL_CERT_FILE`` names (a gateway behind a private authority); the environment's proxies are
+    not used (``trust_env`` is off: a proxy in front of toolwire's upstream is no part of the wire)."""
+    cafile = os.environ.get("SSL_CERT_FILE")
+    if not verify or not cafile:
+        return verify
+    return ssl.create_default_context(cafile=cafile)
 
 
 def _forwarded(raw: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
