@@ -755,3 +755,19 @@ def test_an_https_upstream_is_verified_and_refused_when_its_certificate_is_not_t
             assert any(
                 t.problem is not None and "CERTIFICATE_VERIFY_FAILED" in t.problem.message for t in told
             )
+
+
+@pytest.mark.slow
+def test_memory_is_bounded_per_exchange_a_longer_body_is_checked_live_and_said_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from toolwire.engines import _pipe
+
+    monkeypatch.setattr(_pipe, "MAX_BODY", 2048)
+    with proxied() as (proxy, url, told):
+        response = httpx.post(url + "/v1/responses", json=RESPONSES_REQUEST, headers=fake(RS7C))
+    assert response.content == (DATA / RS7C).read_bytes()  # forwarded whole all the same
+    assert len(response.content) > 2048
+    assert findings(told) == [("response", "RS-7c")]  # found live, on the stream
+    assert any(t.problem is not None and "only its start was kept" in t.problem.message for t in told)
+    assert proxy.tally.unreadable == 1
