@@ -143,6 +143,7 @@ class ExchangeChecker:
         self.response_headers: list[tuple[str, str]] = []
         #: Why the response was not seen whole (the client left, the upstream broke or was unreachable).
         self.cut: str | None = None
+        self.left = False
         self._told: set[tuple[str, Finding]] = set()
         self._headers = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"toolwire-check-{number}", daemon=True)
@@ -160,9 +161,14 @@ class ExchangeChecker:
         self._headers.set()
         return self.response
 
-    def failed(self, reason: str) -> None:
-        """No response came (the upstream could not be reached), or it broke: ``reason`` says how."""
+    def failed(self, reason: str, *, client: bool = False) -> None:
+        """No response came (the upstream could not be reached), or it broke: ``reason`` says how.
+
+        ``client``: the client left; the rest of the response was never seen, so what its end
+        would show is not judged (the upstream did not cut it).
+        """
         self.cut = reason
+        self.left = client
         if self.response is not None:
             self.response.close()
         self._headers.set()
@@ -211,6 +217,8 @@ class ExchangeChecker:
         if pipe.overflow is not None:
             self._problem("response", "", Problem(None, None, pipe.overflow))
             return
+        if self.left:
+            return
         whole = Exchange(
             self.number,
             self.method,
@@ -252,6 +260,11 @@ class ExchangeChecker:
                 held.append(frame)
                 spec = self._decide(held, final=False)
                 if spec is None:
+                    if len(held) >= _DECIDE_AT[-1]:
+                        # No protocol reads it: the final pass says so; nothing more is held.
+                        for _ in frames:
+                            pass
+                        return
                     continue
                 monitor = _fresh(spec, fmt)
                 pending, held = held, []

@@ -270,7 +270,7 @@ class _Streamed(Response):
                         pass
                     # uvicorn says "disconnect" once a response is complete, too.
                     if not complete:
-                        cut = "the client disconnected mid-stream; the response was not seen to its end"
+                        cut = _LEFT
                         group.cancel_scope.cancel()
 
                 group.start_soon(watch)
@@ -288,13 +288,16 @@ class _Streamed(Response):
                 await send({"type": "http.response.body", "body": b"", "more_body": False})
                 group.cancel_scope.cancel()
         except OSError:
-            cut = cut or "the client disconnected mid-stream; the response was not seen to its end"
+            cut = cut or _LEFT
         finally:
             with anyio.CancelScope(shield=True):
                 await self.upstream.aclose()
             if cut is not None:
-                self.checker.failed(cut)
+                self.checker.failed(cut, client=cut is _LEFT)
             pipe.close()
+
+
+_LEFT: Final = "the client disconnected mid-stream; the response was not seen to its end"
 
 
 def parse_listen(text: str) -> tuple[str, int]:
