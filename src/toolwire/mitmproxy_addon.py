@@ -144,7 +144,11 @@ class ToolwireAddon:
     def done(self) -> None:
         """mitmproxy stops: wait for the checks, print the summary, close the files."""
         for checker in list(self._checkers.values()):
-            checker.join(30)
+            checker.join(5)
+            if checker.response is not None:
+                # A flow mitmproxy never ended: its response is judged as far as it came.
+                checker.failed("mitmproxy stopped before the response ended")
+            checker.join(25)
         with self._lock:
             print(render_summary(self.tally, self._format), file=sys.stdout, flush=True)
         if self._report is not None:
