@@ -773,3 +773,34 @@ def test_memory_is_bounded_per_exchange_a_longer_body_is_checked_live_and_said_s
     assert findings(told) == [("response", "RS-7c")]  # found live, on the stream
     assert any(t.problem is not None and "only its start was kept" in t.problem.message for t in told)
     assert proxy.tally.unreadable == 1
+
+
+def test_a_body_past_what_is_kept_is_still_handed_over_whole() -> None:
+    from toolwire.engines import _pipe
+
+    pipe = _pipe.Pipe()
+    pipe.write(b"a" * 10)
+    assert pipe.read(10) == b"a" * 10
+    original = _pipe.MAX_BODY
+    _pipe.MAX_BODY = 12
+    try:
+        pipe.write(b"b" * 10)
+        assert pipe.read(10) == b"b" * 10  # past what is kept: overflow, yet read on
+        assert pipe.overflow is not None
+        pipe.write(b"c" * 10)  # and written on
+        pipe.close()
+        assert pipe.read() == b"c" * 10
+    finally:
+        _pipe.MAX_BODY = original
+
+
+def test_a_checker_that_falls_behind_gives_up_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolwire.engines import _pipe
+
+    monkeypatch.setattr(_pipe, "MAX_BEHIND", 16)
+    pipe = _pipe.Pipe()
+    pipe.write(b"x" * 10)
+    pipe.write(b"y" * 10)  # nobody read: 20 bytes would wait
+    assert pipe.gave_up
+    assert pipe.overflow is not None and "behind" in pipe.overflow
+    assert pipe.read() == b""  # what waited is dropped: memory stays bounded

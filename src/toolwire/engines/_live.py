@@ -281,8 +281,8 @@ class ExchangeChecker:
             index, line = monitor.consume(held)
         if monitor is None:
             return
-        if pipe.overflow is not None:
-            # No final pass will judge the end: the end-of-stream rules run here.
+        if pipe.overflow is not None and not pipe.gave_up and not self.left:
+            # No final pass will judge the end, which was seen: the end-of-stream rules run here.
             monitor.finish(index, line)
         self._new(monitor.protocol, monitor.findings[told:])
 

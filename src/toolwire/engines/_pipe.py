@@ -42,6 +42,9 @@ class Pipe:
         self.captured = bytearray()
         #: Why part of the body was not kept or not checked (None: all of it was).
         self.overflow: str | None = None
+        #: Whether the checker stopped seeing the body (it fell behind, or the body did not decode):
+        #: its end was not seen, so no end-of-stream rule may judge it.
+        self.gave_up = False
         #: Raw bytes handed over (what went to the client).
         self.size = 0
 
@@ -49,10 +52,11 @@ class Pipe:
         """Hand one chunk over (never blocks)."""
         with self._ready:
             self.size += len(chunk)
-            if self._closed or self.overflow is not None:
+            if self._closed:  # the end, or the checker gave up (behind, undecodable)
                 return
             if self._waiting + len(chunk) > MAX_BEHIND:
                 self.overflow = f"the checker fell {MAX_BEHIND >> 20} MiB behind; the rest was not checked"
+                self.gave_up = True
                 self._chunks.clear()
                 self._closed = True
             else:
@@ -125,6 +129,7 @@ class Pipe:
         except zlib.error as exc:
             with self._ready:
                 self.overflow = f"the {self.encoding} body does not decompress ({exc})"
+                self.gave_up = True
                 self._chunks.clear()
                 self._closed = True
             return b""
