@@ -174,7 +174,7 @@ def test_a_violating_stream_is_flagged_while_it_streams() -> None:
     with (
         proxied() as (proxy, url, told),
         httpx.stream(
-            "POST", url + "/v1/responses", json=RESPONSES_REQUEST, headers=fake(RS7C, delay=0.1)
+            "POST", url + "/v1/responses", json=RESPONSES_REQUEST, headers=fake(RS7C, delay=0.15)
         ) as response,
     ):
         body = b"".join(response.iter_raw())
@@ -182,7 +182,7 @@ def test_a_violating_stream_is_flagged_while_it_streams() -> None:
     assert body == (DATA / RS7C).read_bytes()
     flagged = [t for t in told if t.finding is not None]
     assert [t.finding.rule for t in flagged if t.finding] == ["RS-7c"]
-    # The event that breaks RS-7c is the 10th of 17: told some 7 chunks (0.7 s) before the end.
+    # The event that breaks RS-7c is the 10th of 17: told some 7 chunks (1 s) before the end.
     assert flagged[0].time < ended - 0.3
     assert proxy.tally.exit_code == 1
 
@@ -557,7 +557,7 @@ def test_the_cli_prints_the_mitmproxy_addon_path() -> None:
 @pytest.mark.slow
 def test_a_slow_or_failing_consumer_never_delays_or_breaks_the_stream() -> None:
     def slow(told: Told) -> None:
-        time.sleep(2)
+        time.sleep(5)
 
     def failing(told: Told) -> None:
         raise RuntimeError("a consumer that fails")
@@ -571,7 +571,7 @@ def test_a_slow_or_failing_consumer_never_delays_or_breaks_the_stream() -> None:
                 took = time.monotonic() - started
                 proxy.drain(30)
         assert response.content == (DATA / RS7C).read_bytes()
-        assert took < 1.5, f"the stream waited for the {tell.__name__} consumer"
+        assert took < 3, f"the stream waited for the {tell.__name__} consumer"
         assert proxy.tally.findings["RS-7c"] == 1
 
 
