@@ -228,8 +228,6 @@ def _run(args: argparse.Namespace) -> int:
 
 def _proxy(args: argparse.Namespace) -> int:
     """``toolwire proxy``: serve until SIGINT or SIGTERM, print each finding, then the summary."""
-    from toolwire.engines._proxy_main import run_proxy
-
     if args.mitmproxy_addon_path:
         from toolwire import mitmproxy_addon
 
@@ -237,6 +235,13 @@ def _proxy(args: argparse.Namespace) -> int:
         return 0
     if not args.upstream:
         raise UsageError("name the upstream: toolwire proxy --upstream https://api.openai.com")
+    try:
+        from toolwire.engines._proxy_main import run_proxy
+    except ImportError as exc:
+        raise UsageError(
+            f"toolwire proxy needs uvicorn, Starlette and httpx ({exc.name} is missing): "
+            "pip install 'toolwire[proxy]'"
+        ) from None
     return run_proxy(
         args.upstream,
         args.listen,
