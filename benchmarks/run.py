@@ -15,7 +15,10 @@ target:
 * fuzz examples per second / plain Hypothesis drawing the same structures (>= 1.0x): as many
   examples (``--fuzz-seconds`` x 100) of JSON shaped exactly like the campaign's own inputs (the
   same events, keys and string lengths); the campaign's CPU time includes its target worker's;
-* explorer / a bare ``set`` + ``deque`` BFS over the same state space (<= 1.33x).
+* explorer / a bare ``set`` + ``deque`` BFS over the same state space (<= 1.33x);
+* ``toolwire proxy``: added latency per chunk (median < 1 ms, p99 < 5 ms) on a ``--proxy-chunks``
+  stream, throughput with 100 concurrent streams / direct (>= 0.8), peak RSS with 200 streams
+  (``bench_proxy.py``: the upstream and the proxy run as processes of their own).
 
 Times are CPU seconds (user + system; of the child process for ``toolwire check``), medians of
 ``--runs`` interleaved runs: on a shared machine they vary far less than wall-clock time, which
@@ -538,13 +541,15 @@ def main() -> None:
     parser.add_argument("--fuzz-seconds", type=float, default=10.0, help="fuzz: x 100 examples")
     parser.add_argument("--keep", type=Path, help="write the inputs into this folder and keep them")
     parser.add_argument("--wall", action="store_true", help="wall-clock time instead of CPU time")
-    parser.add_argument("--only", help="comma-separated: check,memory,startup,requests,fuzz,explore")
+    parser.add_argument("--proxy-chunks", type=int, default=1000, help="chunks per proxied stream")
+    parser.add_argument("--proxy-streams", type=int, default=100, help="concurrent proxied streams")
+    parser.add_argument("--only", help="comma-separated: check,memory,startup,requests,fuzz,explore,proxy")
     args = parser.parse_args()
     OPTIONS["wall"] = args.wall
     only = (
         set(args.only.split(","))
         if args.only
-        else {"check", "memory", "startup", "requests", "fuzz", "explore"}
+        else {"check", "memory", "startup", "requests", "fuzz", "explore", "proxy"}
     )
     print(f"machine: {machine()}; times: {'wall-clock' if OPTIONS['wall'] else 'CPU'} seconds")
     print(f"{'figure':<44} {'ratio (measured / baseline)':<52} {'target':<14} verdict")
@@ -564,6 +569,11 @@ def main() -> None:
             bench_fuzz(args.fuzz_seconds, args.runs, table)
         if "explore" in only:
             bench_explore(args.runs * 2, table)
+        if "proxy" in only:
+            from bench_proxy import bench_proxy
+
+            streams = args.proxy_streams
+            bench_proxy(table.add, args.proxy_chunks, streams, streams * 2)
     missed = [figure for figure, _, _, met in table.rows if not met]
     print(
         f"{len(table.rows) - len(missed)} of {len(table.rows)} targets met"

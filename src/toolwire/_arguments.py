@@ -217,6 +217,37 @@ def parser() -> argparse.ArgumentParser:
 
     protocols = verbs.add_parser("protocols", help="list the protocol names (stable)")
     protocols.add_argument("--format", choices=("text", "json"), default="text")
+
+    proxy = verbs.add_parser(
+        "proxy", help="forward traffic to a provider or gateway unchanged, checking it live"
+    )
+    proxy.add_argument(
+        "--upstream", metavar="URL", help="where requests go: a provider's or a gateway's base URL"
+    )
+    proxy.add_argument(
+        "--listen",
+        metavar="HOST:PORT",
+        default="127.0.0.1:8787",
+        help="where to listen (loopback unless another address is named)",
+    )
+    proxy.add_argument(
+        "--protocol",
+        "-p",
+        action="append",
+        default=[],
+        metavar="P",
+        help=f"check parts as P where they can be (repeat for request and response): {names}",
+    )
+    proxy.add_argument("--report", metavar="FILE", help="write findings as JSON Lines, as they happen")
+    proxy.add_argument(
+        "--record", metavar="FILE", help="record the exchanges as a HAR file (.har) or a cassette (.yaml)"
+    )
+    proxy.add_argument(
+        "--mitmproxy-addon-path",
+        action="store_true",
+        help="print the path of toolwire's mitmproxy addon (mitmdump -s PATH) and exit",
+    )
+    proxy.add_argument("--format", choices=("text", "json"), default="text")
     _explain(verbs.choices)
     return parser
 
@@ -248,6 +279,7 @@ _EXAMPLES = {
     "analyse": "toolwire analyse --format json",
     "shapes": "toolwire shapes recording.sse -p {stream}",
     "protocols": "toolwire protocols --format json",
+    "proxy": "toolwire proxy --upstream https://api.openai.com --report findings.jsonl --record run.har",
 }
 
 #: What each verb's exit codes mean.
@@ -259,6 +291,7 @@ _EXITS = {
     "short; 2 bad usage or a target that cannot be loaded; 130 interrupted",
     "replay": "0 the saved case no longer fails; 1 it still fails; 2 bad usage or file",
     "explore": "0 holds within the bounds; 1 a counterexample; 2 bad usage",
+    "proxy": "0 nothing broke a rule; 1 rule violations seen; 2 bad usage",
 }
 
 

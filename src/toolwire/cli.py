@@ -221,7 +221,35 @@ def _run(args: argparse.Namespace) -> int:
     if args.verb == "rules":
         print(engines.render_rules(rules_for(args.protocol), args.format))
         return 0
+    if args.verb == "proxy":
+        return _proxy(args)
     return _check(args)
+
+
+def _proxy(args: argparse.Namespace) -> int:
+    """``toolwire proxy``: serve until SIGINT or SIGTERM, print each finding, then the summary."""
+    if args.mitmproxy_addon_path:
+        from toolwire import mitmproxy_addon
+
+        print(mitmproxy_addon.__file__)
+        return 0
+    if not args.upstream:
+        raise UsageError("name the upstream: toolwire proxy --upstream https://api.openai.com")
+    try:
+        from toolwire.engines._proxy_main import run_proxy
+    except ImportError as exc:
+        raise UsageError(
+            f"toolwire proxy needs uvicorn, Starlette and httpx ({exc.name} is missing): "
+            "pip install 'toolwire[proxy]'"
+        ) from None
+    return run_proxy(
+        args.upstream,
+        args.listen,
+        protocols=tuple(args.protocol),
+        report=args.report,
+        record=args.record,
+        fmt=args.format,
+    )
 
 
 def _check(args: argparse.Namespace) -> int:

@@ -24,7 +24,7 @@ from toolwire.models import recording_kind as _kind
 from toolwire.properties import Protocol
 from toolwire.protocols import get_protocol
 
-__all__ = ["check_recording", "is_recording"]
+__all__ = ["check_recording", "choose", "exchange_reports", "is_recording"]
 
 
 def is_recording(head: bytes) -> bool:
@@ -51,11 +51,15 @@ def check_recording(
         return [Report(str(path), "", 0, problems=(Problem(None, None, f"the {kind} records no exchange"),))]
     reports: list[Report] = []
     for exchange in exchanges:
-        reports.extend(_exchange(str(path), exchange, protocol, profile))
+        reports.extend(exchange_reports(str(path), exchange, protocol, profile))
     return reports
 
 
-def _exchange(path: str, exchange: Exchange, protocol: str | None, profile: str | None) -> Iterator[Report]:
+def exchange_reports(
+    path: str, exchange: Exchange, protocol: str | tuple[str, ...] | None, profile: str | None = None
+) -> Iterator[Report]:
+    """The reports of one exchange: its request and its response, each on its own (or both as one
+    session), every part no protocol reads reported as skipped (the proxy checks live exchanges so)."""
     where = f"{path}#{exchange.number}"
     endpoint = endpoint_of(exchange.uri)
     noted = [Problem(None, None, message, "warning") for message in exchange.problems]
@@ -77,7 +81,7 @@ def _exchange(path: str, exchange: Exchange, protocol: str | None, profile: str 
         noted.append(
             Problem(None, None, f"HTTP {exchange.status}: the provider refused this exchange", "warning")
         )
-    names = [_choose(d, protocol) for _, _, _, _, d in parts]
+    names = [choose(d, protocol) for _, _, _, _, d in parts]
     if len(parts) == 2 and names[0] is not None and names[0] == names[1] and _session(names[0]):
         # One session protocol on both sides (MCP): the request's messages, then the answer's.
         spec = get_protocol(names[0])
@@ -89,7 +93,7 @@ def _exchange(path: str, exchange: Exchange, protocol: str | None, profile: str 
         source = f"{where} {side}"
         if side == "response" and exchange.status is not None and exchange.status >= 400:
             yield _skipped(source, f"HTTP {exchange.status} error response", noted)
-        elif (name := _choose(detection, protocol)) is None:
+        elif (name := choose(detection, protocol)) is None:
             yield _skipped(source, _why(exchange, side, detection, protocol), [*noted, *problems])
         else:
             spec = get_protocol(name)
@@ -107,9 +111,11 @@ def _exchange(path: str, exchange: Exchange, protocol: str | None, profile: str 
 _NO_CONTENT: Final = (202, 204)
 
 
-def _choose(detection: Detection, protocol: str | None) -> str | None:
+def choose(detection: Detection, protocol: str | tuple[str, ...] | None) -> str | None:
     """The protocol to check a part with: the detected one, or ``-p`` where it is a candidate (a
     variant counts with its base)."""
+    if isinstance(protocol, tuple):
+        return next((name for p in protocol if (name := choose(detection, p)) is not None), None)
     if protocol is None:
         return detection.protocol
     if protocol in detection.candidates or get_protocol(protocol).variant_of in detection.candidates:
@@ -126,14 +132,15 @@ def _session(name: str) -> bool:
     return get_protocol(name).shape == "stream"
 
 
-def _why(exchange: Exchange, side: str, detection: Detection, protocol: str | None) -> str:
+def _why(exchange: Exchange, side: str, detection: Detection, protocol: str | tuple[str, ...] | None) -> str:
     kind = exchange.request_type if side == "request" else exchange.response_type
     what = f"this {side} body" + (f" ({kind.split(';')[0]})" if kind else "")
     where = f"{exchange.method} {detection.endpoint or exchange.uri}"
     if detection.candidates:
         reads = f"reads as {', '.join(detection.candidates)}"
         if protocol is not None:
-            return f"{what} to {where} is not {protocol} traffic: it {reads}"
+            named = protocol if isinstance(protocol, str) else " or ".join(protocol)
+            return f"{what} to {where} is not {named} traffic: it {reads}"
         return f"{what} to {where} is ambiguous: it {reads}; -p chooses"
     return f"no registered protocol reads {what} to {where}"
 

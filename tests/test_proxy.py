@@ -1,0 +1,806 @@
+"""``toolwire proxy``: every byte forwarded unchanged, every violation told as it streams past.
+
+Each test starts a fake upstream (tests/proxy_support.py) and the proxy on free loopback ports,
+in threads (the CLI in a subprocess), and stops them: no process or port is left behind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import hashlib
+import io
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import orjson
+import pytest
+
+from proxy_support import DATA, chunks_of, free_port, serving, upstream_app
+from toolwire.engines._exchanges import check_recording
+from toolwire.engines._live import Told
+from toolwire.engines._proxy import Proxy, parse_listen
+from toolwire.engines._proxy_report import JsonLines, render_told
+from toolwire.engines._record import Recorder, record_of
+from toolwire.engines._redact import redact_headers, redact_text, redact_url
+from toolwire.errors import UsageError
+
+RS7C = "openai-responses-stream/rs7c-two-items-one-call-id.sse"
+GOOD_RESPONSES = "openai-responses-stream/good-parallel-same-tool.sse"
+CHAT_STREAM = "openai-chat-stream/seed002-provider-stream.sse"
+RESPONSES_REQUEST = {"model": "gpt-4o", "input": [{"role": "user", "content": "weather?"}], "stream": True}
+
+
+@contextmanager
+def proxied(**options: Any) -> Iterator[tuple[Proxy, str, list[Told]]]:
+    """A fake upstream and the proxy in front of it; yields the proxy, its URL and what it told."""
+    told: list[Told] = []
+    with serving(upstream_app()) as upstream:
+        proxy = Proxy(upstream, tell=told.append, **options)
+        with serving(proxy.app) as url:
+            yield proxy, url, told
+            proxy.drain(30)
+
+
+def fake(
+    trace: str, mode: str = "stream", delay: float = 0.0, kind: str = "text/event-stream"
+) -> dict[str, str]:
+    return {"x-fake-trace": trace, "x-fake-mode": mode, "x-fake-delay": str(delay), "x-fake-type": kind}
+
+
+def findings(told: list[Told]) -> list[tuple[str, str]]:
+    return [(t.side, t.finding.rule) for t in told if t.finding is not None]
+
+
+# -- quick: the pieces -------------------------------------------------------------------------------
+
+
+def test_listen_reads_host_and_port_and_refuses_anything_else() -> None:
+    assert parse_listen("127.0.0.1:8787") == ("127.0.0.1", 8787)
+    assert parse_listen("[::1]:9000") == ("::1", 9000)
+    with pytest.raises(UsageError, match="HOST:PORT"):
+        parse_listen("localhost")
+
+
+def test_an_upstream_that_is_no_http_url_is_a_usage_error() -> None:
+    with pytest.raises(UsageError, match="http:// or https://"):
+        Proxy("api.openai.com")
+
+
+def test_an_unknown_protocol_is_a_usage_error() -> None:
+    with pytest.raises(UsageError):
+        Proxy("http://127.0.0.1:1", protocols=("no-such-protocol",))
+
+
+def test_credentials_are_redacted_from_headers_urls_and_text() -> None:
+    key = "sk-proj-" + "A1b2C3d4" * 6
+    headers = redact_headers(
+        [("Authorization", f"Bearer {key}"), ("x-api-key", "k"), ("Cookie", "s=1"), ("Accept", "*/*")]
+    )
+    assert headers == [
+        ("Authorization", "[REDACTED]"),
+        ("x-api-key", "[REDACTED]"),
+        ("Cookie", "[REDACTED]"),
+        ("Accept", "*/*"),
+    ]
+    assert key not in redact_url(f"https://h/v1/x?key={key}&alt=sse")
+    assert "alt=sse" in redact_url(f"https://h/v1/x?key={key}&alt=sse")
+    assert key not in redact_text(f"error: invalid key {key} given")
+    assert "AIza" not in redact_text("use AIzaSyA1234567890abcdefghijklmnopqrstu")
+
+
+# -- forwarding --------------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("trace", "kind"),
+    [
+        (GOOD_RESPONSES, "text/event-stream"),
+        ("anthropic-stream/good-parallel-same-tool.sse", "text/event-stream"),
+        ("bedrock-converse-stream/good-parallel-same-tool.eventstream", "application/vnd.amazon.eventstream"),
+        ("openai-responses-response/good-parallel-same-tool.json", "application/json"),
+    ],
+)
+def test_a_streamed_exchange_passes_through_byte_identical(trace: str, kind: str) -> None:
+    path = DATA / trace
+    if not path.exists():
+        pytest.skip(f"{trace} is not in tests/data")
+    with proxied() as (proxy, url, told):
+        received: list[bytes] = []
+        with httpx.stream(
+            "POST",
+            url + _endpoint(trace),
+            json=RESPONSES_REQUEST,
+            headers=fake(trace, delay=0.005, kind=kind),
+        ) as response:
+            assert response.status_code == 200
+            assert response.headers["content-type"].startswith(kind)
+            received.extend(response.iter_raw())
+    assert b"".join(received) == path.read_bytes()
+    assert len(received) > 1 or kind == "application/json"  # streamed in pieces, not buffered whole
+    assert findings(told) == []
+    assert proxy.tally.exchanges == 1
+
+
+def _endpoint(trace: str) -> str:
+    family = trace.split("/", maxsplit=1)[0]
+    if family.startswith("anthropic"):
+        return "/v1/messages"
+    if family.startswith("bedrock"):
+        return "/model/amazon.nova-micro-v1:0/converse-stream"
+    if family.startswith("openai-chat"):
+        return "/v1/chat/completions"
+    return "/v1/responses"
+
+
+@pytest.mark.slow
+def test_method_path_query_headers_and_body_reach_the_upstream_as_they_came() -> None:
+    sent: list[tuple[str, str]] = []
+
+    def note(request: httpx.Request) -> None:
+        sent.extend((k.lower(), v) for k, v in request.headers.multi_items())
+
+    with proxied() as (_, url, _told), httpx.Client(event_hooks={"request": [note]}) as client:
+        body = b'{"messages": []}'
+        response = client.patch(
+            url + "/v1/chat/completions?api-version=2025-01-01&x=%2F",
+            content=body,
+            headers={"x-fake-mode": "echo", "Content-Type": "application/json", "X-Custom": "a, b"},
+        )
+    echo = response.json()
+    assert (echo["method"], echo["path"]) == ("PATCH", "/v1/chat/completions")
+    assert echo["query"] == "api-version=2025-01-01&x=%2F"
+    assert echo["sha256"] == hashlib.sha256(body).hexdigest()
+    own = {"host", "content-length", "connection"}  # the connection's own, set per hop
+    seen = [(k.lower(), v) for k, v in echo["headers"] if k.lower() not in own]
+    # Every end-to-end header, in order and as it came; none added (no User-Agent of httpx's own).
+    assert seen == [(k, v) for k, v in sent if k not in own]
+
+
+# -- live checking -----------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_violating_stream_is_flagged_while_it_streams() -> None:
+    with (
+        proxied() as (proxy, url, told),
+        httpx.stream(
+            "POST", url + "/v1/responses", json=RESPONSES_REQUEST, headers=fake(RS7C, delay=0.15)
+        ) as response,
+    ):
+        body = b"".join(response.iter_raw())
+        ended = time.time()
+    assert body == (DATA / RS7C).read_bytes()
+    flagged = [t for t in told if t.finding is not None]
+    assert [t.finding.rule for t in flagged if t.finding] == ["RS-7c"]
+    # The event that breaks RS-7c is the 10th of 17: told some 7 chunks (1 s) before the end.
+    assert flagged[0].time < ended - 0.3
+    assert proxy.tally.exit_code == 1
+
+
+@pytest.mark.slow
+def test_unreadable_traffic_is_told_as_unreadable_and_forwarded_unchanged(tmp_path: Path) -> None:
+    garbage = tmp_path / "garbage.sse"
+    garbage.write_bytes(b"data: {not json\n\ndata: \x00\x01\x02\n\n")
+    with proxied() as (proxy, url, told):
+        response = httpx.post(
+            url + "/v1/responses",
+            json=RESPONSES_REQUEST,
+            headers=fake(str(garbage)),  # an absolute path: DATA / it is it
+        )
+    assert response.content == garbage.read_bytes()
+    assert proxy.tally.unreadable >= 1
+    assert any(t.problem is not None and t.side == "response" for t in told)
+    assert proxy.tally.exit_code == 0
+
+
+@pytest.mark.slow
+def test_a_result_for_a_call_no_response_emitted_is_told_across_exchanges() -> None:
+    start = {
+        "model": "gpt-4o",
+        "messages": [{"role": "user", "content": "search for pipeline mode"}],
+        "stream": True,
+    }
+    replayed = orjson.loads((DATA / "openai-chat/seed002-fixed.json").read_bytes())
+    synthesized = orjson.loads((DATA / "openai-chat/seed002-synthesized-ids.json").read_bytes())
+    stranger = orjson.loads((DATA / "openai-chat/seed002-fixed.json").read_bytes())
+    stranger["messages"][0]["content"] = "a conversation the proxy never saw start"
+    with proxied() as (_, url, told):
+        chat = url + "/v1/chat/completions"
+        httpx.post(chat, json=start, headers=fake(CHAT_STREAM))
+        for body in (replayed, synthesized, stranger):
+            httpx.post(chat, json=body, headers=fake(CHAT_STREAM))
+    across = [t for t in told if t.across]
+    assert {(t.exchange, t.finding.severity) for t in across if t.finding} == {(3, "error")}
+    # The stranger's call id was emitted by exchange 1's stream: no finding, even unseen.
+    assert all(t.exchange != 2 for t in across)
+
+
+@pytest.mark.slow
+def test_an_unseen_conversation_start_makes_the_cross_exchange_finding_a_warning() -> None:
+    synthesized = orjson.loads((DATA / "openai-chat/seed002-synthesized-ids.json").read_bytes())
+    with proxied() as (_proxy, url, told):
+        httpx.post(url + "/v1/chat/completions", json=synthesized, headers=fake(CHAT_STREAM))
+    across = [t.finding for t in told if t.across and t.finding]
+    assert across
+    assert {f.severity for f in across} == {"warning"}
+    assert {f.rule for f in across} == {"RT-1"}
+
+
+# -- robustness --------------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_client_that_disconnects_mid_stream_is_told_and_nothing_hangs() -> None:
+    with proxied() as (proxy, url, told):
+        with httpx.stream(
+            "POST", url + "/v1/responses", json=RESPONSES_REQUEST, headers=fake(GOOD_RESPONSES, delay=0.1)
+        ) as response:
+            pieces = response.iter_raw()
+            next(pieces)
+            next(pieces)
+        deadline = time.time() + 10
+        while proxy._checkers and time.time() < deadline:
+            time.sleep(0.05)
+        assert not proxy._checkers, "the exchange's check did not end"
+    assert any(t.problem is not None and "client disconnected" in t.problem.message for t in told)
+    # What the cut stream's end would show is not judged: the upstream did not cut it.
+    assert findings(told) == []
+
+
+@pytest.mark.slow
+def test_an_upstream_that_resets_mid_stream_cuts_the_client_too_and_is_told() -> None:
+    with proxied() as (_, url, told):
+        received = b""
+        with (
+            pytest.raises(httpx.HTTPError),
+            httpx.stream(
+                "POST",
+                url + "/v1/responses",
+                json=RESPONSES_REQUEST,
+                headers=fake(GOOD_RESPONSES, mode="reset"),
+            ) as response,
+        ):
+            for piece in response.iter_raw():
+                received += piece
+    assert received == b"".join(chunks_of((DATA / GOOD_RESPONSES).read_bytes())[:3])
+    assert any(t.problem is not None and "upstream broke the stream" in t.problem.message for t in told)
+
+
+@pytest.mark.slow
+def test_an_upstream_error_status_is_forwarded_and_told() -> None:
+    with proxied() as (proxy, url, told):
+        response = httpx.post(url + "/v1/responses", json=RESPONSES_REQUEST, headers={"x-fake-mode": "error"})
+    assert response.status_code == 429
+    assert response.json()["error"]["type"] == "rate_limit_error"
+    assert any(t.problem is not None and "HTTP 429" in t.problem.message for t in told)
+    assert proxy.tally.unreadable == 0
+
+
+@pytest.mark.slow
+def test_an_upstream_that_cannot_be_reached_is_a_502_and_told() -> None:
+    told: list[Told] = []
+    proxy = Proxy(f"http://127.0.0.1:{free_port()}", tell=told.append)
+    with serving(proxy.app) as url:
+        response = httpx.post(url + "/v1/responses", json=RESPONSES_REQUEST)
+        proxy.drain(10)
+    assert response.status_code == 502
+    assert any(t.problem is not None and "could not be reached" in t.problem.message for t in told)
+
+
+@pytest.mark.slow
+def test_a_gzip_body_is_forwarded_compressed_and_checked_decoded() -> None:
+    with (
+        proxied() as (_, url, told),
+        httpx.stream(
+            "POST",
+            url + "/v1/responses",
+            json=RESPONSES_REQUEST,
+            headers={**fake(RS7C, mode="gzip"), "Accept-Encoding": "gzip"},
+        ) as response,
+    ):
+        assert response.headers["content-encoding"] == "gzip"
+        raw = b"".join(response.iter_raw())
+    assert gzip.decompress(raw) == (DATA / RS7C).read_bytes()
+    assert findings(told) == [("response", "RS-7c")]
+
+
+@pytest.mark.slow
+def test_a_request_of_10_mb_is_forwarded_whole_and_checked() -> None:
+    body = orjson.dumps({"model": "gpt-4o", "messages": [{"role": "user", "content": "x" * (10 << 20)}]})
+    with proxied() as (_, url, told):
+        response = httpx.post(
+            url + "/v1/chat/completions",
+            content=body,
+            headers={"x-fake-mode": "echo", "Content-Type": "application/json"},
+            timeout=60,
+        )
+    assert response.json()["sha256"] == hashlib.sha256(body).hexdigest()
+    assert response.json()["length"] == len(body)
+    assert [t for t in told if t.side == "request"] == []  # read, recognised, clean
+
+
+@pytest.mark.slow
+def test_200_concurrent_streams_are_each_forwarded_and_each_reported() -> None:
+    expected = (DATA / RS7C).read_bytes()
+
+    async def one(client: httpx.AsyncClient, url: str) -> bytes:
+        async with client.stream(
+            "POST", url + "/v1/responses", json=RESPONSES_REQUEST, headers=fake(RS7C, delay=0.01)
+        ) as response:
+            return b"".join([piece async for piece in response.aiter_raw()])
+
+    async def every(url: str) -> list[bytes]:
+        limits = httpx.Limits(max_connections=None)
+        async with httpx.AsyncClient(limits=limits, timeout=120) as client:
+            return await asyncio.gather(*(one(client, url) for _ in range(200)))
+
+    with proxied() as (proxy, url, told):
+        bodies = asyncio.run(every(url))
+        proxy.drain(120)
+    assert all(body == expected for body in bodies)
+    assert proxy.tally.exchanges == 200
+    assert sorted(t.exchange for t in told if t.finding is not None) == list(range(1, 201))
+
+
+# -- the record and the report -----------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("suffix", [".har", ".yaml"])
+def test_the_record_checks_to_the_same_findings_as_the_live_report(tmp_path: Path, suffix: str) -> None:
+    record = tmp_path / f"run{suffix}"
+    recorder = Recorder(record)
+    with proxied(done=lambda checked, checker: _add(recorder, checker)) as (_, url, told):
+        for trace in (RS7C, GOOD_RESPONSES, "openai-responses-stream/rs7a-no-created.sse"):
+            httpx.post(url + "/v1/responses", json=RESPONSES_REQUEST, headers=fake(trace))
+        httpx.post(
+            url + "/model/amazon.nova-micro-v1:0/converse-stream",
+            json={"messages": [{"role": "user", "content": [{"text": "hi"}]}]},
+            headers=fake(
+                "bedrock-converse-stream/duplicate-start.eventstream",
+                kind="application/vnd.amazon.eventstream",
+            ),
+        )
+    recorder.close()
+    live = sorted(
+        (t.exchange, t.side, t.finding.rule, t.finding.message) for t in told if t.finding and not t.across
+    )
+    reports = check_recording(record, record.read_bytes())
+    checked = sorted(
+        (int(r.source.split("#")[1].split()[0]), r.source.split()[-1], f.rule, f.message)
+        for r in reports
+        for f in r.findings
+    )
+    assert live == checked
+    assert {rule for _, _, rule, _ in live} >= {"RS-7c"}
+
+
+def _add(recorder: Recorder, checker: Any) -> None:
+    recording = record_of(checker)
+    if recording is not None:
+        recorder.add(recording)
+
+
+@pytest.mark.slow
+def test_credentials_appear_in_no_report_record_or_terminal_line(tmp_path: Path) -> None:
+    secret = {
+        "bearer": "sk-proj-" + os.urandom(24).hex(),
+        "anthropic": "sk-ant-api03-" + os.urandom(24).hex(),
+        "azure": os.urandom(16).hex(),
+        "google": "AIzaSy" + os.urandom(16).hex(),
+        "cookie": os.urandom(16).hex(),
+        "query": os.urandom(12).hex(),
+        "body": "sk-" + os.urandom(20).hex(),
+    }
+    body = dict(RESPONSES_REQUEST)
+    body["input"] = [{"role": "user", "content": f"my key is {secret['body']}"}]
+    har, cassette, report = tmp_path / "run.har", tmp_path / "run.yaml", tmp_path / "report.jsonl"
+    recorders = [Recorder(har), Recorder(cassette)]
+    lines = JsonLines(report.open("wb"))
+    terminal = io.StringIO()
+
+    def tell(told: Told) -> None:
+        lines.write(told)
+        terminal.write(render_told(told, "text") + "\n")
+        terminal.write(render_told(told, "json") + "\n")
+
+    told: list[Told] = []
+    with serving(upstream_app()) as upstream:
+        proxy = Proxy(upstream, tell=tell, done=lambda c, checker: [_add(r, checker) for r in recorders])
+        with serving(proxy.app) as url:
+            httpx.post(
+                url + f"/v1/responses?key={secret['query']}&alt=sse",
+                json=body,
+                headers={
+                    **fake(RS7C),
+                    "Authorization": f"Bearer {secret['bearer']}",
+                    "x-api-key": secret["anthropic"],
+                    "api-key": secret["azure"],
+                    "x-goog-api-key": secret["google"],
+                    "Cookie": f"session={secret['cookie']}",
+                },
+            )
+            proxy.drain(30)
+    for recorder in recorders:
+        recorder.close()
+    lines.close()
+    del told
+    written = {
+        "har": har.read_text(),
+        "cassette": cassette.read_text(),
+        "report": report.read_text(),
+        "terminal": terminal.getvalue(),
+    }
+    assert "RS-7c" in written["report"]
+    assert "x-goog-api-key" in written["har"]  # the header is there, its value is not
+    for where, text in written.items():
+        for name, value in secret.items():
+            assert value not in text, f"the {name} credential leaked into the {where}"
+
+
+# -- the command -------------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("trace", "code", "stop", "fmt"),
+    [
+        (RS7C, 1, signal.SIGINT, "text"),
+        (GOOD_RESPONSES, 0, signal.SIGTERM, "text"),
+        (RS7C, 1, signal.SIGTERM, "json"),
+    ],
+)
+def test_the_cli_proxy_prints_its_summary_when_stopped_and_exits_by_what_it_saw(
+    tmp_path: Path, trace: str, code: int, stop: signal.Signals, fmt: str
+) -> None:
+    with serving(upstream_app()) as upstream:
+        port = free_port()
+        report = tmp_path / "findings.jsonl"
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "toolwire",
+                "proxy",
+                "--upstream",
+                upstream,
+                "--listen",
+                f"127.0.0.1:{port}",
+                "--report",
+                str(report),
+                "--record",
+                str(tmp_path / "run.har"),
+                "--format",
+                fmt,
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+        )
+        try:
+            assert process.stdout is not None
+            first = process.stdout.readline()
+            if fmt == "json":
+                assert orjson.loads(first)["listening"] == f"http://127.0.0.1:{port}"
+            else:
+                assert first.startswith(f"toolwire proxy: listening on http://127.0.0.1:{port}"), first
+            response = httpx.post(
+                f"http://127.0.0.1:{port}/v1/responses", json=RESPONSES_REQUEST, headers=fake(trace)
+            )
+            assert response.content == (DATA / trace).read_bytes()
+            deadline = time.time() + 20
+            while code and not report.read_bytes() and time.time() < deadline:
+                time.sleep(0.05)
+            process.send_signal(stop)
+            out, err = process.communicate(timeout=30)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+    assert process.returncode == code, err
+    if fmt == "json":
+        lines = [orjson.loads(line) for line in out.splitlines()]
+        assert lines[0]["rule"] == "RS-7c"
+        assert lines[-1]["summary"]["by_rule"] == {"RS-7c": 1}
+        assert lines[-1]["summary"]["exchanges"] == 1
+    else:
+        assert "toolwire proxy: 1 exchanges" in out
+    if code:
+        assert "RS-7c" in out
+        assert orjson.loads(report.read_bytes().splitlines()[0])["rule"] == "RS-7c"
+    else:
+        assert "clean" in out.splitlines()[-1]
+    check = subprocess.run(
+        [sys.executable, "-m", "toolwire", "check", str(tmp_path / "run.har")],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+        check=False,
+    )
+    assert check.returncode == code, check.stdout + check.stderr
+
+
+def test_the_cli_refuses_a_proxy_without_an_upstream(capsys: pytest.CaptureFixture[str]) -> None:
+    from toolwire.cli import main
+
+    assert main(["proxy"]) == 2
+    assert "--upstream" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_the_cli_prints_the_mitmproxy_addon_path() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "toolwire", "proxy", "--mitmproxy-addon-path"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    ).stdout.strip()
+    assert Path(out).name == "mitmproxy_addon.py"
+    assert Path(out).is_file()
+
+
+# -- off the forwarding path -------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_slow_or_failing_consumer_never_delays_or_breaks_the_stream() -> None:
+    def slow(told: Told) -> None:
+        time.sleep(5)
+
+    def failing(told: Told) -> None:
+        raise RuntimeError("a consumer that fails")
+
+    for tell in (slow, failing):
+        with serving(upstream_app()) as upstream:
+            proxy = Proxy(upstream, tell=tell)
+            with serving(proxy.app) as url:
+                started = time.monotonic()
+                response = httpx.post(url + "/v1/responses", json=RESPONSES_REQUEST, headers=fake(RS7C))
+                took = time.monotonic() - started
+                proxy.drain(30)
+        assert response.content == (DATA / RS7C).read_bytes()
+        assert took < 3, f"the stream waited for the {tell.__name__} consumer"
+        assert proxy.tally.findings["RS-7c"] == 1
+
+
+# -- the pieces, without a network -------------------------------------------------------------------
+
+
+def test_the_pipe_hands_over_short_reads_and_ends_when_closed() -> None:
+    import threading
+
+    from toolwire.engines._pipe import Pipe
+
+    pipe = Pipe()
+    pipe.write(b"data: 1\n\n")
+    assert pipe.read(1 << 20) == b"data: 1\n\n"  # what is there, without waiting for more
+    threading.Timer(0.05, lambda: (pipe.write(b"data: 2\n\n"), pipe.close())).start()
+    assert pipe.read(4) == b"data"
+    assert pipe.read() == b": 2\n\n"
+    assert pipe.read(10) == b""
+    assert bytes(pipe.captured) == b"data: 1\n\ndata: 2\n\n"
+
+
+def test_the_pipe_decodes_gzip_and_bounds_what_waits(monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolwire.engines import _pipe
+
+    packed = gzip.compress(b"data: {}\n\n" * 100)
+    pipe = _pipe.Pipe("gzip")
+    for at in range(0, len(packed), 7):
+        pipe.write(packed[at : at + 7])
+    pipe.close()
+    assert pipe.read() == b"data: {}\n\n" * 100
+    monkeypatch.setattr(_pipe, "MAX_BEHIND", 16)
+    behind = _pipe.Pipe()
+    behind.write(b"x" * 10)
+    behind.write(b"y" * 10)
+    assert behind.overflow is not None and "fell" in behind.overflow
+    assert behind.size == 20
+
+
+@pytest.mark.parametrize("suffix", [".har", ".yaml"])
+def test_a_record_is_a_readable_recording_after_every_exchange(tmp_path: Path, suffix: str) -> None:
+    from toolwire.engines._record import Recording
+    from toolwire.models import read_recording, recording_kind
+
+    path = tmp_path / f"run{suffix}"
+    recorder = Recorder(path)
+    for number in range(1, 4):
+        recorder.add(
+            Recording(
+                "POST",
+                "http://127.0.0.1:1/v1/responses?key=secret-value",
+                [("Authorization", "Bearer sk-" + "a" * 40), ("Content-Type", "application/json")],
+                orjson.dumps(RESPONSES_REQUEST),
+                200,
+                [("Content-Type", "text/event-stream"), ("Content-Encoding", "gzip")],
+                (DATA / RS7C).read_bytes(),
+            )
+        )
+        raw = path.read_bytes()
+        kind = recording_kind(raw[:65536])
+        assert kind is not None
+        exchanges = read_recording(raw, kind)
+        assert len(exchanges) == number
+        assert exchanges[-1].response == (DATA / RS7C).read_bytes()
+        assert b"secret-value" not in raw and b"sk-aaaa" not in raw
+    recorder.close()
+
+
+def test_a_record_must_be_named_har_or_yaml(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match=r"\.har"):
+        Recorder(tmp_path / "run.json")
+
+
+def test_each_finding_is_one_json_line_with_where_when_rule_and_fix() -> None:
+    from toolwire.properties import Finding
+
+    finding = Finding(
+        "RS-7c", "error", "bad sk-" + "b" * 30, 9, 29, "fix it", ("call_1",), "Provider said", None
+    )
+    told = Told(3, 0.0, "POST", "api.openai.com/v1/responses", "response", "p", finding)
+    line = orjson.loads(render_told(told, "json"))
+    assert {
+        k: line[k] for k in ("exchange", "endpoint", "rule", "severity", "ids", "fix", "provider_error")
+    } == {
+        "exchange": 3,
+        "endpoint": "api.openai.com/v1/responses",
+        "rule": "RS-7c",
+        "severity": "error",
+        "ids": ["call_1"],
+        "fix": "fix it",
+        "provider_error": "Provider said",
+    }
+    assert line["time"] == "1970-01-01T00:00:00.000Z"
+    assert "sk-bbbb" not in line["message"]
+    assert render_told(told, "text").startswith(
+        "#3 POST api.openai.com/v1/responses response event 9: RS-7c error"
+    )
+
+
+def test_the_pipe_never_returns_more_than_asked_even_when_a_chunk_decodes_to_more() -> None:
+    from toolwire.engines._pipe import Pipe
+
+    pipe = Pipe("gzip")
+    pipe.write(gzip.compress(b"z" * 1000))
+    pipe.close()
+    pieces = iter(lambda: pipe.read(64), b"")
+    assert all(len(piece) <= 64 for piece in pieces)
+    assert bytes(pipe.captured) == b"z" * 1000
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("framing", ["sse", "array"])
+def test_a_gemini_stream_is_read_as_sse_with_alt_sse_and_as_a_json_array_without(
+    tmp_path: Path, framing: str
+) -> None:
+    sse = (DATA / "gemini-stream/args-as-string.sse").read_bytes()
+    if framing == "array":
+        chunks = [orjson.loads(line[6:]) for line in sse.splitlines() if line.startswith(b"data: ")]
+        trace, kind, query = tmp_path / "stream.json", "application/json", ""
+        trace.write_bytes(orjson.dumps(chunks, option=orjson.OPT_INDENT_2))
+    else:
+        trace, kind, query = DATA / "gemini-stream/args-as-string.sse", "text/event-stream", "?alt=sse"
+    request = {"contents": [{"role": "user", "parts": [{"text": "weather?"}]}]}
+    with proxied() as (proxy, url, told):
+        response = httpx.post(
+            f"{url}/v1beta/models/gemini-2.5-flash:streamGenerateContent{query}",
+            json=request,
+            headers=fake(str(trace), kind=kind),
+        )
+    assert response.content == trace.read_bytes()
+    expected = {f.rule for r in check_recording_of(sse) for f in r.findings}
+    assert expected
+    assert {rule for side, rule in findings(told) if side == "response"} == expected
+    assert proxy.tally.unreadable == 0
+
+
+def check_recording_of(sse: bytes) -> list[Any]:
+    """``check``'s reports of an SSE capture, detected as a stream sent to Gemini's endpoint."""
+    from toolwire.engines import check
+    from toolwire.engines._detect import detect
+
+    values = [orjson.loads(line[6:]) for line in sse.splitlines() if line.startswith(b"data: ")]
+    frames = [(None, value, None) for value in values]
+    name = detect(frames, "h/v1beta/models/m:streamGenerateContent", "response").protocol
+    assert name is not None
+    return [check(values, name)]
+
+
+@pytest.mark.slow
+def test_p_chooses_the_protocol_and_traffic_that_is_not_it_is_unreadable_never_clean() -> None:
+    with proxied(protocols=("anthropic-stream",)) as (proxy, url, told):
+        response = httpx.post(url + "/v1/responses", json=RESPONSES_REQUEST, headers=fake(RS7C))
+    assert response.content == (DATA / RS7C).read_bytes()
+    assert findings(told) == []
+    assert any(t.problem is not None and "not anthropic-stream traffic" in t.problem.message for t in told), [
+        t.problem for t in told
+    ]
+    assert proxy.tally.unreadable >= 1
+
+
+@pytest.mark.slow
+def test_an_https_upstream_is_verified_and_refused_when_its_certificate_is_not_trusted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("cryptography")
+    from proxy_support import self_signed
+
+    tls = self_signed(tmp_path)
+    monkeypatch.delenv("SSL_CERT_FILE", raising=False)
+    for trusted in (False, True):
+        if trusted:
+            monkeypatch.setenv("SSL_CERT_FILE", tls[0])
+        told: list[Told] = []
+        with serving(upstream_app(), tls) as upstream:
+            proxy = Proxy(upstream, tell=told.append)
+            with serving(proxy.app) as url:
+                response = httpx.post(url + "/v1/responses", json=RESPONSES_REQUEST, headers=fake(RS7C))
+                proxy.drain(30)
+        if trusted:
+            assert response.content == (DATA / RS7C).read_bytes()
+            assert findings(told) == [("response", "RS-7c")]
+        else:
+            assert response.status_code == 502
+            assert any(
+                t.problem is not None and "CERTIFICATE_VERIFY_FAILED" in t.problem.message for t in told
+            )
+
+
+@pytest.mark.slow
+def test_memory_is_bounded_per_exchange_a_longer_body_is_checked_live_and_said_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from toolwire.engines import _pipe
+
+    monkeypatch.setattr(_pipe, "MAX_BODY", 2048)
+    with proxied() as (proxy, url, told):
+        response = httpx.post(url + "/v1/responses", json=RESPONSES_REQUEST, headers=fake(RS7C))
+    assert response.content == (DATA / RS7C).read_bytes()  # forwarded whole all the same
+    assert len(response.content) > 2048
+    assert findings(told) == [("response", "RS-7c")]  # found live, on the stream
+    assert any(t.problem is not None and "only its start was kept" in t.problem.message for t in told)
+    assert proxy.tally.unreadable == 1
+
+
+def test_a_body_past_what_is_kept_is_still_handed_over_whole() -> None:
+    from toolwire.engines import _pipe
+
+    pipe = _pipe.Pipe()
+    pipe.write(b"a" * 10)
+    assert pipe.read(10) == b"a" * 10
+    original = _pipe.MAX_BODY
+    _pipe.MAX_BODY = 12
+    try:
+        pipe.write(b"b" * 10)
+        assert pipe.read(10) == b"b" * 10  # past what is kept: overflow, yet read on
+        assert pipe.overflow is not None
+        pipe.write(b"c" * 10)  # and written on
+        pipe.close()
+        assert pipe.read() == b"c" * 10
+    finally:
+        _pipe.MAX_BODY = original
+
+
+def test_a_checker_that_falls_behind_gives_up_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolwire.engines import _pipe
+
+    monkeypatch.setattr(_pipe, "MAX_BEHIND", 16)
+    pipe = _pipe.Pipe()
+    pipe.write(b"x" * 10)
+    pipe.write(b"y" * 10)  # nobody read: 20 bytes would wait
+    assert pipe.gave_up
+    assert pipe.overflow is not None and "behind" in pipe.overflow
+    assert pipe.read() == b""  # what waited is dropped: memory stays bounded
