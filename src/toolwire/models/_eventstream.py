@@ -30,9 +30,8 @@ import orjson
 Frame = tuple[int | None, Any, str | None]
 ProblemSink = Callable[[int | None, str], None]
 
-__all__ = ["CONTENT_TYPE", "encode_frame", "is_eventstream", "read_eventstream"]
+__all__ = ["encode_frame", "is_eventstream", "read_eventstream"]
 
-CONTENT_TYPE: Final = "application/vnd.amazon.eventstream"
 _PRELUDE: Final = 12
 _CRC: Final = 4
 #: Header value types: (struct format or None for length-prefixed, fixed size).
