@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-import accumulators as acc
 import toolwire
+from helpers import accumulators as acc
 from toolwire.engines import explore, fuzz
 from toolwire.properties import Bounds
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import toolwire
-from corpus import DATA
+from helpers.corpus import DATA
 from toolwire.models import detect_format
 
 GOOD = DATA / "openai-responses-stream" / "good-parallel-same-tool.jsonl"

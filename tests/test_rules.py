@@ -99,7 +99,7 @@ def test_the_protocols_verb_lists_the_stable_names() -> None:
 
 
 def test_an_unknown_profile_is_a_usage_error_naming_the_profiles() -> None:
-    from corpus import DATA
+    from helpers.corpus import DATA
 
     result = cli(
         "check", str(DATA / "mistral-chat" / "good-parallel.json"), "-p", "mistral-chat", "--profile", "v9"
@@ -109,7 +109,7 @@ def test_an_unknown_profile_is_a_usage_error_naming_the_profiles() -> None:
 
 
 def test_check_prints_json_with_every_finding() -> None:
-    from corpus import DATA
+    from helpers.corpus import DATA
 
     result = cli("check", str(DATA / "openai-chat" / "seed004-tc4-out-of-sequence.json"), "-p", "openai-chat",
                  "--format", "json")  # fmt: skip

@@ -254,7 +254,10 @@ def har() -> dict[str, Any]:
 
 
 def _provenance() -> str:
-    lines = ["# Built by tests/helpers/recordings.py from real bodies of tests/data/traffic (see its manifest.toml):"]
+    lines = [
+        "# Built by tests/helpers/recordings.py from real bodies of tests/data/traffic"
+        " (see its manifest.toml):"
+    ]
     for number, (uri, request, response, _, note) in enumerate(EXCHANGES, 1):
         source = response if isinstance(response, str) else "(framed from the .jsonl of the same exchange)"
         lines.append(f"# {number}. {uri}: {note}")
