@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import copy
 import json
+from functools import cache
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
-from corpus import DATA, corpus
+import toolwire
+from helpers.corpus import DATA, corpus
+from toolwire.engines import Report
 from toolwire.models import read_frames
 from toolwire.properties import PROTOCOLS, Monitor
 
@@ -98,18 +102,152 @@ def test_monitors_never_raise_on_arbitrary_json(protocol: str, values: list[Any]
     monitor.finish(len(values), None)
 
 
-@pytest.mark.parametrize("protocol", ["aisdk-model-messages", "aisdk-ui-messages"])
-def test_a_role_or_output_type_of_any_json_shape_is_a_finding_not_a_crash(protocol: str) -> None:
+#: A role of any JSON shape, a list and an object too (a list crashed the set lookup once).
+ODD = ([], {}, 1, 1.5, None, True, "nope")
+
+
+@pytest.mark.parametrize(
+    ("protocol", "message"),
+    [
+        ("aisdk-model-messages", {"content": "Hi"}),
+        ("aisdk-ui-messages", {"id": "m", "parts": [{"type": "text", "text": "Hi"}]}),
+    ],
+)
+@pytest.mark.parametrize("odd", ODD, ids=repr)
+def test_a_role_of_any_json_shape_is_a_problem_naming_its_message_not_a_crash(
+    protocol: str, message: dict[str, Any], odd: Any
+) -> None:
     import toolwire
 
-    for odd in ([], {}, 1, None):
-        messages = [
-            {"role": odd, "content": "Hi"},
-            {
-                "role": "tool",
-                "content": [
-                    {"type": "tool-result", "toolCallId": "c", "toolName": "f", "output": {"type": odd}}
-                ],
-            },
-        ]
-        toolwire.check(messages, protocol)  # reports what it reports; it never raises
+    clean = {**message, "role": "user"}
+    report = toolwire.check([{**message, "role": odd}, clean], protocol)
+    assert [p.index for p in report.problems] == [0]
+    assert "messages.0 is not a" in report.problems[0].message
+
+
+@pytest.mark.parametrize("odd", ODD, ids=repr)
+def test_an_output_type_of_any_json_shape_is_a_finding_not_a_crash(odd: Any) -> None:
+    import toolwire
+
+    call = {"type": "tool-call", "toolCallId": "c", "toolName": "f", "input": {}}
+    result = {
+        "type": "tool-result",
+        "toolCallId": "c",
+        "toolName": "f",
+        "output": {"type": odd, "value": "x"},
+    }
+    messages = [
+        {"role": "user", "content": "Hi"},
+        {"role": "assistant", "content": [call]},
+        {"role": "tool", "content": [result]},
+    ]
+    report = toolwire.check(messages, "aisdk-model-messages")
+    assert [(f.rule, f.path) for f in report.findings] == [("VP-4", "messages.2.content.0")]
+    assert report.problems == ()
+
+
+# Any JSON value in any field -----------------------------------------------------------------------
+
+#: Every JSON value: scalars as often as containers, since a scalar where a list or an object belongs
+#: (``"content": true``) is what crashed a monitor before.
+any_json = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8)
+    | st.recursive(
+        st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+        max_leaves=6,
+    )
+)
+
+
+@cache
+def values_of(file: str) -> list[Any]:
+    """The values of a corpus file as ``toolwire check`` reads them (events, or one request body)."""
+    with (DATA / file).open("rb") as handle:
+        return [value for _, value, _ in read_frames(handle, lambda line, message: None)]
+
+
+#: The clean traces of the corpus: (protocol, file, the stream a request followed or None).
+CLEAN = [(e["protocol"], e["file"], e.get("after")) for e in corpus() if not e["expect"]]
+Case = tuple[str, list[Any], list[Any] | None]
+
+
+def replaced(file: str, path: tuple[Any, ...], value: Any) -> list[Any]:
+    """A copy of a corpus file's values with the field at ``path`` replaced by ``value``."""
+    values = copy.deepcopy(values_of(file))
+    node: Any = values
+    for step in path[:-1]:
+        node = node[step]
+    node[path[-1]] = value
+    return values
+
+
+@st.composite
+def any_json_anywhere(draw: st.DrawFn) -> Case:
+    """A clean corpus trace (every protocol alike often) with one to three fields, at any depth,
+    replaced by any JSON value."""
+    protocol = draw(st.sampled_from(sorted({p for p, _, _ in CLEAN})))
+    _, file, after = draw(st.sampled_from([c for c in CLEAN if c[0] == protocol]))
+    root = {"trace": copy.deepcopy(values_of(file))}
+    for _ in range(draw(st.integers(1, 3))):
+        parent: Any = root
+        key: Any = "trace"
+        # Walk down from an event (or body) at random, stopping anywhere: a whole event, a field, a
+        # field of a field.
+        while True:
+            node = parent[key]
+            keys = (
+                list(node)
+                if isinstance(node, dict)
+                else list(range(len(node)))
+                if isinstance(node, list)
+                else []
+            )
+            if not keys or (parent is not root and draw(st.booleans())):
+                break
+            parent, key = node, draw(st.sampled_from(keys))
+        if parent is not root:
+            parent[key] = draw(any_json)
+    return protocol, root["trace"], None if after is None else values_of(after)
+
+
+def test_every_protocol_has_a_clean_trace_to_damage() -> None:
+    assert {p for p, _, _ in CLEAN} == set(PROTOCOLS)
+
+
+# Each crash this test found, kept as an example so that every run replays it.
+@example(
+    (
+        "anthropic-message-response",
+        replaced("anthropic-message-response/good-parallel-same-tool.json", (0, "content"), True),
+        None,
+    )
+)
+@example(
+    (
+        "anthropic-message-response",
+        replaced("anthropic-message-response/good-parallel-same-tool.json", (0, "content"), 1.5),
+        None,
+    )
+)
+@example(
+    ("aisdk-full-stream", replaced("aisdk-full-stream/good-two-calls.jsonl", (0, "type"), ["start"]), None)
+)
+@example(("aisdk-full-stream", replaced("aisdk-full-stream/good-two-calls.jsonl", (0, "type"), {}), None))
+@example(
+    (
+        "openai-chat",
+        replaced("openai-chat/seed004-tc2-valid-chain.json", (0, "messages", 0, "role"), []),
+        None,
+    )
+)
+@given(any_json_anywhere())
+def test_every_monitor_survives_any_json_value_in_any_field(case: Case) -> None:
+    protocol, trace, after = case
+    report = toolwire.check(trace, protocol, after=after)  # a traceback here is the bug
+    assert isinstance(report, Report)
+    assert all(f.rule in {r.id for r in toolwire.rules_for(protocol)} for f in report.findings)
