@@ -8,6 +8,7 @@ CC-3 / RS-3 of the request itself.)
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 from toolwire.properties._monitor import Monitor
@@ -57,10 +58,10 @@ def check_round_trip(stream: list[Turn], request: Monitor) -> None:
     """
     from toolwire.properties._registry import RULES
 
-    streamed = [call for turn in stream for call in turn.calls]
+    streamed = [_keyed(call) for turn in stream for call in turn.calls]
     if not streamed:
         return
-    turns = request.calls()
+    turns = [Turn(t.index, t.line, t.path, [_keyed(call) for call in t.calls]) for t in request.calls()]
     ids = {call[0] for call in streamed if call[0] is not None}
     best = max(turns, key=lambda turn: sum(call[0] in ids for call in turn.calls), default=None)
     if best is None or not any(call[0] in ids for call in best.calls):
@@ -78,6 +79,11 @@ def check_round_trip(stream: list[Turn], request: Monitor) -> None:
         )
         return
     _compare(streamed, best, request, RULES)
+
+
+def _keyed(call: Call) -> Call:
+    """``call`` with an id that can be looked up: a broken trace's list or object id as its text."""
+    return call if isinstance(call[0], Hashable) else (repr(call[0]), call[1], call[2])
 
 
 def _compare(streamed: list[Call], turn: Turn, request: Monitor, rules: dict[str, Rule]) -> None:
