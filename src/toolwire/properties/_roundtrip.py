@@ -32,8 +32,11 @@ def _rules(requests: tuple[str, ...]) -> tuple[Rule, ...]:
             requests,
             "A request that replays a streamed turn carries exactly the calls the provider streamed, "
             "with the ids it emitted: none lost, none duplicated, none replaced.",
-            source="DESIGN.md, relations a converter must keep (one-to-one, identity, round trip); "
-            "seeds 001 and 002",
+            source="toolwire (a converter replays each streamed call once, with its id); "
+            "vybestack/llxprt-code#981 "
+            "(ids dropped and synthesized); firebase/genkit go/plugins/compat_oai/generate.go "
+            "(convertToolCall: "
+            "the tool name as the id)",
             fix="Keep the provider's call ids from the stream through history into the next request; "
             "never drop them and synthesize new ones, never use a name or a result as an id.",
         ),
@@ -43,7 +46,10 @@ def _rules(requests: tuple[str, ...]) -> tuple[Rule, ...]:
             requests,
             "A replayed call keeps the streamed call's name, and its arguments are JSON-equal to the "
             "streamed ones.",
-            source="DESIGN.md, relations a converter must keep (arguments, names)",
+            source="toolwire (a converter keeps each call's name and arguments); OpenAI function-calling "
+            "guide, "
+            "streaming (https://platform.openai.com/docs/guides/function-calling#streaming): arguments "
+            "arrive in fragments",
             fix="Reassemble arguments per call (by index or item, never by tool name) and replay them "
             "unchanged.",
         ),
