@@ -67,12 +67,14 @@ def cli(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_the_rules_verb_lists_every_rule_as_json() -> None:
     result = cli("rules", "--format", "json")
     assert result.returncode == 0
     assert [rule["id"] for rule in json.loads(result.stdout)] == list(RULES)
 
 
+@pytest.mark.slow
 def test_the_protocols_verb_lists_the_stable_names() -> None:
     result = cli("protocols")
     assert [line.split()[0] for line in result.stdout.splitlines()] == [
@@ -105,6 +107,7 @@ def test_the_protocols_verb_lists_the_stable_names() -> None:
     assert list(PROTOCOLS) == [line.split()[0] for line in result.stdout.splitlines()]
 
 
+@pytest.mark.slow
 def test_an_unknown_profile_is_a_usage_error_naming_the_profiles() -> None:
     from helpers.corpus import DATA
 
@@ -115,6 +118,7 @@ def test_an_unknown_profile_is_a_usage_error_naming_the_profiles() -> None:
     assert "v11, v3, v13" in result.stderr
 
 
+@pytest.mark.slow
 def test_check_prints_json_with_every_finding() -> None:
     from helpers.corpus import DATA
 

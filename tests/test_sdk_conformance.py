@@ -762,6 +762,7 @@ def test_every_generated_trace_validates_against_its_sdk_types(
     conforms()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("protocol", EXPLORED)
 def test_every_explored_trace_validates_against_its_sdk_types(
     protocol: str, request: pytest.FixtureRequest
@@ -796,6 +797,7 @@ def test_the_sdk_checks_are_not_vacuous(protocol: str, event: dict[str, Any], fi
         VALIDATORS[protocol]()([event])
 
 
+@pytest.mark.slow
 def test_the_ui_chunk_check_is_not_vacuous(ui_chunks: _Node) -> None:
     with pytest.raises(Nonconforming, match="toolCallId"):
         ui_chunks([{"type": "tool-input-start", "toolName": "f"}])
@@ -979,6 +981,7 @@ def test_mistralai_reads_a_fragment_without_index_as_index_0() -> None:
     assert "MI-6a" in {f.rule for f in report.errors}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("protocol", "messages", "field"),
     [
