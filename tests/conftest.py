@@ -55,3 +55,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.path.name == "README.md" and item.path.parent == ROOT:
             item.add_marker(pytest.mark.slow)
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto`` (pyproject's addopts): a worker per core for a whole run, none for chosen tests.
+
+    A plain ``pytest`` spreads its few thousand tests over the cores; ``pytest tests/test_x.py -k y``
+    stays in one process, where starting workers would cost more than they save.
+    """
+    if config.args_source is not pytest.Config.ArgsSource.TESTPATHS:
+        return 0
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
