@@ -157,7 +157,11 @@ any_json = (
     | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(max_size=8)
     | st.recursive(
-        st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+        st.none()
+        | st.booleans()
+        | st.integers()
+        | st.floats(allow_nan=False, allow_infinity=False)
+        | st.text(max_size=8),
         lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
         max_leaves=6,
     )
