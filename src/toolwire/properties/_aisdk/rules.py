@@ -37,8 +37,7 @@ _STREAMS: Final = (
         "and tool-result, and no other call uses it ('It must be unique across all tool calls').",
         source=f"{_PARTS}; ai 7 toUIMessageChunk (tool-input-start.id -> toolCallId)",
         fix="Emit tool-input-start once per call and tool-call once, with the same id; a "
-        "converter must not open a second item for the tool-call of a streamed call "
-        "(examples/seed000_aisdk_to_openresponses.py).",
+        "converter must not open a second item for the tool-call of a streamed call (seed 000).",
     ),
     Rule(
         "VS-2",
