@@ -731,6 +731,10 @@ NODE = "aisdk-ui-stream"
 NODE_MESSAGES = ("aisdk-ui-messages", "aisdk-model-messages")
 CASES = [(p, q) for p in GENERATED for q in (None, *quirks_for(p))]
 _IDS = [f"{p}-{q or 'plain'}" for p, q in CASES]
+#: The cases validated in node run a subprocess: slow (left out of a plain pytest, make test runs them).
+_MARKED = [
+    pytest.param(p, q, marks=pytest.mark.slow) if p in (NODE, *NODE_MESSAGES) else (p, q) for p, q in CASES
+]
 _SETTINGS = settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 
@@ -748,7 +752,7 @@ def _validator(protocol: str, request: pytest.FixtureRequest) -> Validator:
     return VALIDATORS[protocol]()
 
 
-@pytest.mark.parametrize(("protocol", "quirk"), CASES, ids=_IDS)
+@pytest.mark.parametrize(("protocol", "quirk"), _MARKED, ids=_IDS)
 def test_every_generated_trace_validates_against_its_sdk_types(
     protocol: str, quirk: str | None, request: pytest.FixtureRequest
 ) -> None:
