@@ -1,10 +1,10 @@
 # The two commands of the README: `make demo` (toolwire's main job on the bundled
-# examples) and `make test` (lint, types, tests). Both set up .venv on first use.
+# examples) and `make test` (lint, types, every test). Both set up .venv on first use.
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench tables
+.PHONY: demo test deep bench tables
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -45,11 +45,20 @@ demo: $(STAMP)
 	$(EXPLORE) examples/seed003_adk_to_aisdk.py:fixed --from gemini-contents --to aisdk-ui-stream --turns 2
 	$(EXPLORE) examples/seed004_sanitizer.py:fixed --from openai-chat --to openai-chat --turns 2 --mutate
 
+# Every test, the slow ones too (a plain `pytest` leaves them out: pyproject's addopts), on two
+# workers: the slow tests are campaigns of a second or more each, which xdist spreads.
+ALL := -m "" -n 2
+
 test: $(STAMP) $(SDK)/node_modules/.package-lock.json
 	$(VENV)/bin/ruff check src tests benchmarks examples
 	$(VENV)/bin/ruff format --check src tests benchmarks examples
 	$(VENV)/bin/mypy
-	$(VENV)/bin/pytest
+	$(VENV)/bin/pytest $(ALL)
+
+# The property tests at depth (the nightly Hypothesis profile: 2,000 examples each), without a CI
+# service: run it by hand or from cron; what it finds lands in tests/.hypothesis-examples/ to commit.
+deep: $(STAMP) $(SDK)/node_modules/.package-lock.json
+	HYPOTHESIS_PROFILE=nightly $(VENV)/bin/pytest $(ALL)
 
 # Every performance figure against its baseline and target (benchmarks/run.py; README shows its output).
 bench: $(STAMP)

@@ -17,6 +17,10 @@ from toolwire.engines._targets import load_target
 from toolwire.properties import Bounds
 from toolwire.protocols import traces
 
+#: Campaigns that must catch planted bugs, and the real ai package run in node: left out of a plain
+#: pytest (make test runs them).
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "aisdk_conversions.py"
 SDK = ROOT / "tests" / "sdk"

@@ -90,6 +90,7 @@ def test_layers_import_only_downwards(layer: str) -> None:
                     assert sibling in ALLOWED[layer], f"{path.name} imports {node.module}"
 
 
+@pytest.mark.slow
 def test_checking_does_not_import_hypothesis_networkx_or_graphviz() -> None:
     import subprocess
     import sys

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-import accumulators as acc
 import toolwire
+from helpers import accumulators as acc
 from toolwire.engines import explore, fuzz
 from toolwire.properties import Bounds
 
@@ -34,6 +34,7 @@ PAIRS = [
 _IDS = [p[1] for p in PAIRS]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("source", "body", "right", "buggy", "found"), PAIRS, ids=_IDS)
 def test_the_right_accumulator_keeps_every_relation(
     source: str, body: str, right: Callable[..., Any], buggy: Callable[..., Any], found: set[str]
@@ -42,6 +43,7 @@ def test_the_right_accumulator_keeps_every_relation(
     assert [c.finding for c in run.counterexamples] == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("source", "body", "right", "buggy", "found"), PAIRS, ids=_IDS)
 def test_a_buggy_accumulator_is_caught(
     source: str, body: str, right: Callable[..., Any], buggy: Callable[..., Any], found: set[str]
@@ -59,11 +61,13 @@ def _renumbered(chunks: list[dict[str, Any]]) -> dict[str, Any]:
     return body
 
 
+@pytest.mark.slow
 def test_an_accumulator_that_mints_ids_breaks_identity() -> None:
     run = fuzz(_renumbered, "openai-chat-stream", "openai-chat-response", max_examples=60, save_to=None)
     assert "identity" in {c.finding.split(":")[0] for c in run.counterexamples}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("source", "body", "right", "buggy"),
     [
@@ -103,6 +107,7 @@ def next_request_first_result(bodies: list[dict[str, Any]], tool_result: Callabl
     return [m | {"content": first} if m.get("role") == "tool" else m for m in messages]
 
 
+@pytest.mark.slow
 def test_a_body_replayed_in_the_next_request_keeps_ids_and_results() -> None:
     run = fuzz(next_request, "openai-chat-response", "openai-chat", max_examples=100, save_to=None)
     assert [c.finding for c in run.counterexamples] == []
@@ -141,6 +146,7 @@ def test_the_cli_checks_a_recorded_body(capsys: pytest.CaptureFixture[str]) -> N
 EXAMPLE = Path(__file__).parents[1] / "examples" / "stream_to_body.py"
 
 
+@pytest.mark.slow
 def test_the_examples_accumulators_are_caught_and_cleared() -> None:
     buggy = fuzz(
         f"{EXAMPLE}:buggy", "openai-chat-stream", "openai-chat-response", max_examples=100, save_to=None
@@ -152,6 +158,7 @@ def test_the_examples_accumulators_are_caught_and_cleared() -> None:
     assert fixed.counterexamples == []
 
 
+@pytest.mark.slow
 def test_anthropics_own_accumulator_keeps_every_relation() -> None:
     run = fuzz(
         acc.anthropic_sdk, "anthropic-stream", "anthropic-message-response", max_examples=150, save_to=None
@@ -163,6 +170,7 @@ def test_anthropics_own_accumulator_keeps_every_relation() -> None:
 _OPENAI_SHAPE = ["several-calls", "interleaved-fragments", "first-fragment-arguments-empty"]
 
 
+@pytest.mark.slow
 def test_openais_own_accumulator_keeps_every_relation_on_openais_stream_shape() -> None:
     like = [*_OPENAI_SHAPE, "continuation-index-and-arguments-only"]
     run = fuzz(
@@ -176,6 +184,7 @@ def test_openais_own_accumulator_keeps_every_relation_on_openais_stream_shape() 
     assert [c.finding for c in run.counterexamples] == []
 
 
+@pytest.mark.slow
 def test_openais_own_accumulator_raises_on_continuations_that_carry_type_null() -> None:
     # Writer's palmyra sends every field on later fragments, null where unset (tests/data/traffic
     # traceloop__openllmetry openai-chat-stream); with two calls, openai 3.54.0's

@@ -51,6 +51,7 @@ PLANTED = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("path", "source", "destination", "planted"), PLANTED, ids=["chat", "stream", "gemini"]
 )
@@ -68,6 +69,7 @@ def test_one_campaign_reports_every_planted_bug_each_with_a_replayable_counterex
     assert fuzz(f"{path}:fixed", source, destination, max_examples=300, save_to=None).counterexamples == []
 
 
+@pytest.mark.slow
 def test_an_ignored_finding_is_set_aside_and_the_rest_are_still_found(tmp_path: Path) -> None:
     ignore = tmp_path / "known.txt"
     ignore.write_text("# ids the converter re-mints on purpose\nidentity\nvalidity  # follows from it\n")
@@ -81,6 +83,7 @@ def test_an_ignored_finding_is_set_aside_and_the_rest_are_still_found(tmp_path: 
                  "--out", str(out)]) == 0  # fmt: skip
 
 
+@pytest.mark.slow
 def test_ignored_findings_are_counted_in_the_summary(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -99,6 +102,7 @@ def test_ignored_findings_are_counted_in_the_summary(
     assert {"arguments:changed", "validity:AN-10e"} <= {c["finding"] for c in report["counterexamples"]}
 
 
+@pytest.mark.slow
 def test_a_time_limit_alone_bounds_a_campaign(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     started = time.monotonic()
     argv = ["fuzz", f"{CHAT_TO_RESPONSES}:fixed", "--from", "openai-chat", "--to", "openai-responses"]
@@ -122,6 +126,7 @@ def _mutating(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return messages[:-1]
 
 
+@pytest.mark.slow
 def test_a_target_that_changes_its_input_is_a_finding_and_the_input_is_judged_as_generated() -> None:
     run = fuzz(_mutating, "openai-chat", "openai-chat", max_examples=50, save_to=None)
     assert [c.finding for c in run.counterexamples] == ["mutates"]
@@ -134,6 +139,7 @@ def test_an_input_that_breaks_its_own_protocol_is_reported_as_such() -> None:
     assert [f.finding for f in outcome.faults()][:1] == ["input:CC-2"]
 
 
+@pytest.mark.slow
 def test_the_summary_reports_shape_coverage_and_min_coverage_fails_a_thin_campaign(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -182,6 +188,7 @@ def test_machine_coverage_counts_states_transitions_and_pairs_each_item_took() -
     assert len(machines.transitions) == 3
 
 
+@pytest.mark.slow
 def test_a_campaign_reports_machine_coverage_in_text_and_json(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 import toolwire
-from corpus import DATA, corpus
+from helpers.corpus import DATA, corpus
 from toolwire.protocols import RULES
 
 ENTRIES = corpus()

@@ -15,6 +15,9 @@ import pytest
 
 from toolwire.engines import fuzz
 
+#: Redis-server and campaigns of 400 examples: left out of a plain pytest (make test runs them).
+pytestmark = pytest.mark.slow
+
 EXAMPLES = Path(__file__).parents[1] / "examples"
 TARGET = f"{EXAMPLES / 'multibug_chat_to_responses.py'}:convert"
 PAIR = ("openai-chat", "openai-responses")

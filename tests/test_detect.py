@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-import toy_protocol as toy
-from recordings import DATA, TRAFFIC
+from helpers import toy_protocol as toy
+from helpers.recordings import DATA, TRAFFIC
 from toolwire.cli import main
 from toolwire.engines._detect import detect, detect_file, is_document
 from toolwire.models import read_frames

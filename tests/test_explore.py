@@ -151,6 +151,7 @@ FIXED = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("seed", "variant", "source", "destination", "quirks", "damage"), FIXED)
 def test_fixed_seed_designs_hold_within_3_calls_by_3_deltas(
     seed: str, variant: str, source: str, destination: str, quirks: str | None, damage: bool, tmp_path: Path
@@ -174,6 +175,7 @@ BUGGY = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("seed", "variant", "source", "destination", "damage", "prop", "size"), BUGGY)
 def test_buggy_seed_designs_yield_their_shortest_counterexample(
     seed: str,

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import toolwire
-from recordings import DATA, RECORDINGS, TRAFFIC, fixtures, frame_events, framed_jsonl
+from helpers.recordings import DATA, RECORDINGS, TRAFFIC, fixtures, frame_events, framed_jsonl
 from toolwire.cli import main
 from toolwire.engines._exchanges import check_recording
 from toolwire.models import detect_format, encode_frame, read_eventstream
@@ -131,7 +131,7 @@ def test_an_exception_frame_and_a_model_chunk_are_read_as_botocore_reads_them() 
 
 def test_the_committed_fixtures_are_built_from_the_corpus() -> None:
     for path, data in fixtures().items():
-        assert path.read_bytes() == data, f"{path} is stale: run python tests/recordings.py"
+        assert path.read_bytes() == data, f"{path} is stale: run python tests/helpers/recordings.py"
 
 
 def test_check_detects_a_framed_stream_without_p(capsys: pytest.CaptureFixture[str]) -> None:

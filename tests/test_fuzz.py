@@ -55,6 +55,7 @@ def broken(seed: str, variant: str, source: str, destination: str, **options: An
     return {c.finding: c for c in run.counterexamples}
 
 
+@pytest.mark.slow
 def test_seed000_minimal_counterexample_is_a_tool_input_start_then_a_tool_call() -> None:
     found = broken("seed000", "buggy", "aisdk-stream", "open-responses-stream")
     # The duplicated item is one bug seen three ways; the lost arguments of a whole call are another.
@@ -70,6 +71,7 @@ def test_seed000_minimal_counterexample_is_a_tool_input_start_then_a_tool_call()
     assert added[0]["item"]["id"] != added[1]["item"]["id"]
 
 
+@pytest.mark.slow
 def test_seed001_name_as_id_is_an_identity_break_on_one_streamed_call() -> None:
     found = broken("seed001", "buggy", "openai-chat-stream", "openai-chat")
     assert "identity:from-tool-name" in found
@@ -81,6 +83,7 @@ def test_seed001_name_as_id_is_an_identity_break_on_one_streamed_call() -> None:
     assert [m["tool_call_id"] for m in tool] == [m["content"] for m in tool]  # the result used as an id
 
 
+@pytest.mark.slow
 def test_seed002_synthesized_id_is_an_identity_break_on_one_streamed_call() -> None:
     found = broken("seed002", "buggy", "openai-chat-stream", "openai-chat")
     # The synthesized id is also longer than OpenAI's 40 characters.
@@ -89,6 +92,7 @@ def test_seed002_synthesized_id_is_an_identity_break_on_one_streamed_call() -> N
     assert "is replayed with id 'hist_tool_" in found["identity:replaced"].message
 
 
+@pytest.mark.slow
 def test_seed003_name_keyed_map_breaks_correlation_on_two_calls_of_one_tool() -> None:
     found = broken("seed003", "buggy", "gemini-contents", "aisdk-ui-stream")
     assert list(found) == ["correlation:crossed", "correlation:lost", "validity:VU-4"]
@@ -106,6 +110,7 @@ def test_seed003_name_keyed_map_breaks_correlation_on_two_calls_of_one_tool() ->
     assert outputs == ["call_1", "call_1"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("solution", ["solution_a", "solution_b", "solution_c"])
 def test_seed004_solutions_keep_an_unanswered_call(solution: str) -> None:
     found = broken("seed004", solution, "openai-chat", "openai-chat", damaged=True)
@@ -160,6 +165,7 @@ FIXED = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("seed", "variant", "source", "destination", "damaged"), FIXED)
 def test_fixed_variants_survive_a_thousand_examples(
     seed: str, variant: str, source: str, destination: str, damaged: bool
@@ -169,6 +175,7 @@ def test_fixed_variants_survive_a_thousand_examples(
     assert run.examples >= 1000
 
 
+@pytest.mark.slow
 def test_fixed_seed003_also_pairs_calls_without_ids() -> None:
     run = fuzz(
         target("seed003", "fixed"), "gemini-contents", "aisdk-ui-stream", quirks="missing-ids", save_to=None
@@ -176,6 +183,7 @@ def test_fixed_seed003_also_pairs_calls_without_ids() -> None:
     assert run.counterexamples == []
 
 
+@pytest.mark.slow
 def test_the_same_seed_gives_the_same_counterexample() -> None:
     runs = [
         fuzz(target("seed003", "buggy"), "gemini-contents", "aisdk-ui-stream", seed_value=7, save_to=None)
@@ -206,6 +214,7 @@ async def asynchronous(events: list[dict[str, Any]]) -> Any:
         yield event
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("function", "expected"),
     [(identity, None), (asynchronous, None), (raises, "raises"), (hangs, "hangs"), (garbage, "garbage")],
@@ -215,6 +224,7 @@ def test_a_misbehaving_target_is_a_finding_not_a_crash(function: Any, expected: 
     assert [c.property for c in run.counterexamples] == ([expected] if expected else [])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("command", "expected"),
     [
@@ -229,6 +239,7 @@ def test_command_targets_read_and_write_json_lines(command: str, expected: str |
     assert [c.property for c in run.counterexamples] == ([expected] if expected else [])
 
 
+@pytest.mark.slow
 def test_cli_saves_replays_and_reports_in_every_format(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from corpus import corpus
+from helpers.corpus import corpus
 from test_monitors import frames_of, mutated_trace, one_by_one
 from toolwire.properties import Monitor
 from toolwire.protocols import PROTOCOLS

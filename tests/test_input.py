@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import toolwire
-from corpus import DATA
+from helpers.corpus import DATA
 from toolwire.models import detect_format
 
 GOOD = DATA / "openai-responses-stream" / "good-parallel-same-tool.jsonl"
@@ -103,6 +103,7 @@ def test_values_that_are_not_events_are_skipped_with_a_warning(tmp_path: Path) -
     assert [p.line for p in report.problems] == [4, 5, 6]
 
 
+@pytest.mark.slow
 def test_a_50_mb_arguments_string_is_checked(tmp_path: Path) -> None:
     big = "x" * (50 * 1024 * 1024)
     events = [json.loads(row) for row in lines()]

@@ -45,6 +45,7 @@ def by_index(trace: list[Any], run: Callable[[str, str], str]) -> list[Any]:
     return _request([(i, n, a or "{}") for i, n, a in merged.values()], run)
 
 
+@pytest.mark.slow
 def test_a_converter_that_reads_calls_by_id_keeps_them(tmp_path: Path) -> None:
     for quirks in (None, "unindexed", "split-arguments"):
         run = fuzz(
@@ -53,6 +54,7 @@ def test_a_converter_that_reads_calls_by_id_keeps_them(tmp_path: Path) -> None:
         assert run.counterexamples == [], [c.message for c in run.counterexamples]
 
 
+@pytest.mark.slow
 def test_an_index_keyed_converter_merges_unindexed_calls() -> None:
     clean = fuzz(by_index, "mistral-chat-stream", "mistral-chat", max_examples=60, save_to=None)
     assert clean.counterexamples == []
@@ -121,6 +123,7 @@ def to_mistral(trace: list[Any]) -> list[Any]:
     return out
 
 
+@pytest.mark.slow
 def test_mistral_chat_stream_is_a_fuzz_output(tmp_path: Path) -> None:
     run = fuzz(to_mistral, "openai-chat-stream", "mistral-chat-stream", max_examples=60, save_to=tmp_path)
     assert run.counterexamples == [], [c.message for c in run.counterexamples]

@@ -21,7 +21,7 @@ import orjson
 import pytest
 
 import toolwire
-from proxy_support import DATA, free_port, serving, upstream_app
+from helpers.proxy_support import DATA, free_port, serving, upstream_app
 from toolwire.engines._exchanges import check_recording
 
 MITMDUMP = os.environ.get("TOOLWIRE_MITMDUMP") or shutil.which("mitmdump")

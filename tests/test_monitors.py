@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import copy
 import json
+from functools import cache
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from corpus import DATA, corpus
+import toolwire
+from helpers.corpus import DATA, corpus
+from toolwire.engines import Report
 from toolwire.models import read_frames
 from toolwire.properties import Monitor
 from toolwire.protocols import PROTOCOLS
@@ -99,18 +103,160 @@ def test_monitors_never_raise_on_arbitrary_json(protocol: str, values: list[Any]
     monitor.finish(len(values), None)
 
 
-@pytest.mark.parametrize("protocol", ["aisdk-model-messages", "aisdk-ui-messages"])
-def test_a_role_or_output_type_of_any_json_shape_is_a_finding_not_a_crash(protocol: str) -> None:
+#: A role of any JSON shape, a list and an object too (a list crashed the set lookup once).
+ODD = ([], {}, 1, 1.5, None, True, "nope")
+
+
+@pytest.mark.parametrize(
+    ("protocol", "message"),
+    [
+        ("aisdk-model-messages", {"content": "Hi"}),
+        ("aisdk-ui-messages", {"id": "m", "parts": [{"type": "text", "text": "Hi"}]}),
+    ],
+)
+@pytest.mark.parametrize("odd", ODD, ids=repr)
+def test_a_role_of_any_json_shape_is_a_problem_naming_its_message_not_a_crash(
+    protocol: str, message: dict[str, Any], odd: Any
+) -> None:
     import toolwire
 
-    for odd in ([], {}, 1, None):
-        messages = [
-            {"role": odd, "content": "Hi"},
-            {
-                "role": "tool",
-                "content": [
-                    {"type": "tool-result", "toolCallId": "c", "toolName": "f", "output": {"type": odd}}
-                ],
-            },
-        ]
-        toolwire.check(messages, protocol)  # reports what it reports; it never raises
+    clean = {**message, "role": "user"}
+    report = toolwire.check([{**message, "role": odd}, clean], protocol)
+    assert [p.index for p in report.problems] == [0]
+    assert "messages.0 is not a" in report.problems[0].message
+
+
+@pytest.mark.parametrize("odd", ODD, ids=repr)
+def test_an_output_type_of_any_json_shape_is_a_finding_not_a_crash(odd: Any) -> None:
+    import toolwire
+
+    call = {"type": "tool-call", "toolCallId": "c", "toolName": "f", "input": {}}
+    result = {
+        "type": "tool-result",
+        "toolCallId": "c",
+        "toolName": "f",
+        "output": {"type": odd, "value": "x"},
+    }
+    messages = [
+        {"role": "user", "content": "Hi"},
+        {"role": "assistant", "content": [call]},
+        {"role": "tool", "content": [result]},
+    ]
+    report = toolwire.check(messages, "aisdk-model-messages")
+    assert [(f.rule, f.path) for f in report.findings] == [("VP-4", "messages.2.content.0")]
+    assert report.problems == ()
+
+
+# Any JSON value in any field -----------------------------------------------------------------------
+
+#: Every JSON value: scalars as often as containers, since a scalar where a list or an object belongs
+#: (``"content": true``) is what crashed a monitor before.
+any_json = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8)
+    | st.recursive(
+        st.none()
+        | st.booleans()
+        | st.integers()
+        | st.floats(allow_nan=False, allow_infinity=False)
+        | st.text(max_size=8),
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+        max_leaves=6,
+    )
+)
+
+
+@cache
+def values_of(file: str) -> list[Any]:
+    """The values of a corpus file as ``toolwire check`` reads them (events, or one request body)."""
+    with (DATA / file).open("rb") as handle:
+        return [value for _, value, _ in read_frames(handle, lambda line, message: None)]
+
+
+#: The clean traces of the corpus: (protocol, file, the stream a request followed or None).
+CLEAN = [(e["protocol"], e["file"], e.get("after")) for e in corpus() if not e["expect"]]
+Case = tuple[str, list[Any], list[Any] | None]
+
+
+def replaced(file: str, path: tuple[Any, ...], value: Any) -> list[Any]:
+    """A copy of a corpus file's values with the field at ``path`` replaced by ``value``."""
+    values = copy.deepcopy(values_of(file))
+    node: Any = values
+    for step in path[:-1]:
+        node = node[step]
+    node[path[-1]] = value
+    return values
+
+
+@st.composite
+def any_json_anywhere(draw: st.DrawFn) -> Case:
+    """A clean corpus trace (every protocol alike often) with one to three fields, at any depth,
+    replaced by any JSON value; for a request, fields of the stream it followed too."""
+    protocol = draw(st.sampled_from(sorted({p for p, _, _ in CLEAN})))
+    _, file, after = draw(st.sampled_from([c for c in CLEAN if c[0] == protocol]))
+    root: dict[str, Any] = {"trace": copy.deepcopy(values_of(file))}
+    if after is not None:
+        root["after"] = copy.deepcopy(values_of(after))
+    for _ in range(draw(st.integers(1, 3))):
+        parent: Any = root
+        key: Any = draw(st.sampled_from(sorted(root)))
+        # Walk down from an event (or body) at random, stopping anywhere: a whole event, a field, a
+        # field of a field.
+        while True:
+            node = parent[key]
+            keys = (
+                list(node)
+                if isinstance(node, dict)
+                else list(range(len(node)))
+                if isinstance(node, list)
+                else []
+            )
+            if not keys or (parent is not root and draw(st.booleans())):
+                break
+            parent, key = node, draw(st.sampled_from(keys))
+        if parent is not root:
+            parent[key] = draw(any_json)
+    return protocol, root["trace"], root.get("after")
+
+
+def test_every_protocol_has_a_clean_trace_to_damage() -> None:
+    assert {p for p, _, _ in CLEAN} == set(PROTOCOLS)
+
+
+@given(any_json_anywhere())
+def test_every_monitor_survives_any_json_value_in_any_field(case: Case) -> None:
+    protocol, trace, after = case
+    report = toolwire.check(trace, protocol, after=after)  # a traceback here is the bug
+    assert isinstance(report, Report)
+    assert {f.rule for f in report.findings} <= {r.id for r in toolwire.rules_for(protocol)}
+
+
+#: Each crash the test above (or a sweep of every field of every clean trace) found once, replayed on
+#: every run: (protocol, corpus file, path of the replaced field, its value, the stream it followed).
+CRASHED = [
+    ("anthropic-message-response", "anthropic-message-response/good-parallel-same-tool.json", (0, "content"), True, None),  # noqa: E501
+    ("anthropic-message-response", "anthropic-message-response/good-parallel-same-tool.json", (0, "content"), 1.5, None),  # noqa: E501
+    ("aisdk-full-stream", "aisdk-full-stream/good-two-calls.jsonl", (0, "type"), ["start"], None),
+    ("aisdk-full-stream", "aisdk-full-stream/good-two-calls.jsonl", (0, "type"), {}, None),
+    ("aisdk-ui-messages", "aisdk-ui-messages/good-two-calls.json", (0, "messages", 1, "parts", 2, "state"), ["x"], None),  # noqa: E501
+    ("openai-chat", "openai-chat/seed004-tc2-valid-chain.json", (0, "messages", 0, "role"), [], None),
+    ("openai-chat", "openai-chat/seed002-fixed.json", (0, "messages", 1, "tool_calls", 0, "id"), ["x"], "openai-chat-stream/seed002-provider-stream.sse"),  # noqa: E501
+    ("bedrock-converse", "bedrock-converse/replay-good.json", (0, "messages", 1, "content", 0, "toolUse", "toolUseId"), ["x"], None),  # noqa: E501
+    ("openai-responses", "openai-responses/good-two-calls.json", (0, "input", 0, "role"), ["x"], None),
+    ("open-responses-stream", "open-responses-stream/good-parallel-same-tool.sse", (2, "item", "name"), ["x"], None),  # noqa: E501
+    ("open-responses-stream", "open-responses-stream/good-parallel-same-tool.sse", (11, "item", "name"), {}, None),  # noqa: E501
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("protocol", "file", "path", "value", "after"), CRASHED)
+def test_a_field_that_once_crashed_a_monitor_is_checked(
+    protocol: str, file: str, path: tuple[Any, ...], value: Any, after: str | None
+) -> None:
+    report = toolwire.check(
+        replaced(file, path, value), protocol, after=None if after is None else values_of(after)
+    )
+    assert report.events > 0  # it was read and checked, not a traceback
+    assert {f.rule for f in report.findings} <= {r.id for r in toolwire.rules_for(protocol)}

@@ -1,6 +1,6 @@
 """``toolwire proxy``: every byte forwarded unchanged, every violation told as it streams past.
 
-Each test starts a fake upstream (tests/proxy_support.py) and the proxy on free loopback ports,
+Each test starts a fake upstream (tests/helpers/proxy_support.py) and the proxy on free loopback ports,
 in threads (the CLI in a subprocess), and stops them: no process or port is left behind.
 """
 
@@ -24,7 +24,7 @@ import httpx
 import orjson
 import pytest
 
-from proxy_support import DATA, chunks_of, free_port, serving, upstream_app
+from helpers.proxy_support import DATA, chunks_of, free_port, serving, upstream_app
 from toolwire.engines._exchanges import check_recording
 from toolwire.engines._live import Told
 from toolwire.engines._proxy import Proxy, parse_listen
@@ -736,7 +736,7 @@ def test_an_https_upstream_is_verified_and_refused_when_its_certificate_is_not_t
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pytest.importorskip("cryptography")
-    from proxy_support import self_signed
+    from helpers.proxy_support import self_signed
 
     tls = self_signed(tmp_path)
     monkeypatch.delenv("SSL_CERT_FILE", raising=False)

@@ -17,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import toolwire
-from corpus import DATA
+from helpers.corpus import DATA
 from toolwire.cli import main
 from toolwire.models import _wire
 

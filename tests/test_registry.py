@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import toy_protocol as toy
+from helpers import toy_protocol as toy
 from toolwire.cli import main
 from toolwire.engines import check, explore, fuzz, render_diagrams
 from toolwire.errors import DefinitionError

@@ -222,6 +222,7 @@ ROUND_TRIPS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("source", "destination", "converter"), ROUND_TRIPS, ids=lambda v: v if isinstance(v, str) else ""
 )
@@ -232,6 +233,7 @@ def test_a_correct_round_trip_passes_for_every_pair_that_carries_ids(
     assert run.counterexamples == [], [c.message for c in run.counterexamples]
 
 
+@pytest.mark.slow
 def test_a_mistral_round_trip_that_keeps_openai_ids_fails() -> None:
     run = fuzz(
         _chat(lambda i: i, named=True), "openai-chat-stream", "mistral-chat", max_examples=60, save_to=None

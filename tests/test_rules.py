@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import ast
+import importlib
 import json
+import re
 import subprocess
 import sys
+from collections.abc import Iterable
+from pathlib import Path
 
 import pytest
 
+import toolwire
 from toolwire.errors import DefinitionError
 from toolwire.machines import ChatConversation, compile_machine
 from toolwire.properties import Rule, Violations
 from toolwire.protocols import PROTOCOLS, RULES, rules_for
+from toolwire.protocols._registry import INDEX
 
 
 def test_every_rule_names_its_source_and_fix() -> None:
@@ -61,12 +68,14 @@ def cli(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_the_rules_verb_lists_every_rule_as_json() -> None:
     result = cli("rules", "--format", "json")
     assert result.returncode == 0
     assert [rule["id"] for rule in json.loads(result.stdout)] == list(RULES)
 
 
+@pytest.mark.slow
 def test_the_protocols_verb_lists_the_stable_names() -> None:
     result = cli("protocols")
     assert [line.split()[0] for line in result.stdout.splitlines()] == [
@@ -99,8 +108,9 @@ def test_the_protocols_verb_lists_the_stable_names() -> None:
     assert list(PROTOCOLS) == [line.split()[0] for line in result.stdout.splitlines()]
 
 
+@pytest.mark.slow
 def test_an_unknown_profile_is_a_usage_error_naming_the_profiles() -> None:
-    from corpus import DATA
+    from helpers.corpus import DATA
 
     result = cli(
         "check", str(DATA / "mistral-chat" / "good-parallel.json"), "-p", "mistral-chat", "--profile", "v9"
@@ -109,8 +119,9 @@ def test_an_unknown_profile_is_a_usage_error_naming_the_profiles() -> None:
     assert "v11, v3, v13" in result.stderr
 
 
+@pytest.mark.slow
 def test_check_prints_json_with_every_finding() -> None:
-    from corpus import DATA
+    from helpers.corpus import DATA
 
     result = cli("check", str(DATA / "openai-chat" / "seed004-tc4-out-of-sequence.json"), "-p", "openai-chat",
                  "--format", "json")  # fmt: skip
@@ -118,3 +129,51 @@ def test_check_prints_json_with_every_finding() -> None:
     document = json.loads(result.stdout)
     assert [f["rule"] for f in document["reports"][0]["findings"]] == ["CC-4", "CC-2"]
     assert document["exit_code"] == 1
+
+
+# Rule ids in the source ---------------------------------------------------------------------------
+
+_RULE_ID = re.compile(r"[A-Z]{2,4}-\d+[a-z]?")
+_SRC = Path(toolwire.__file__).parent
+
+
+def _named_rule_ids(paths: Iterable[Path]) -> set[str]:
+    """The rule-id string literals of ``paths`` that do not define a rule (``Rule("RS-7c", ...)``):
+    a report, a violation table, a body's rule names."""
+    named: set[str] = set()
+    for path in paths:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call) and node.args]
+        definitions = {id(c.args[0]) for c in calls if isinstance(c.func, ast.Name) and c.func.id == "Rule"}
+        named |= {
+            node.value
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and _RULE_ID.fullmatch(node.value)
+            and id(node) not in definitions
+        }
+    return named
+
+
+def _families() -> dict[Path, set[str]]:
+    """Each family's folder, and the rule book of its protocols."""
+    books = {module: {r.id for p in names for r in rules_for(p)} for module, names in INDEX.items()}
+    return {
+        Path(str(importlib.import_module(module).__file__)).parent: book for module, book in books.items()
+    }
+
+
+def test_every_rule_id_a_family_names_is_in_its_protocols_book() -> None:
+    for folder, book in _families().items():
+        named = _named_rule_ids(folder.rglob("*.py"))
+        assert named <= book, f"{folder.name} reports rules its book lacks: {sorted(named - book)}"
+
+
+def test_every_rule_in_a_book_is_reported_by_its_family_or_the_shared_code() -> None:
+    families = _families()
+    shared = [p for p in _SRC.rglob("*.py") if not any(folder in p.parents for folder in families)]
+    named_anywhere = _named_rule_ids(shared)
+    for folder, book in families.items():
+        unreported = book - _named_rule_ids(folder.rglob("*.py")) - named_anywhere
+        assert not unreported, f"{folder.name}: rules nothing reports: {sorted(unreported)}"

@@ -732,6 +732,10 @@ NODE = "aisdk-ui-stream"
 NODE_MESSAGES = ("aisdk-ui-messages", "aisdk-model-messages")
 CASES = [(p, q) for p in GENERATED for q in (None, *quirks_for(p))]
 _IDS = [f"{p}-{q or 'plain'}" for p, q in CASES]
+#: The cases validated in node run a subprocess: slow (left out of a plain pytest, make test runs them).
+_MARKED = [
+    pytest.param(p, q, marks=pytest.mark.slow) if p in (NODE, *NODE_MESSAGES) else (p, q) for p, q in CASES
+]
 _SETTINGS = settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 
@@ -749,7 +753,7 @@ def _validator(protocol: str, request: pytest.FixtureRequest) -> Validator:
     return VALIDATORS[protocol]()
 
 
-@pytest.mark.parametrize(("protocol", "quirk"), CASES, ids=_IDS)
+@pytest.mark.parametrize(("protocol", "quirk"), _MARKED, ids=_IDS)
 def test_every_generated_trace_validates_against_its_sdk_types(
     protocol: str, quirk: str | None, request: pytest.FixtureRequest
 ) -> None:
@@ -763,6 +767,7 @@ def test_every_generated_trace_validates_against_its_sdk_types(
     conforms()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("protocol", EXPLORED)
 def test_every_explored_trace_validates_against_its_sdk_types(
     protocol: str, request: pytest.FixtureRequest
@@ -797,6 +802,7 @@ def test_the_sdk_checks_are_not_vacuous(protocol: str, event: dict[str, Any], fi
         VALIDATORS[protocol]()([event])
 
 
+@pytest.mark.slow
 def test_the_ui_chunk_check_is_not_vacuous(ui_chunks: _Node) -> None:
     with pytest.raises(Nonconforming, match="toolCallId"):
         ui_chunks([{"type": "tool-input-start", "toolName": "f"}])
@@ -980,6 +986,7 @@ def test_mistralai_reads_a_fragment_without_index_as_index_0() -> None:
     assert "MI-6a" in {f.rule for f in report.errors}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("protocol", "messages", "field"),
     [

@@ -136,6 +136,7 @@ def generated(protocol: str, quirk: str | None = None) -> dict[str, float]:
     return {feature: count / total[0] for feature, count in counts.items()}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("protocol", CATALOGUED)
 def test_the_generators_produce_every_shape_real_traffic_shows(protocol: str) -> None:
     """Each real feature comes up in at least 1% of default traces, or under a named quirk profile."""
@@ -148,6 +149,7 @@ def test_the_generators_produce_every_shape_real_traffic_shows(protocol: str) ->
     assert uncovered == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("protocol", CATALOGUED)
 def test_the_generators_produce_no_shape_that_no_provider_sends(protocol: str) -> None:
     """Realism: every generated feature is in the real corpus, or its catalogue entry names a source."""

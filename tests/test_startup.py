@@ -11,6 +11,10 @@ import pytest
 
 from toolwire.protocols import _registry
 
+#: Each test starts a Python subprocess to see what it imports: left out of a plain pytest (make test
+#: runs them).
+pytestmark = pytest.mark.slow
+
 
 def test_the_index_names_each_family_with_its_protocols_in_order() -> None:
     families = {f.name: f for f in _registry.FAMILIES}

@@ -55,7 +55,8 @@ MUTATIONS = [(p, m, rule) for p, by_mutator in BREAKS.items() for m, rule in by_
     ("protocol", "mutator", "rule"), MUTATIONS, ids=[f"{p}-{m}" for p, m, _ in MUTATIONS]
 )
 def test_check_flags_each_mutation_with_its_rule(protocol: str, mutator: str, rule: str) -> None:
-    @settings(max_examples=50, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+    # As many examples as the profile draws (tests/conftest.py): 84 cases, a third of a plain pytest at 50.
+    @settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
     @given(mutated(protocol, mutator))
     def flagged(trace: list[dict[str, object]]) -> None:
         assert rule in {f.rule for f in toolwire.check(trace, protocol).errors}

@@ -61,6 +61,7 @@ def _sleepers(tag: str) -> int:
     return len(found.stdout.split())
 
 
+@pytest.mark.slow
 def test_a_hanging_command_is_killed_with_every_process_it_started(tmp_path: Path) -> None:
     tag = f"sleep 987{int(time.time()) % 1000}"
     command = f"sh -c 'cat >/dev/null; {tag}'"
@@ -69,6 +70,7 @@ def test_a_hanging_command_is_killed_with_every_process_it_started(tmp_path: Pat
     assert _sleepers(tag) == 0
 
 
+@pytest.mark.slow
 def test_a_command_that_leaves_a_child_holding_its_output_is_no_hang(tmp_path: Path) -> None:
     tag = f"sleep 654{int(time.time()) % 1000}"
     script = tmp_path / "holding.sh"
@@ -80,6 +82,7 @@ def test_a_command_that_leaves_a_child_holding_its_output_is_no_hang(tmp_path: P
     assert _sleepers(tag) == 0
 
 
+@pytest.mark.slow
 def test_a_python_file_whose_path_has_spaces_is_python(tmp_path: Path) -> None:
     folder = tmp_path / "with spaces"
     folder.mkdir()
@@ -91,6 +94,7 @@ def test_a_python_file_whose_path_has_spaces_is_python(tmp_path: Path) -> None:
         target.close()
 
 
+@pytest.mark.slow
 def test_two_files_of_one_name_in_two_folders_are_two_targets(tmp_path: Path) -> None:
     for name, value in (("a", "first"), ("b", "second")):
         (tmp_path / name).mkdir()
@@ -253,6 +257,7 @@ def misbehaving(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "finding", "says"),
     [
@@ -274,6 +279,7 @@ def test_a_python_target_that_would_take_toolwire_down_is_a_finding(
     assert says in run.counterexamples[0].message
 
 
+@pytest.mark.slow
 def test_the_campaign_goes_on_after_the_worker_dies_with_a_fresh_worker(misbehaving: Path) -> None:
     target = load_target(f"{misbehaving}:sometimes_exits")
     try:
@@ -285,6 +291,7 @@ def test_the_campaign_goes_on_after_the_worker_dies_with_a_fresh_worker(misbehav
         target.close()
 
 
+@pytest.mark.slow
 def test_prints_of_a_python_target_leave_json_output_intact(
     misbehaving: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -295,11 +302,13 @@ def test_prints_of_a_python_target_leave_json_output_intact(
     assert json.loads(capsys.readouterr().out)["examples"] == 5
 
 
+@pytest.mark.slow
 def test_a_forking_target_leaves_no_process_behind(misbehaving: Path) -> None:
     fuzz(f"{misbehaving}:forks", "openai-chat-stream", "openai-chat-stream", max_examples=5, save_to=None)
     assert _sleepers(str(misbehaving)) == 0
 
 
+@pytest.mark.slow
 def test_a_target_that_ignores_sigint_leaves_toolwires_handler_alone(misbehaving: Path) -> None:
     before = signal.getsignal(signal.SIGINT)
     fuzz(f"{misbehaving}:ignores_sigint", "openai-chat-stream", "openai-chat-stream", max_examples=3,
@@ -307,6 +316,7 @@ def test_a_target_that_ignores_sigint_leaves_toolwires_handler_alone(misbehaving
     assert signal.getsignal(signal.SIGINT) is before
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("source", "says"),
     [
@@ -328,6 +338,7 @@ def test_a_target_that_fails_to_import_is_a_usage_error(
     assert says in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_a_module_function_target_is_importable_from_the_working_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -337,6 +348,7 @@ def test_a_module_function_target_is_importable_from_the_working_folder(
     assert run.counterexamples == []
 
 
+@pytest.mark.slow
 def test_a_campaign_writes_nothing_into_the_working_folder_but_its_counterexamples(tmp_path: Path) -> None:
     import os
     import sys

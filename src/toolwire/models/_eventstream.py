@@ -32,6 +32,7 @@ ProblemSink = Callable[[int | None, str], None]
 
 __all__ = ["CONTENT_TYPE", "encode_frame", "is_eventstream", "read_eventstream"]
 
+#: The media type of an AWS event-stream response (the proxy recognises Bedrock streams by it).
 CONTENT_TYPE: Final = "application/vnd.amazon.eventstream"
 _PRELUDE: Final = 12
 _CRC: Final = 4

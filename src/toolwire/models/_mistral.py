@@ -12,7 +12,6 @@ import re
 from typing import Final
 
 __all__ = [
-    "CHUNK_OBJECT",
     "DEFAULT_INDEX",
     "FINISH_TOOL_CALLS",
     "FUNCTION_NAME",
@@ -29,8 +28,6 @@ NULL_ID: Final = "null"
 FUNCTION_NAME: Final = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 ROLES: Final = ("system", "user", "assistant", "tool")
 
-#: MI-6: a streamed chat chunk (``CompletionChunk``); its calls are ``ToolCall`` fragments.
-CHUNK_OBJECT: Final = "chat.completion.chunk"
 #: MI-6: the ``finish_reason`` of a choice that ends with calls.
 FINISH_TOOL_CALLS: Final = "tool_calls"
 #: MI-6: ``ToolCall.index`` defaults to this when a fragment carries none.

@@ -7,7 +7,7 @@ Src: openai-openapi ``ChatCompletionMessageToolCall``,
 
 from __future__ import annotations
 
-from typing import Any, Final, NotRequired, TypedDict
+from typing import Any, Final
 
 __all__ = [
     "CHAT_TOOL_CALL_ID_MAX",
@@ -15,15 +15,10 @@ __all__ = [
     "FINISH_TOOL_CALLS",
     "NULL_ID_PLACEHOLDER",
     "OBJECT_CHUNK",
-    "OBJECT_COMPLETION",
     "ROLE_ASSISTANT",
     "ROLE_TOOL",
     "TYPE_CUSTOM",
     "TYPE_FUNCTION",
-    "ChatFunction",
-    "ChatToolCall",
-    "ChatToolCallChunk",
-    "ChatToolMessage",
     "message_tool_calls",
 ]
 
@@ -34,36 +29,6 @@ ROLE_TOOL: Final = "tool"
 FINISH_TOOL_CALLS: Final = "tool_calls"
 #: The string some providers put in ``id`` on continuation chunks (CC-6, MI-6).
 NULL_ID_PLACEHOLDER: Final = "null"
-
-
-class ChatFunction(TypedDict):
-    name: str
-    arguments: str
-
-
-class ChatToolCall(TypedDict):
-    """``ChatCompletionMessageToolCall``: ``id``, ``type`` and ``function`` are required."""
-
-    id: str
-    type: str
-    function: ChatFunction
-
-
-class ChatToolMessage(TypedDict):
-    """``ChatCompletionRequestToolMessage``: all three fields are required."""
-
-    role: str
-    tool_call_id: str
-    content: Any
-
-
-class ChatToolCallChunk(TypedDict):
-    """``ChatCompletionMessageToolCallChunk``: only ``index`` is required."""
-
-    index: int
-    id: NotRequired[str | None]
-    type: NotRequired[str | None]
-    function: NotRequired[dict[str, Any] | None]
 
 
 def message_tool_calls(message: dict[str, Any]) -> list[Any] | None:
@@ -78,8 +43,6 @@ def message_tool_calls(message: dict[str, Any]) -> list[Any] | None:
     return calls
 
 
-#: A response body's ``object`` (``openai`` 3.54.0 ``types/chat/chat_completion.py``).
-OBJECT_COMPLETION: Final = "chat.completion"
 #: A streamed chunk's ``object``, which no body carries.
 OBJECT_CHUNK: Final = "chat.completion.chunk"
 #: The finish reason of a turn that ended without calling tools.

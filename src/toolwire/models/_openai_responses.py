@@ -27,7 +27,6 @@ __all__ = [
     "ITEM_ADDED",
     "ITEM_DONE",
     "ITEM_EVENT_TYPES",
-    "KNOWN_EVENT_TYPES",
     "OPEN_RESPONSES_FUNCTION_CALL_FIELDS",
     "QUEUED",
     "TERMINAL_EVENT_TYPES",
@@ -107,20 +106,6 @@ ITEM_EVENT_TYPES: Final = frozenset(
         "response.web_search_call.searching",
     }
 )
-
-KNOWN_EVENT_TYPES: Final = ITEM_EVENT_TYPES | {
-    CREATED,
-    QUEUED,
-    IN_PROGRESS,
-    COMPLETED,
-    FAILED,
-    INCOMPLETE,
-    ERROR,
-    ITEM_ADDED,
-    ITEM_DONE,
-    ARGS_DELTA,
-    ARGS_DONE,
-}
 
 
 def is_extension_type(event_type: str) -> bool:

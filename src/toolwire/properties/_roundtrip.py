@@ -1,4 +1,4 @@
-"""Round trip: a request must replay the calls of the stream it follows (DESIGN.md, seeds 001, 002).
+"""Round trip: a request must replay the calls of the stream it follows.
 
 provider stream -> converter -> history -> converter -> next request: the
 request's call ids must be the ids the provider emitted, with the same names
@@ -8,6 +8,7 @@ CC-3 / RS-3 of the request itself.)
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 from toolwire.properties._monitor import Monitor
@@ -31,8 +32,11 @@ def _rules(requests: tuple[str, ...]) -> tuple[Rule, ...]:
             requests,
             "A request that replays a streamed turn carries exactly the calls the provider streamed, "
             "with the ids it emitted: none lost, none duplicated, none replaced.",
-            source="DESIGN.md, relations a converter must keep (one-to-one, identity, round trip); "
-            "seeds 001 and 002",
+            source="toolwire (a converter replays each streamed call once, with its id); "
+            "vybestack/llxprt-code#981 "
+            "(ids dropped and synthesized); firebase/genkit go/plugins/compat_oai/generate.go "
+            "(convertToolCall: "
+            "the tool name as the id)",
             fix="Keep the provider's call ids from the stream through history into the next request; "
             "never drop them and synthesize new ones, never use a name or a result as an id.",
         ),
@@ -42,11 +46,23 @@ def _rules(requests: tuple[str, ...]) -> tuple[Rule, ...]:
             requests,
             "A replayed call keeps the streamed call's name, and its arguments are JSON-equal to the "
             "streamed ones.",
-            source="DESIGN.md, relations a converter must keep (arguments, names)",
+            source="toolwire (a converter keeps each call's name and arguments); OpenAI function-calling "
+            "guide, "
+            "streaming (https://platform.openai.com/docs/guides/function-calling#streaming): arguments "
+            "arrive in fragments",
             fix="Reassemble arguments per call (by index or item, never by tool name) and replay them "
             "unchanged.",
         ),
     )
+
+
+def keyed(call: Call) -> Call:
+    """``call`` with an id that can be looked up: a broken trace's list or object id as its text.
+
+    Also reads a protocol defined outside toolwire that gives its calls as plain tuples.
+    """
+    call = Call(*call)
+    return call if isinstance(call.id, Hashable) else call._replace(id=repr(call.id))
 
 
 def compare_round_trip(streamed: list[Call], turn: Turn, request: Monitor, rules: dict[str, Rule]) -> None:

@@ -7,8 +7,8 @@ replaying turn and looks the rules up in the registry.
 from __future__ import annotations
 
 from toolwire.properties._monitor import Monitor
-from toolwire.properties._roundtrip import compare_round_trip
-from toolwire.properties._turn import Call, Turn
+from toolwire.properties._roundtrip import compare_round_trip, keyed
+from toolwire.properties._turn import Turn
 
 __all__ = ["check_round_trip"]
 
@@ -21,11 +21,10 @@ def check_round_trip(stream: list[Turn], request: Monitor) -> None:
     """
     from toolwire.protocols._registry import RULES  # loads every family: only when a round trip is checked
 
-    # A protocol defined outside toolwire may give its calls as plain (id, name, arguments) tuples.
-    streamed = [Call(*call) for turn in stream for call in turn.calls]
+    streamed = [keyed(call) for turn in stream for call in turn.calls]
     if not streamed:
         return
-    turns = [Turn(t.index, t.line, t.path, [Call(*c) for c in t.calls]) for t in request.calls()]
+    turns = [Turn(t.index, t.line, t.path, [keyed(c) for c in t.calls]) for t in request.calls()]
     ids = {call.id for call in streamed if call.id is not None}
     best = max(turns, key=lambda turn: sum(call.id in ids for call in turn.calls), default=None)
     if best is None or not any(call.id in ids for call in best.calls):

@@ -160,6 +160,8 @@ def recognises_full(part: Any) -> bool:
     if not isinstance(part, dict):
         return False
     kind = part.get("type")
+    if not isinstance(kind, str):
+        return False  # a list or an object is no type, and cannot be looked up in a set
     if kind in ("text-delta", "reasoning-delta"):
         return "text" in part
     return kind in wire.FULL_TOOL_PARTS or kind in ("start-step", "finish-step", "start", "finish")

@@ -42,7 +42,7 @@ def state_problem(part: dict[str, Any]) -> str | None:
     'errorText in state input-available (only output-error has one)'
     """
     state = part.get("state")
-    if state not in _STATES:
+    if not isinstance(state, str) or state not in _STATES:  # a list or an object cannot be looked up
         return f"state {clip(state)} is none of {', '.join(wire.UI_TOOL_STATES)}"
     if not isinstance(part.get("toolCallId"), str):
         return f"toolCallId is {clip(part.get('toolCallId'))}, not a string"

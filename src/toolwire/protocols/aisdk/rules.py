@@ -35,7 +35,7 @@ _STREAMS: Final = (
         (STREAM,),
         "One call, one id: the id of its tool-input-* parts is the toolCallId of its tool-call "
         "and tool-result, and no other call uses it ('It must be unique across all tool calls').",
-        source=f"protocol-rules VS-1; {_PARTS}; ai 7 toUIMessageChunk (tool-input-start.id -> toolCallId)",
+        source=f"{_PARTS}; ai 7 toUIMessageChunk (tool-input-start.id -> toolCallId)",
         fix="Emit tool-input-start once per call and tool-call once, with the same id; a "
         "converter must not open a second item for the tool-call of a streamed call (seed 000).",
     ),
@@ -45,7 +45,7 @@ _STREAMS: Final = (
         (STREAM,),
         "Per call: tool-input-start, tool-input-delta*, tool-input-end, then tool-call, then a "
         "tool-result when provider-executed; nothing after the final result.",
-        source=f"protocol-rules VS-2; {_TRACKER} (the reference order; the types do not mandate it)",
+        source=f"{_TRACKER} (the reference order; the types do not mandate it)",
         fix="Send input parts only between the call's start and its end, and results only after "
         "its tool-call.",
     ),
@@ -54,8 +54,7 @@ _STREAMS: Final = (
         "eventually",
         (STREAM,),
         "After preliminary results there is always a final, non-preliminary tool result (V3, V4).",
-        source=f"protocol-rules VS-3; {_PARTS} ('There always has to be a final, non-preliminary "
-        "tool result.')",
+        source=f"{_PARTS} ('There always has to be a final, non-preliminary tool result.')",
         fix="End every call that streamed preliminary results with a result without preliminary: true.",
     ),
     Rule(
@@ -63,7 +62,7 @@ _STREAMS: Final = (
         "always",
         (STREAM,),
         "tool-call.input is a JSON-encoded string, whatever the delta encoding (V4 inputEncoding).",
-        source=f"protocol-rules VS-4; {_PARTS} ('The final tool-call input must still be JSON-encoded')",
+        source=f"{_PARTS} ('The final tool-call input must still be JSON-encoded')",
         fix="Send input as JSON.stringify of the arguments object.",
     ),
     Rule(
@@ -72,7 +71,7 @@ _STREAMS: Final = (
         (STREAM,),
         "Every tool-input-start and tool-call carries an id: the reference tracker replaces an "
         "absent id with a generated one, so downstream ids differ from the provider's.",
-        source=f"protocol-rules VS-5; {_TRACKER} (generateId() for absent or used ids)",
+        source=f"{_TRACKER} (generateId() for absent or used ids)",
         fix="Pass the provider's call id through; generate one only when the provider has none, "
         "once per call, and use it on every part of that call.",
     ),
@@ -81,7 +80,7 @@ _STREAMS: Final = (
         "always",
         (UI_STREAM,),
         "A tool-input-delta follows a tool-input-start with the same toolCallId.",
-        source=f"protocol-rules VU-1; {_UI}",
+        source=f"{_UI}",
         error='Received tool-input-delta for missing tool call with ID "{id}". Ensure a '
         '"tool-input-start" chunk is sent before any "tool-input-delta" chunks.',
         fix="Send tool-input-start (with toolCallId and toolName) before the deltas of a call.",
@@ -92,7 +91,7 @@ _STREAMS: Final = (
         (UI_STREAM,),
         "tool-approval-request and tool-output-* name an existing tool part (made by "
         "tool-input-start, -available or -error); tool-approval-response names a requested approval.",
-        source=f"protocol-rules VU-2; {_UI}",
+        source=f"{_UI}",
         error='No tool invocation found for tool call ID "{id}".',
         fix="Use the toolCallId the input chunks used; never a new id for the output of a call.",
     ),
@@ -102,7 +101,7 @@ _STREAMS: Final = (
         (UI_STREAM,),
         "tool-input-start comes once per toolCallId: a repeated start raises no error in the AI "
         "SDK but silently resets the part's input and state.",
-        source=f"protocol-rules VU-3; {_UI}",
+        source=f"{_UI}",
         fix="Start each call once; a converter that maps both a provider's start and its "
         "tool-call to tool-input-start loses the streamed input.",
     ),
@@ -112,7 +111,7 @@ _STREAMS: Final = (
         (UI_STREAM,),
         "A tool part moves input-streaming -> input-available -> (approval-requested -> "
         "approval-responded) -> output-available | output-error | output-denied, and no further.",
-        source=f"protocol-rules VU-4; ai 7.0.173 src/ui/ui-messages.ts; {_UI}",
+        source=f"ai 7.0.173 src/ui/ui-messages.ts; {_UI}",
         fix="Finish the input before output, ask approval before answering it, and send one "
         "outcome per call.",
     ),
@@ -127,7 +126,7 @@ RULES: Final = (
         "Every assistant tool-call that is not provider-executed has a tool-result in a tool message "
         "before the next user or system message and before the end ('Tool results are missing for "
         "tool calls {ids}.' when several).",
-        source=f"protocol-rules VS-6; {_PROMPT}; {_AI}/error/missing-tool-result-error.ts",
+        source=f"{_PROMPT}; {_AI}/error/missing-tool-result-error.ts",
         error="Tool result is missing for tool call {id}.",
         fix="Answer every call with a tool-result part (an error as output type error-text) before "
         "the conversation moves on; convertToModelMessages does so for every finished tool part.",
@@ -138,7 +137,7 @@ RULES: Final = (
         (FULL_STREAM,),
         "One call, one id: the id of its tool-input-* parts is the toolCallId of its tool-call, "
         "results and approvals, and no other call of the stream starts or is called with it.",
-        source=f"{_FULL}; {_CALL} (tool-input-* and tool-call pass through by id); protocol-rules VS-1",
+        source=f"{_FULL}; {_CALL} (tool-input-* and tool-call pass through by id); {_PARTS}",
         fix="Start and call each tool call once, with the provider's id on every part of it.",
     ),
     Rule(
@@ -148,7 +147,7 @@ RULES: Final = (
         "Per call: tool-input-start, tool-input-delta*, tool-input-end, then tool-call: deltas only "
         "after the start and before the end, no input part after the tool-call, and a started call "
         "is called before the stream ends.",
-        source=f"{_CALL} (passes the provider's parts through in order); protocol-rules VS-2",
+        source=f"{_CALL} (passes the provider's parts through in order); {_TRACKER}",
         fix="Send the input parts of a call between its start and its end, then its tool-call.",
     ),
     Rule(
@@ -229,7 +228,7 @@ RULES: Final = (
         (UI_MESSAGES,),
         "Each tool part's toolCallId is unique across the messages: convertToModelMessages turns "
         "each part into a tool-call, so a repeated id becomes a repeated call id downstream.",
-        source=f"{_CONVERT}; protocol-rules VU-3",
+        source=f"{_CONVERT}; {_UI} (a repeated tool-input-start resets the part)",
         fix="Keep one tool part per call; merge a call's updates into its part instead of adding one.",
     ),
     Rule(
@@ -240,7 +239,7 @@ RULES: Final = (
         "errorText only and always in output-error, input in every state past input-streaming, "
         "approval in approval-requested / -responded and output-denied, a toolCallId string, and a "
         "type tool-<name> or dynamic-tool with toolName.",
-        source=f"{_UI_TYPES}; {_AI}/ui/validate-ui-messages.ts (validateUIMessages); protocol-rules VU-4",
+        source=f"{_UI_TYPES}; {_AI}/ui/validate-ui-messages.ts (validateUIMessages)",
         error=_ZOD,
         fix="Set state and fields together, as the UI stream's chunks do.",
     ),
@@ -273,7 +272,8 @@ RULES: Final = (
         (MODEL_MESSAGES,),
         "Each tool-result answers a tool-call of an earlier assistant message that no result has "
         "answered yet; the SDK passes an orphan through and the provider rejects it.",
-        source=f"{_PROMPT} (no check); protocol-rules CC-2, CC-3, AN-4",
+        source=f"{_PROMPT} (no check); miurla/morphic#136, dapr/dapr-agents#145, "
+        "router-for-me/CLIProxyAPI#497",
         error="Invalid parameter: messages with role 'tool' must be a response to a preceeding "
         "message with 'tool_calls'.",
         fix="Answer only calls the conversation made, once each, after the assistant message.",
@@ -283,7 +283,7 @@ RULES: Final = (
         "always",
         (MODEL_MESSAGES,),
         "Tool call ids are unique: no two tool-call parts of the conversation share a toolCallId.",
-        source=f"{_PROMPT} (a set of ids: a repeat is answered by one result); protocol-rules AN-2",
+        source=f"{_PROMPT} (a set of ids: a repeat is answered by one result); BerriAI/litellm#23510",
         fix="Give every call its own id; never replay an assistant message.",
     ),
     Rule(

@@ -67,7 +67,9 @@ class ResponseMonitor(BodyMonitor):
             )
 
     def check_body(self, body: dict[str, Any], turns: list[BodyTurn], index: int, line: int | None) -> None:
-        for k, block in enumerate(body.get("content") or []):
+        content = body.get("content")
+        # A content that is no list (true, a number, a string) holds no blocks: message_turns says so.
+        for k, block in enumerate(content if isinstance(content, list) else []):
             if isinstance(block, dict) and block.get("type") == wire.SERVER_TOOL_USE:
                 problem = id_problem(wire.SERVER_TOOL_USE, block.get("id"))
                 if problem is not None:

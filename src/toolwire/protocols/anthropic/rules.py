@@ -1,4 +1,4 @@
-"""The rules of Anthropic Messages, as protocol-rules.md states them (AN-1 to AN-7, AN-10)."""
+"""The rules of Anthropic Messages, each with its public source (AN-1 to AN-7, AN-10)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ RULES: Final = (
         "always",
         (MESSAGES, STREAM, RESPONSE),
         "tool_use.id matches ^[a-zA-Z0-9_-]+$ (server_tool_use.id: ^srvtoolu_[a-zA-Z0-9_]+$).",
-        source=f"protocol-rules AN-1; RooCodeInc/Roo-Code#10649, maximhq/bifrost#5097; {_TOOL_USE}",
+        source=f"RooCodeInc/Roo-Code#10649, maximhq/bifrost#5097; {_TOOL_USE}",
         error="messages.{m}.content.{k}.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'",
         fix="Map foreign ids (Kimi's functions.Bash:0, ids with dots or colons) injectively onto "
         "[a-zA-Z0-9_-]; keep the mapping to answer results.",
@@ -33,7 +33,7 @@ RULES: Final = (
         "always",
         (MESSAGES, STREAM, RESPONSE),
         "tool_use ids are unique across the whole request (and within one streamed message).",
-        source="protocol-rules AN-2; BerriAI/litellm#23510, anthropics/claude-code#28515",
+        source="BerriAI/litellm#23510, anthropics/claude-code#28515",
         error="messages.{m}.content.{k}: `tool_use` ids must be unique",
         fix="Never replay a turn twice or copy a call; give each call its own id.",
     ),
@@ -43,7 +43,7 @@ RULES: Final = (
         (MESSAGES,),
         "Every assistant message with tool_use is immediately followed by a user message holding "
         "a tool_result for each of its ids.",
-        source=f"protocol-rules AN-3; {_HANDLE}; anthropics/claude-code#5060",
+        source=f"{_HANDLE}; anthropics/claude-code#5060",
         error="messages.{m}: `tool_use` ids were found without `tool_result` blocks immediately "
         "after: {tool_use_ids}. Each `tool_use` block must have a corresponding `tool_result` block in the "
         "next message.",
@@ -56,7 +56,7 @@ RULES: Final = (
         (MESSAGES,),
         "Every tool_result.tool_use_id names a tool_use of the immediately preceding assistant "
         "message (a server tool's result, a server_tool_use before it).",
-        source="protocol-rules AN-4; router-for-me/CLIProxyAPI#497, anthropics/claude-code#64383",
+        source="router-for-me/CLIProxyAPI#497, anthropics/claude-code#64383",
         error="messages.{m}.content.{k}: unexpected `tool_use_id` found in `tool_result` blocks: "
         "{id}. Each `tool_result` block must have a corresponding `tool_use` block in the previous "
         "message.",
@@ -69,7 +69,7 @@ RULES: Final = (
         (MESSAGES,),
         "In a user message that carries results, every tool_result block comes before any other "
         "block (the exact error text is unconfirmed).",
-        source=f"protocol-rules AN-5; {_HANDLE} ('tool_result blocks must come FIRST')",
+        source=f"{_HANDLE} ('tool_result blocks must come FIRST')",
         fix="Put the tool_result blocks first in the content array and any text after them.",
     ),
     Rule(
@@ -78,7 +78,7 @@ RULES: Final = (
         (MESSAGES,),
         "The results of one assistant turn are in one user message; split over consecutive user "
         "messages they are merged by the API, and parallel tool use degrades.",
-        source=f"protocol-rules AN-6; {_HANDLE} ('Sending separate user messages for each tool "
+        source=f"{_HANDLE} ('Sending separate user messages for each tool "
         "result' reduces parallel tool use); not described as an error",
         fix="Send every tool_result of a turn in one user message.",
         severity="warning",
@@ -88,7 +88,7 @@ RULES: Final = (
         "always",
         (MESSAGES,),
         "tool_use blocks appear only in assistant messages, tool_result blocks only in user messages.",
-        source=f"protocol-rules AN-7; {_HANDLE}",
+        source=f"{_HANDLE}",
         fix="Put calls in the assistant message and results in the user message after it; a "
         "converter from a 'tool' role maps it to a user message with tool_result blocks.",
     ),
@@ -98,7 +98,7 @@ RULES: Final = (
         (STREAM,),
         "The stream is message_start, content-block events, message_delta, message_stop (ping and "
         "error may interleave; an error ends it).",
-        source=f"protocol-rules AN-10; {_STREAMING}; {_EVENTS}",
+        source=f"{_STREAMING}; {_EVENTS}",
         error='Unexpected event order, got {type} before "message_start"',
         fix="Emit message_start first and message_stop last, with every block between them and "
         "message_delta after the last block.",
@@ -109,7 +109,7 @@ RULES: Final = (
         (STREAM,),
         "content_block_start comes once per index, and the indexes run 0, 1, 2, ... (the index "
         "of a block in the final content array).",
-        source=f"protocol-rules AN-10; {_STREAMING}; {_EVENTS} (a repeated start shifts every later block)",
+        source=f"{_STREAMING}; {_EVENTS} (a repeated start shifts every later block)",
         fix="Start each block once, numbering blocks in order; a converter that re-emits a start "
         "duplicates the block in the SDK's accumulated message.",
     ),
@@ -119,7 +119,7 @@ RULES: Final = (
         (STREAM,),
         "A content_block_delta or content_block_stop comes only for a block that started and has "
         "not stopped; every block stops before message_delta.",
-        source=f"protocol-rules AN-10; {_STREAMING}",
+        source=f"{_STREAMING}",
         fix="Correlate deltas by the index of their block's start; stop every block once.",
     ),
     Rule(
@@ -129,9 +129,9 @@ RULES: Final = (
         "A tool_use block starts with input {} and streams input_json_delta fragments that, "
         "concatenated, parse to a JSON object at its stop; no fragments, or only empty ones (a tool "
         'without arguments streams one partial_json ""), keep the start\'s input {}.',
-        source=f"protocol-rules AN-10 ('the final tool_use.input is always an object'); {_STREAMING}; "
+        source=f"{_STREAMING} ('the final tool_use.input is always an object'); "
         "anthropic-sdk-python lib/streaming/_messages.py accumulate_event ('if json_buf:' keeps {}); "
-        "real streams with one empty partial_json: shared/traffic posit-dev__chatlas "
+        "real streams with one empty partial_json: tests/data/traffic posit-dev__chatlas "
         "anthropic.test_anthropic_tool_variations.i1.sse, simonw__llm-anthropic test_tools.i1.sse",
         fix="Send the arguments as partial_json fragments of one JSON object, in order, on the "
         "block's own index.",
@@ -141,7 +141,7 @@ RULES: Final = (
         "eventually",
         (STREAM,),
         'message_delta carries stop_reason "tool_use" when the message called client tools.',
-        source=f"protocol-rules AN-10; {_STREAMING}",
+        source=f"{_STREAMING}",
         fix='Set stop_reason "tool_use" on a turn that ends in client tool calls; clients stop '
         "waiting for results on any other reason.",
     ),
@@ -150,8 +150,8 @@ RULES: Final = (
         "always",
         (RESPONSE,),
         "Every tool_use block of a message carries id, name and input, and input is a JSON object.",
-        source="anthropic 2.12.0 types/tool_use_block.py (id, input, name, type required); protocol-rules "
-        f"AN-10 ('the final tool_use.input is always an object'); {_STREAMING}",
+        source="anthropic 2.12.0 types/tool_use_block.py (id, input, name, type required); "
+        f"{_STREAMING} ('the final tool_use.input is always an object')",
         fix="Parse the accumulated partial_json into an object (an empty input is {}), and keep the "
         "start's id and name.",
     ),
@@ -161,8 +161,8 @@ RULES: Final = (
         (RESPONSE,),
         'stop_reason is "tool_use" when the message has tool_use blocks, and only then.',
         source="anthropic 2.12.0 types/stop_reason.py, types/message.py (stop_reason: 'tool_use: the model "
-        f"invoked one or more tools'); protocol-rules AN-10; {_HANDLE}; every recorded message with "
-        "tool_use stops tool_use: shared/traffic anthropic-message-response",
+        f"invoked one or more tools'); {_STREAMING}; {_HANDLE}; every recorded message with "
+        "tool_use stops tool_use: tests/data/traffic anthropic-message-response",
         fix="Take stop_reason from the stream's message_delta; a turn with client tool calls stops "
         '"tool_use".',
     ),

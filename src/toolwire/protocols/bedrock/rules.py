@@ -1,4 +1,4 @@
-"""The rules of AWS Bedrock Converse, as protocol-rules.md states them (BR-1 to BR-4, BR-9)."""
+"""The rules of AWS Bedrock Converse, each with its public source (BR-1 to BR-4, BR-9)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ RULES: Final = (
         "always",
         (CONVERSE, STREAM, RESPONSE),
         "toolUseId is 1..64 characters of [a-zA-Z0-9_.:-]; a tool name is 1..64 characters of [a-zA-Z0-9_-].",
-        source=f"protocol-rules BR-1; {_MODEL} (shapes ToolUseId, ToolName)",
+        source=f"{_MODEL} (shapes ToolUseId, ToolName)",
         fix="Map foreign ids injectively into 64 characters of [a-zA-Z0-9_.:-] and keep the map "
         "to answer results; sanitize tool names.",
     ),
@@ -30,7 +30,7 @@ RULES: Final = (
         (CONVERSE,),
         "All results for an assistant turn are in the immediately next user message, and in that "
         "one message only.",
-        source="protocol-rules BR-2; anomalyco/opencode#41780 (live, Amazon Nova Micro)",
+        source="anomalyco/opencode#41780 (live, Amazon Nova Micro)",
         error="Expected toolResult blocks at messages.{m}.content for the following Ids: {ids_text}",
         fix="Answer every toolUse of a turn in the one user message that follows it; never split "
         "parallel results over two messages.",
@@ -40,7 +40,7 @@ RULES: Final = (
         "always",
         (CONVERSE,),
         "A user message holds no more toolResult blocks than the previous turn had toolUse blocks.",
-        source="protocol-rules BR-3; Just-Curieous/Curie#16",
+        source="Just-Curieous/Curie#16",
         error="The number of toolResult blocks at messages.{m}.content exceeds the number of "
         "toolUse blocks of previous turn.",
         fix="Send one toolResult per toolUse of the turn just before; drop results whose call was "
@@ -51,7 +51,7 @@ RULES: Final = (
         "always",
         (CONVERSE, RESPONSE),
         "toolUse ids are unique within a message, and so are toolResult ids.",
-        source="protocol-rules BR-4; bvcyber/Cyber-AutoAgent-ng#72",
+        source="bvcyber/Cyber-AutoAgent-ng#72",
         error="The toolUse blocks at messages.{m}.content contain duplicate Ids: {id}",
         fix="Give every call its own id; a duplicate usually comes from an id derived from the tool name.",
     ),
@@ -60,7 +60,7 @@ RULES: Final = (
         "always",
         (STREAM,),
         "The stream is messageStart, content-block events, messageStop, then metadata.",
-        source=f"protocol-rules BR-9; {_MODEL} (ConverseStreamOutput)",
+        source=f"{_MODEL} (ConverseStreamOutput)",
         fix="Emit messageStart first, every block event before messageStop, and metadata last.",
     ),
     Rule(
@@ -69,8 +69,8 @@ RULES: Final = (
         (STREAM,),
         "contentBlockStart comes at most once per contentBlockIndex, and block indexes only grow "
         "(they may skip: Nova does).",
-        source=f"protocol-rules BR-9; {_MODEL}; indexes that skip (24 then 26, from amazon.nova-micro-v1:0): "
-        "shared/traffic open-telemetry__opentelemetry-python-contrib "
+        source=f"{_MODEL}; indexes that skip (24 then 26, from amazon.nova-micro-v1:0): "
+        "tests/data/traffic open-telemetry__opentelemetry-python-contrib "
         "test_invoke_model_with_response_stream_*_tool_call-*.i1.jsonl",
         fix="Start each tool block once, at a new index after the blocks before it.",
     ),
@@ -81,7 +81,7 @@ RULES: Final = (
         "A toolUse delta or a contentBlockStop comes only for an open block (a toolUse block opens "
         "with contentBlockStart, the only event carrying its toolUseId); every block stops before "
         "messageStop.",
-        source=f"protocol-rules BR-9 ('toolUseId appears only in the start event'); {_MODEL}",
+        source=f"{_MODEL} (ContentBlockStart carries toolUseId; ContentBlockDelta carries none)",
         fix="Send contentBlockStart with toolUseId and name before the input fragments, and "
         "correlate fragments by contentBlockIndex.",
     ),
@@ -91,7 +91,7 @@ RULES: Final = (
         (STREAM,),
         "The delta.toolUse.input fragments of a block, concatenated, parse to a JSON object at its stop "
         "(no fragments, or only empty ones: the input is {}).",
-        source=f"protocol-rules BR-9; {_MODEL} (ToolUseBlock.input is a Document)",
+        source=f"{_MODEL} (ToolUseBlock.input is a Document)",
         fix="Stream the arguments of one call as fragments of one JSON object, on its own index.",
     ),
     Rule(
@@ -99,7 +99,7 @@ RULES: Final = (
         "eventually",
         (STREAM,),
         'messageStop carries stopReason "tool_use" when the message has toolUse blocks.',
-        source=f"protocol-rules BR-9; {_MODEL} (StopReason)",
+        source=f"{_MODEL} (StopReason)",
         fix='End a turn that calls tools with stopReason "tool_use".',
     ),
     Rule(
@@ -108,8 +108,7 @@ RULES: Final = (
         (RESPONSE,),
         "Every toolUse block of output.message carries toolUseId, name and input, and input is a JSON "
         "object.",
-        source=f"{_MODEL} (ConverseOutput, ToolUseBlock: toolUseId, name, input required; input a "
-        "Document); protocol-rules BR-9 (the streamed input fragments parse to the object)",
+        source=f"{_MODEL} (ConverseOutput, ToolUseBlock: toolUseId, name, input required; input a Document)",
         fix="Parse the concatenated delta.toolUse.input fragments into an object ({} for none) and keep the "
         "start's toolUseId and name.",
     ),
@@ -118,8 +117,8 @@ RULES: Final = (
         "always",
         (RESPONSE,),
         'stopReason is "tool_use" when output.message has toolUse blocks, and only then.',
-        source=f"{_MODEL} (ConverseResponse.stopReason, StopReason); protocol-rules BR-9 (messageStop "
-        "stopReason tool_use); every recorded response with toolUse stops tool_use: shared/traffic "
+        source=f"{_MODEL} (ConverseResponse.stopReason, StopReason); every"
+        " recorded response with toolUse stops tool_use: tests/data/traffic "
         "bedrock-converse-response",
         fix='Take stopReason from the stream\'s messageStop; a turn with toolUse blocks stops "tool_use".',
     ),

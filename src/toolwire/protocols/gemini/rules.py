@@ -21,7 +21,7 @@ RULES: Final = (
         "always",
         (CONTENTS,),
         "A function response answers its call: the same id when the call has one, and always the same name.",
-        source=f"protocol-rules GM-1; {_TYPES} (FunctionCall.id, FunctionResponse.id: 'Populated by "
+        source=f"{_TYPES} (FunctionCall.id, FunctionResponse.id: 'Populated by "
         "the client to match the corresponding function call id')",
         fix="Copy the call's id (when there is one) and name into its functionResponse; never "
         "pair by name alone when one function is called twice.",
@@ -31,7 +31,7 @@ RULES: Final = (
         "always",
         (CONTENTS,),
         "A turn holding function calls comes right after a user turn or a function-response turn.",
-        source="protocol-rules GM-2; google-gemini/gemini-cli#11814",
+        source="google-gemini/gemini-cli#11814",
         error="Please ensure that function call turn comes immediately after a user turn or after a "
         "function response turn.",
         fix="Keep the user turn (or the response turn) before every call turn; history must not "
@@ -42,7 +42,7 @@ RULES: Final = (
         "always",
         (CONTENTS,),
         "A function-response turn comes right after a function-call turn.",
-        source="protocol-rules GM-3; googleapis/go-genai#692, langchain-ai/langchain#27799",
+        source="googleapis/go-genai#692, langchain-ai/langchain#27799",
         error="Please ensure that function response turn comes immediately after a function call turn.",
         fix="Put the responses in the content right after the model turn that called; drop "
         "responses whose call was trimmed.",
@@ -53,7 +53,7 @@ RULES: Final = (
         (CONTENTS,),
         "The number of functionResponse parts equals the number of functionCall parts of the "
         "call turn before.",
-        source="protocol-rules GM-4; google-gemini/gemini-cli#4217",
+        source="google-gemini/gemini-cli#4217",
         error="Please ensure that the number of function response parts is equal to the number of "
         "function call parts of the function call turn.",
         fix="Answer every call of a turn, in one content; an error goes in response.error.",
@@ -64,7 +64,8 @@ RULES: Final = (
         (CONTENTS,),
         "Responses without ids follow the order of their calls (unconfirmed: whether Gemini "
         "requires it; pairing by position and name is then the only pairing).",
-        source="protocol-rules GM-5",
+        source="https://ai.google.dev/gemini-api/docs/thought-signatures (its parallel-call example answers "
+        "every call in one content); unconfirmed",
         fix="Keep responses in call order, or carry the call ids.",
         severity="warning",
         unconfirmed=True,
@@ -76,7 +77,8 @@ RULES: Final = (
         "All responses to one call turn go in the next single content; split over consecutive user "
         "contents, they are merged by the Gemini API and rejected by others (a warning: real traffic "
         "shows both).",
-        source="protocol-rules GM-5; accepted: shared/traffic crewAIInc__crewAI "
+        source="https://ai.google.dev/gemini-api/docs/thought-signatures; accepted: tests/data/traffic "
+        "crewAIInc__crewAI "
         "TestGeminiNativeToolCalling test_gemini_parallel_native_tool_*.i2.req.json (gemini-2.5-flash, "
         "generativelanguage API, google-genai 1.49.0, HTTP 200, 2026-02-18); rejected with GM-4's error: "
         "pydantic/pydantic-ai#580 (Vertex AI), docker/docker-agent#2958 (Vertex AI), "
@@ -92,7 +94,7 @@ RULES: Final = (
         "A functionCall arrives whole (a name, args as an object; no argument deltas in the Gemini "
         "API), and the parallel calls of one turn, even when streamed in several chunks, are "
         "replayed in one model content.",
-        source="protocol-rules GM-7; googleapis/go-genai#692",
+        source="googleapis/go-genai#692",
         error="Please ensure that function call turn comes immediately after a user turn or after a "
         "function response turn.",
         fix="Merge every functionCall part of a streamed turn into one model content before replay.",
@@ -102,7 +104,7 @@ RULES: Final = (
         "always",
         (CONTENTS,),
         "An id with ADK's prefix adk- is ADK's fallback id: 'adk-' + str(uuid4()), 40 characters.",
-        source=f"protocol-rules ADK-1; {_ADK} (generate_client_function_call_id); "
+        source=f"{_ADK} (generate_client_function_call_id); "
         "utils/_function_call_names.py (AF_FUNCTION_CALL_ID_PREFIX)",
         fix="Do not mint ids with ADK's prefix; ADK treats adk- ids as its own and strips them "
         "before calling Gemini.",
@@ -114,7 +116,7 @@ RULES: Final = (
         (CONTENTS,),
         "ADK's adk- fallback ids do not reach Gemini: ADK strips them (Interactions API off); "
         "one in a Gemini request means the converter skipped that step.",
-        source=f"protocol-rules ADK-2; {_ADK} (remove_client_function_call_id); "
+        source=f"{_ADK} (remove_client_function_call_id); "
         "context/_contents.py (strip_client_function_call_ids)",
         fix="Strip adk- ids from function_call and function_response before sending to Gemini, "
         "as ADK does; keep them for OpenAI, Anthropic and LiteLLM.",
@@ -127,16 +129,16 @@ RULES: Final = (
         "Every functionCall part of a GenerateContentResponse candidate carries a name, and its args, "
         "when given, are a JSON object (the API sends each call whole).",
         source=f"{_TYPES} (GenerateContentResponse, Candidate, FunctionCall: name, args dict); "
-        "protocol-rules GM-7",
+        "googleapis/go-genai#692 (each call streamed whole)",
         fix="Copy each functionCall part whole: its name, its args object and its id when it has one.",
     ),
     Rule(
         "GM-9b",
         "always",
         (RESPONSE,),
-        "The functionCall ids of one candidate, where given, are distinct (unconfirmed: the catalogue "
+        "The functionCall ids of one candidate, where given, are distinct (unconfirmed: google-genai "
         "leaves their uniqueness unspecified; responses pair with calls by id, GM-1).",
-        source=f"protocol-rules GM-1, 'ID formats and limits' (uniqueness unspecified); {_TYPES}",
+        source=f"{_TYPES} (FunctionCall.id: uniqueness unspecified); apache/flink-agents#947",
         fix="Give each call its own id, or none: a repeated id answers two calls with one response.",
         severity="warning",
         unconfirmed=True,

@@ -19,7 +19,7 @@ RULES: Final = (
         (MCP,),
         "A request id is a string or an integer, never null, and never reused by its requestor "
         "in the session.",
-        source=f"protocol-rules MCP-1; {_BASIC} ('the ID MUST NOT be null', 'MUST NOT have been "
+        source=f"{_BASIC} ('the ID MUST NOT be null', 'MUST NOT have been "
         "previously used by the requestor within the same session')",
         fix="Number requests from a per-session counter; never derive a JSON-RPC id from an LLM "
         "tool-call id (MCP-4): keep a map between the two.",
@@ -30,7 +30,7 @@ RULES: Final = (
         (MCP,),
         "Every response carries the id of a request awaiting its response, and each request gets "
         "one response.",
-        source=f"protocol-rules MCP-2; {_BASIC} ('Responses MUST include the same ID as the request')",
+        source=f"{_BASIC} ('Responses MUST include the same ID as the request')",
         fix="Answer with the request's own id, once.",
     ),
     Rule(
@@ -38,7 +38,7 @@ RULES: Final = (
         "always",
         (MCP,),
         "A response sets exactly one of result and error.",
-        source=f"protocol-rules MCP-2; {_BASIC}",
+        source=f"{_BASIC}",
         fix="Send result on success, error on a protocol failure, never both or neither.",
     ),
     Rule(
@@ -47,7 +47,7 @@ RULES: Final = (
         (MCP,),
         "Every request is answered or cancelled by the end of the session (a capture may end "
         "early: a warning).",
-        source=f"protocol-rules MCP-2; {_BASIC}; notifications/cancelled",
+        source=f"{_BASIC}; notifications/cancelled",
         fix="Answer every request, or send notifications/cancelled for it.",
         severity="warning",
     ),
@@ -58,7 +58,7 @@ RULES: Final = (
         "tools/call takes params {name, arguments} and returns result {content[], structuredContent?, "
         "isError?}; a tool's own failure is result.isError, a protocol failure a JSON-RPC error "
         "{code, message}.",
-        source="protocol-rules MCP-3; https://modelcontextprotocol.io/specification/2025-06-18/server/tools",
+        source="https://modelcontextprotocol.io/specification/2025-06-18/server/tools",
         fix="Send arguments as an object and content as a list; report tool failures with isError: "
         "true so the model sees them.",
     ),

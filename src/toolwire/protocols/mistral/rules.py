@@ -22,7 +22,7 @@ RULES: Final = (
         "always",
         (CHAT, CHAT_STREAM, RESPONSE),
         "Tokenizer v3 to v11: every tool_calls[].id and tool_call_id matches ^[a-zA-Z0-9]{9}$.",
-        source=f"protocol-rules MI-1; {_VALIDATOR} (MistralRequestValidatorV3/V5/V11); "
+        source=f"{_VALIDATOR} (MistralRequestValidatorV3/V5/V11); "
         "langchain-ai/langchain#24668, editor-code-assistant/eca#233",
         error="Tool call id was {id} but must be a-z, A-Z, 0-9, with a length of 9.",
         fix="Map ids from other providers injectively onto 9 alphanumeric characters and keep the "
@@ -33,7 +33,7 @@ RULES: Final = (
         "always",
         (CHAT, CHAT_STREAM),
         'Tokenizer v13 and later: a tool call id is a non-empty string other than "null".',
-        source=f"protocol-rules MI-2; {_VALIDATOR} (V13/V15)",
+        source=f"{_VALIDATOR} (V13/V15)",
         error="Tool call id must be a non-empty string other than 'null' for tokenizer version 13 or newer.",
         fix="Send the id of the call; keep producing 9-character alphanumeric ids, since which "
         "hosted models use v13 is unconfirmed.",
@@ -44,8 +44,7 @@ RULES: Final = (
         (CHAT, CHAT_STREAM, RESPONSE),
         'In serving, a tool call id is defined: not the "null" sentinel of mistralai\'s ToolCall.id '
         "default, and present on every tool message.",
-        source="protocol-rules MI-3; mistralai 3.7.0 client/models/toolcall.py (id defaults to "
-        f'"null"); {_VALIDATOR}',
+        source=f'mistralai 3.7.0 client/models/toolcall.py (id defaults to "null"); {_VALIDATOR}',
         error="Tool call id has to be defined in serving mode.",
         fix='Carry the real id; a "null" id comes from a parsed streaming continuation '
         "(langchain-ai/langchainjs#11373) or a default.",
@@ -56,7 +55,7 @@ RULES: Final = (
         (CHAT,),
         "The tool messages after an assistant with tool_calls number len(tool_calls) before the "
         "next assistant message; from v11 their ids are the calls' ids, each once.",
-        source=f"protocol-rules MI-4; {_VALIDATOR} (_validate_tool_calls_followed_by_tool_messages)",
+        source=f"{_VALIDATOR} (_validate_tool_calls_followed_by_tool_messages)",
         error="Not the same number of function calls and responses",
         fix="Answer every call exactly once, right after the assistant message; drop orphaned tool messages.",
     ),
@@ -67,7 +66,7 @@ RULES: Final = (
         "Roles follow each other as Mistral allows (tool -> assistant, tool, user; assistant -> "
         "assistant, user, tool; user -> assistant, system, user; system -> user, assistant, "
         "system), and function names match ^[a-zA-Z0-9_-]{1,64}$.",
-        source=f"protocol-rules MI-5; {_VALIDATOR} (_validate_message_order)",
+        source=f"{_VALIDATOR} (_validate_message_order)",
         error="Unexpected role '{current}' after role '{previous}'",
         fix="Keep tool messages right after their assistant message; never put a user or system "
         "message between a call and its results.",
@@ -79,7 +78,7 @@ RULES: Final = (
         "Every tool_calls entry of a Mistral chat completion carries id and function.name, and "
         "function.arguments is JSON text or a JSON object.",
         source="mistralai 3.7.0 client/models/chatcompletionresponse.py, toolcall.py, functioncall.py "
-        "(FunctionCall: name, arguments: Union[Dict[str, Any], str]); protocol-rules MI-3",
+        "(FunctionCall: name, arguments: Union[Dict[str, Any], str])",
         fix="Copy id and function.name of every call; keep the arguments as the model's JSON text.",
     ),
     Rule(
@@ -87,7 +86,7 @@ RULES: Final = (
         "always",
         (RESPONSE,),
         "The ids of one message's tool_calls are distinct.",
-        source=f"protocol-rules MI-4 (v11+); {_VALIDATOR}",
+        source=f"{_VALIDATOR} (tokenizer v11+)",
         error="Duplicate tool call id {id} in assistant message",
         fix="Give each call its own 9-character id; a repeated id is rejected when the message is replayed.",
     ),
@@ -98,7 +97,8 @@ RULES: Final = (
         'A choice whose message has tool_calls finishes with finish_reason "tool_calls", and one that '
         'finishes "tool_calls" has some (a forced tool_choice may finish "stop": a warning).',
         source="mistralai 3.7.0 client/models/chatcompletionchoice.py (finish_reason: stop, length, "
-        "model_length, error, tool_calls); protocol-rules MI-6, CC-6(d)",
+        "model_length, error, tool_calls); OpenAI function-calling guide, streaming "
+        "(https://platform.openai.com/docs/guides/function-calling#streaming)",
         fix='Finish a choice that calls tools with "tool_calls"; take the stream\'s own finish_reason.',
         severity="warning",
     ),
@@ -108,7 +108,7 @@ RULES: Final = (
         (CHAT_STREAM,),
         "Every tool_calls fragment carries its index, and parallel calls carry distinct indexes: "
         "mistralai parses a missing index as 0, so index-keyed accumulators merge the calls.",
-        source=f"protocol-rules MI-6; {_SDK}/toolcall.py (index: Optional[int] = 0); comet-ml/opik#8362",
+        source=f"{_SDK}/toolcall.py (index: Optional[int] = 0); comet-ml/opik#8362",
         fix="Send index on every fragment, a distinct one per call; when reading, key a fragment "
         "without index by its id, never by the default 0.",
     ),
@@ -118,8 +118,7 @@ RULES: Final = (
         (CHAT_STREAM,),
         'A continuation fragment carries no id (or the call\'s own id), not the string "null": '
         "a reader that takes each fragment's id opens a call with the sentinel id.",
-        source=f'protocol-rules MI-6; {_SDK}/toolcall.py (id: Optional[str] = "null"); '
-        "langchain-ai/langchainjs#11373",
+        source=f'{_SDK}/toolcall.py (id: Optional[str] = "null"); langchain-ai/langchainjs#11373',
         error="Tool call id has to be defined in serving mode.",
         fix='Read a "null" id as a continuation of the call at that index; never replay it as an id.',
     ),
@@ -129,7 +128,7 @@ RULES: Final = (
         (CHAT_STREAM,),
         "Every tool_calls fragment carries function.name and function.arguments (mistralai's "
         "FunctionCall requires both).",
-        source=f"protocol-rules MI-6; {_SDK}/functioncall.py (name: str, arguments: Dict | str)",
+        source=f"{_SDK}/functioncall.py (name: str, arguments: Dict | str)",
         error="data.choices.0.delta.tool_calls.nullable[list[ToolCall]].0.function.name Field required",
         fix="Send each call whole (name and arguments) in its fragment, as Mistral's API does.",
     ),
@@ -138,8 +137,10 @@ RULES: Final = (
         "always",
         (CHAT_STREAM,),
         'A choice that streamed calls ends with finish_reason "tool_calls", and no fragment follows it.',
-        source=f"protocol-rules MI-6 (the OpenAI shape, CC-6d); {_SDK}/completionresponsestreamchoice.py "
-        "(finish_reason: stop, length, error, tool_calls)",
+        source=f"{_SDK}/completionresponsestreamchoice.py "
+        "(finish_reason: stop, length, error, tool_calls); "
+        "OpenAI function-calling guide, streaming "
+        "(https://platform.openai.com/docs/guides/function-calling#streaming)",
         fix='End the calls with finish_reason "tool_calls"; send every fragment before it.',
     ),
     Rule(
@@ -147,8 +148,8 @@ RULES: Final = (
         "always",
         (CHAT_STREAM,),
         "A call's arguments, joined over its fragments, are JSON when the call finishes.",
-        source=f"protocol-rules MI-6 (the OpenAI shape, CC-6c: arguments concatenate); "
-        f"{_SDK}/functioncall.py",
+        source=f"{_SDK}/functioncall.py; OpenAI function-calling guide, streaming "
+        "(https://platform.openai.com/docs/guides/function-calling#streaming): arguments concatenate",
         fix="Send the arguments as one JSON text (or object); never cut a call's arguments short.",
     ),
 )

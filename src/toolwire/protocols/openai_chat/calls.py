@@ -98,11 +98,17 @@ def recognises(message: Any) -> bool:
     >>> recognises({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t"}]})
     False
     """
-    if not isinstance(message, dict) or message.get("role") not in _ROLES:
+    # A role or part type of any JSON shape is no Chat Completions one (a list cannot be looked up in a set).
+    if (
+        not isinstance(message, dict)
+        or not isinstance(role := message.get("role"), str)
+        or role not in _ROLES
+    ):
         return False
     content = message.get("content")
     return not isinstance(content, list) or all(
-        not isinstance(part, dict) or part.get("type") in _PARTS for part in content
+        not isinstance(part, dict) or (isinstance(part.get("type"), str) and part["type"] in _PARTS)
+        for part in content
     )
 
 

@@ -1,4 +1,4 @@
-"""The rules of OpenAI Chat Completions, as protocol-rules.md states them."""
+"""The rules of OpenAI Chat Completions, each with its public source."""
 
 from __future__ import annotations
 
@@ -35,7 +35,8 @@ RULES: Final = (
         (CHAT,),
         "A tool message's tool_call_id is at most 40 characters (unconfirmed: whether the server "
         "checks it on its own).",
-        source="protocol-rules CC-1 (unconfirmed part)",
+        source="vercel/ai#5171, openclaw/openclaw#875 (the limit on tool_calls[].id; unconfirmed for "
+        "tool_call_id)",
         fix="Use the id of the call being answered; it is never longer than 40.",
         severity="warning",
         unconfirmed=True,
@@ -46,7 +47,7 @@ RULES: Final = (
         (CHAT,),
         "Every tool message comes directly after an assistant message with tool_calls, or after "
         "another tool message in such a run.",
-        source="protocol-rules CC-2; miurla/morphic#136, sdcb/chats#132; seed 004",
+        source="miurla/morphic#136, sdcb/chats#132, FoundationAgents/OpenManus#23",
         error="Invalid parameter: messages with role 'tool' must be a response to a preceeding "
         "message with 'tool_calls'.",
         fix="Drop tool messages whose assistant message was removed, or keep that assistant "
@@ -58,7 +59,8 @@ RULES: Final = (
         (CHAT,),
         "Each tool message's tool_call_id equals the id of a tool call in the nearest preceding "
         "assistant message.",
-        source="protocol-rules CC-3; dapr/dapr-agents#145; seed 001",
+        source="dapr/dapr-agents#145; firebase/genkit go/plugins/compat_oai/generate.go (convertToolCall: "
+        "the tool name as the id)",
         error="Invalid parameter: 'tool_call_id' of '{tool_call_id}' not found in 'tool_calls' of "
         "previous message.",
         fix="Answer with the id of the call (tool_calls[].id), never the tool's name or result.",
@@ -69,8 +71,7 @@ RULES: Final = (
         (CHAT,),
         "Every id in an assistant's tool_calls is answered by a tool message before the next "
         "non-tool message.",
-        source="protocol-rules CC-4; router-for-me/CLIProxyAPI#2798, sdcb/chats#132. Seed 004's "
-        "Test Case 3 expects partial answers to pass; the provider rejects them",
+        source="router-for-me/CLIProxyAPI#2798, sdcb/chats#132 (partial answers are rejected too)",
         error="An assistant message with 'tool_calls' must be followed by tool messages responding "
         "to each 'tool_call_id'. The following tool_call_ids did not have response messages: {tool_call_ids}",
         fix="Answer every call (an error result is an answer), or remove the unanswered calls from "
@@ -81,7 +82,7 @@ RULES: Final = (
         "always",
         (CHAT, CHAT_RESPONSE),
         "The ids inside one tool_calls array are distinct (unconfirmed: how duplicates are treated).",
-        source="protocol-rules CC-5",
+        source="no public source states it (OpenAI's reference is silent on repeated ids)",
         fix="Give every call its own id; a duplicate usually means two calls were merged or copied.",
         severity="warning",
         unconfirmed=True,
@@ -91,7 +92,7 @@ RULES: Final = (
         "always",
         (CHAT,),
         "One tool message per tool_call_id (unconfirmed: how two answers to one id are treated).",
-        source="protocol-rules CC-5",
+        source="no public source states it (OpenAI's reference is silent on a second answer)",
         fix="Send one tool message per call.",
         severity="warning",
         unconfirmed=True,
@@ -101,8 +102,7 @@ RULES: Final = (
         "always",
         (CHAT_STREAM,),
         "The first fragment for an index carries id and function.name.",
-        source=f"protocol-rules CC-6(a); {_GUIDE}: 'id, function.name, and type' are set for the "
-        "first delta of each tool call",
+        source=f"{_GUIDE}: 'id, function.name, and type' are set for the first delta of each tool call",
         fix="Send id and function.name on the first fragment of every call.",
     ),
     Rule(
@@ -112,7 +112,7 @@ RULES: Final = (
         "Later fragments for an index have id null; a null id is a continuation, never a new "
         'call. The string "null" is a placeholder (error); repeating the same id is a '
         "deviation (warning).",
-        source='protocol-rules CC-6(b); langchain-ai/langchainjs#11373 ("null" ids)',
+        source='langchain-ai/langchainjs#11373 ("null" ids)',
         fix="Leave id out (or null) on continuation fragments; consumers must not mint a new "
         "call or a synthetic id for them.",
     ),
@@ -122,7 +122,7 @@ RULES: Final = (
         (CHAT_STREAM,),
         "Every fragment has an index, and parallel calls have distinct index values: an index "
         "never carries a second id.",
-        source="protocol-rules CC-6(c); openapi ChatCompletionMessageToolCallChunk (index "
+        source="openapi ChatCompletionMessageToolCallChunk (index "
         "required); comet-ml/opik#8362 (Mistral), huggingface/smolagents#1958 (Ollama)",
         fix="Give each call of a turn its own index (0, 1, 2, ...); consumers keyed by index merge "
         "calls that share one, and their arguments concatenate.",
@@ -134,8 +134,8 @@ RULES: Final = (
         'A choice with tool calls ends with finish_reason "tool_calls", and no fragment follows '
         'it. (A forced tool_choice yields "stop", and some OpenAI-compatible providers end with '
         "[DONE] and no finish_reason: both reported as warnings.)",
-        source=f"protocol-rules CC-6(d); {_GUIDE}; [DONE] without finish_reason after a complete call "
-        "(OpenRouter, Novita, kimi-k2): shared/traffic simonw__llm test_tools_streaming_variant_a.i1.sse",
+        source=f"{_GUIDE}; [DONE] without finish_reason after a complete call "
+        "(OpenRouter, Novita, kimi-k2): tests/data/traffic simonw__llm test_tools_streaming_variant_a.i1.sse",
         fix='Finish the choice with finish_reason "tool_calls" after its last fragment.',
     ),
     Rule(
@@ -145,7 +145,7 @@ RULES: Final = (
         "The concatenated arguments of a call parse as JSON (models may emit invalid JSON: a "
         "warning; merged calls show up here too).",
         source="openapi ChatCompletionMessageToolCall.function.arguments ('in JSON format'); "
-        "protocol-rules CC-6 deviations",
+        "comet-ml/opik#8362, huggingface/smolagents#1958 (calls merged by index concatenate their arguments)",
         fix="Concatenate fragments per index in arrival order; check for merged calls (CC-6c).",
         severity="warning",
     ),
@@ -156,7 +156,7 @@ RULES: Final = (
         "Every tool_calls entry of a chat.completion message carries id, type and the call's name "
         '(function.name; custom.name for type "custom").',
         source=f"{_COMPLETION} (ChatCompletionMessageFunctionToolCall: id, function, type required; "
-        "ChatCompletionMessageCustomToolCall); protocol-rules CC-1 (a missing id is rejected on replay)",
+        "ChatCompletionMessageCustomToolCall); openai-openapi ChatCompletionMessageToolCall (id required)",
         fix="Copy id, type and function.name of every call into the message; an accumulator must take "
         "them from the first fragment of each index.",
     ),
@@ -166,7 +166,8 @@ RULES: Final = (
         (CHAT_RESPONSE,),
         "function.arguments is a string of JSON text, not an object (text that does not parse as JSON "
         "is a warning: models emit it).",
-        source=f"{_COMPLETION} (Function.arguments: str, 'in JSON format'); protocol-rules CC-1 shapes",
+        source=f"{_COMPLETION} (Function.arguments: str, 'in JSON format'); openai-openapi "
+        "ChatCompletionMessageToolCall.function.arguments",
         fix="Keep the arguments as the JSON text the model produced (json.dumps an object); an "
         "accumulator concatenates the fragments of one index.",
     ),
@@ -176,8 +177,8 @@ RULES: Final = (
         (CHAT_RESPONSE,),
         'A choice whose message has tool_calls finishes with finish_reason "tool_calls", and one '
         'that finishes "tool_calls" has some (a forced tool_choice yields "stop": a warning).',
-        source=f"{_COMPLETION} (Choice.finish_reason); protocol-rules CC-6(d); 'stop' with tool_calls: "
-        "shared/traffic crewAIInc__crewAI openai-chat-response (gpt-4o-mini, forced tool_choice)",
+        source=f"{_COMPLETION} (Choice.finish_reason); {_GUIDE}; 'stop' with tool_calls: "
+        "tests/data/traffic crewAIInc__crewAI openai-chat-response (gpt-4o-mini, forced tool_choice)",
         fix='Finish a choice that calls tools with "tool_calls"; take the stream\'s own finish_reason.',
         severity="warning",
     ),

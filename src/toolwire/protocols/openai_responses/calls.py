@@ -63,8 +63,9 @@ def recognises(item: Any) -> bool:
     """A Responses input item: a message with a role, or an item of a Responses item type."""
     if not isinstance(item, dict):
         return False
-    kind = item.get("type")
-    return item.get("role") in _ROLES or (
+    kind, role = item.get("type"), item.get("role")
+    # A role or type of any JSON shape: a list or an object cannot be looked up in a set.
+    return (isinstance(role, str) and role in _ROLES) or (
         isinstance(kind, str) and (kind in _ITEMS or kind.endswith(("_call", "_output", "_response")))
     )
 

@@ -1,4 +1,4 @@
-"""The rules of OpenAI Responses and Open Responses, as protocol-rules.md states them."""
+"""The rules of OpenAI Responses and Open Responses, each with its public source."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ RULES: Final = (
         (INPUT, RESPONSE),
         "An input function_call item's id, when present, begins with 'fc' (call_id is a "
         "different identifier).",
-        source="protocol-rules RS-1; nodetool-ai/nodetool#4252, continuedev/continue#11785",
+        source="nodetool-ai/nodetool#4252, continuedev/continue#11785",
         error="Invalid 'input[{n}].id': '{id}'. Expected an ID that begins with 'fc'.",
         fix="Leave id out of replayed function_call items, or send the fc_... item id; the "
         "call_... value belongs in call_id.",
@@ -61,7 +61,7 @@ RULES: Final = (
         (INPUT,),
         "Every function_call_output.call_id matches a function_call in the same input (or in "
         "the previous_response_id context).",
-        source="protocol-rules RS-3; continuedev/continue#10092",
+        source="continuedev/continue#10092",
         error="No tool call found for function call output with call_id {call_id}.",
         fix="Send each function_call_output with the call_id of a function_call in the same "
         "input, or drop the orphaned output.",
@@ -70,9 +70,9 @@ RULES: Final = (
         "RS-3b",
         "always",
         (INPUT,),
-        "One function_call_output per call_id (unconfirmed: the catalogue does not say how "
+        "One function_call_output per call_id (unconfirmed: no public source says how "
         "a repeated output is treated).",
-        source="toolwire; protocol-rules RS-3 (pairing by call_id)",
+        source="toolwire; continuedev/continue#10092 (outputs pair with calls by call_id)",
         fix="Send one function_call_output per call; a repeat usually means a converter duplicated an item.",
         severity="warning",
         unconfirmed=True,
@@ -82,7 +82,7 @@ RULES: Final = (
         "eventually",
         (INPUT,),
         "Every function_call in input has a function_call_output before the model is sampled again.",
-        source="protocol-rules RS-4; tjardoo/openai-client#124",
+        source="tjardoo/openai-client#124",
         error="No tool output found for function call {call_id}.",
         fix="Answer every function_call with a function_call_output carrying its call_id.",
     ),
@@ -90,9 +90,8 @@ RULES: Final = (
         "RS-4b",
         "always",
         (INPUT, RESPONSE),
-        "One function_call per call_id (unconfirmed: the catalogue does not say how a "
-        "repeated call is treated).",
-        source="toolwire; protocol-rules RS-4, RS-5",
+        "One function_call per call_id (unconfirmed: no public source says how a repeated call is treated).",
+        source="toolwire; tjardoo/openai-client#124, openai/openai-agents-python#1789",
         fix="Replay each function_call once; with previous_response_id, do not resend it at all.",
         severity="warning",
         unconfirmed=True,
@@ -102,7 +101,7 @@ RULES: Final = (
         "always",
         (INPUT, RESPONSE),
         "No item id occurs twice in input (nor in the stored context).",
-        source="protocol-rules RS-5; openai/openai-agents-python#1789, MacPaw/OpenAI#432",
+        source="openai/openai-agents-python#1789, MacPaw/OpenAI#432",
         error="Duplicate item found with id {id}. Remove duplicate items from your input and try again.",
         fix="Send each item once; with previous_response_id, do not resend items the server stored.",
     ),
@@ -112,7 +111,7 @@ RULES: Final = (
         STREAMS,
         "The stream opens with response.created (then response.queued / response.in_progress, "
         "each once); no other event comes before response.created.",
-        source=f"protocol-rules RS-7; {_SDK}",
+        source=f"{_SDK}",
         error="Expected to have received `response.created` before `{type}`",
         fix="Emit response.created first, exactly once, then response.in_progress.",
     ),
@@ -121,7 +120,7 @@ RULES: Final = (
         "always",
         STREAMS,
         "Nothing follows the terminal event (response.completed, .failed or .incomplete).",
-        source="protocol-rules RS-7 (step 6 ends the stream)",
+        source=f"{_GUIDE}: response.completed ends the stream; openai-openapi ResponseStreamEvent",
         fix="Emit the terminal event last; flush every item before it.",
     ),
     Rule(
@@ -129,7 +128,8 @@ RULES: Final = (
         "always",
         STREAMS,
         "Exactly one response.output_item.added per function call (call_id).",
-        source=f"{_GUIDE}: an output_item.added 'will be emitted for each function call'; seed 000",
+        source=f"{_GUIDE}: an output_item.added 'will be emitted for each function call'; "
+        "openresponses/openresponses src/pages/specification.mdx#L154",
         fix="Keep one item per call_id across every emitting path (streamed tool-input-start "
         "and whole tool-call alike); reuse its id and output_index instead of adding another.",
     ),
@@ -139,7 +139,7 @@ RULES: Final = (
         STREAMS,
         "Per function_call item: output_item.added, then arguments deltas, then one "
         "function_call_arguments.done, then one output_item.done.",
-        source=f"protocol-rules RS-7; {_GUIDE}",
+        source=f"{_GUIDE}",
         fix="Emit the item's events in lifecycle order and each closing event once.",
     ),
     Rule(
@@ -148,7 +148,8 @@ RULES: Final = (
         STREAMS,
         "function_call_arguments.done.arguments equals the concatenated deltas, and "
         "output_item.done.item.arguments equals it.",
-        source=f"protocol-rules RS-7 (steps 3-5); {_GUIDE}",
+        source=f"{_GUIDE}; openai-openapi ResponseFunctionCallArgumentsDeltaEvent, "
+        "ResponseFunctionCallArgumentsDoneEvent",
         fix="Concatenate the deltas in arrival order and send that exact string in "
         "arguments.done and in the done item.",
     ),
@@ -157,7 +158,7 @@ RULES: Final = (
         "always",
         (STREAM,),
         "The item of output_item.added for a function_call carries call_id and name.",
-        source="protocol-rules RS-7 step 2; openai-openapi FunctionToolCall (call_id, name required)",
+        source="openai-openapi ResponseOutputItemAddedEvent, FunctionToolCall (call_id, name required)",
         fix="Put call_id and name on the added item; consumers key the call by them from the start.",
     ),
     Rule(
@@ -167,7 +168,7 @@ RULES: Final = (
         "Every event carries an integer sequence_number (a stream that carries none at all predates "
         "the field: a warning).",
         source="openai-openapi (sequence_number required on every ResponseStreamEvent); added in "
-        "openai-python#2372 (2025-05-21); a stream recorded before it, with none: shared/traffic "
+        "openai-python#2372 (2025-05-21); a stream recorded before it, with none: tests/data/traffic "
         "DataDog__dd-trace-py response_function_call_streamed.sse (gpt-4.1, 2025-05-20)",
         fix="Number every event, starting at 0.",
     ),
@@ -176,7 +177,8 @@ RULES: Final = (
         "always",
         STREAMS,
         "sequence_number strictly increases through the stream.",
-        source="protocol-rules RS-8 (monotonic increase), OR-6",
+        source=f"openai-openapi (sequence_number on every ResponseStreamEvent); {_OR_SPEC}: 'A "
+        "monotonically increasing number'",
         fix="Use one counter per stream and increment it for every event you emit, in emit order.",
     ),
     Rule(
@@ -184,7 +186,7 @@ RULES: Final = (
         "always",
         STREAMS,
         "Exactly one response.output_item.added per output_index.",
-        source=f"protocol-rules RS-9; {_SDK}",
+        source=f"{_SDK}",
         error="Duplicate response output index {output_index}.",
         fix="Give every new item the next free output_index; never add an item twice.",
     ),
@@ -193,7 +195,7 @@ RULES: Final = (
         "always",
         (STREAM,),
         "No delta or done event for an output_index before its output_item.added.",
-        source=f"protocol-rules RS-9; {_SDK}",
+        source=f"{_SDK}",
         error="Received a content event for output index {output_index} before receiving its output item",
         fix="Emit output_item.added before any event that addresses the item.",
     ),
@@ -203,7 +205,7 @@ RULES: Final = (
         STREAMS,
         "output_item.done keeps the identity of the added item: its type, and for a "
         "function_call its call_id and id.",
-        source=f"protocol-rules RS-9; {_SDK}",
+        source=f"{_SDK}",
         error="Completed output item identity changed.",
         fix="Close the item with the same type, id and call_id it was added with.",
     ),
@@ -212,7 +214,7 @@ RULES: Final = (
         "always",
         STREAMS,
         "response.completed comes only after every added item is done.",
-        source=f"protocol-rules RS-9; {_SDK}",
+        source=f"{_SDK}",
         error="Cannot complete response with unfinished output items.",
         fix="Emit output_item.done for every item before response.completed.",
     ),
@@ -221,7 +223,7 @@ RULES: Final = (
         "eventually",
         STREAMS,
         "The stream ends with a terminal event (response.completed, .failed or .incomplete).",
-        source=f"protocol-rules RS-9; {_SDK}",
+        source=f"{_SDK}",
         error="Didn't receive a `response.completed` event.",
         fix="Always close the stream with a terminal event, also on upstream errors (response.failed).",
     ),
@@ -230,7 +232,7 @@ RULES: Final = (
         "always",
         (OPEN_STREAM,),
         "An output function_call item has all of type, id, call_id, name, arguments and status.",
-        source=f"protocol-rules OR-1; {_OR_SPEC} (FunctionCall)",
+        source=f"{_OR_SPEC} (FunctionCall)",
         fix="Fill every non-nullable field of the item on output_item.added and .done.",
     ),
     Rule(
@@ -239,8 +241,7 @@ RULES: Final = (
         (OPEN_STREAM,),
         "The first event of an item is response.output_item.added; no event addresses an "
         "output_index before it.",
-        source=f"protocol-rules OR-3; {_OR_SPEC}: 'The first event MUST always be "
-        "response.output_item.added'",
+        source=f"{_OR_SPEC}: 'The first event MUST always be response.output_item.added'",
         fix="Emit output_item.added before any event that addresses the item.",
     ),
     Rule(
@@ -248,7 +249,7 @@ RULES: Final = (
         "always",
         (OPEN_STREAM,),
         "Item status goes in_progress (on added) to completed or incomplete (on done).",
-        source=f"protocol-rules OR-4; {_OR_SPEC}",
+        source=f"{_OR_SPEC}",
         fix="Add items with status in_progress and close them completed (or incomplete).",
     ),
     Rule(
@@ -256,7 +257,7 @@ RULES: Final = (
         "always",
         (OPEN_STREAM,),
         "An incomplete item is the last item emitted, and the response ends incomplete.",
-        source=f"protocol-rules OR-4; {_OR_SPEC}: the item 'MUST be the last item emitted, "
+        source=f"{_OR_SPEC}: the item 'MUST be the last item emitted, "
         "and the containing response also MUST be in an incomplete state'",
         fix="After an incomplete item, emit no more items and end with response.incomplete.",
     ),
@@ -265,7 +266,7 @@ RULES: Final = (
         "always",
         (OPEN_STREAM,),
         "The SSE event field matches the type in the event body.",
-        source=f"protocol-rules OR-5; {_OR_SPEC}: 'The event field MUST match the type in the event body'",
+        source=f"{_OR_SPEC}: 'The event field MUST match the type in the event body'",
         fix="Write event: <type> with the same string as the body's type.",
     ),
     Rule(
@@ -273,7 +274,7 @@ RULES: Final = (
         "eventually",
         (OPEN_STREAM,),
         "An SSE stream ends with the literal data: [DONE], and nothing follows it.",
-        source=f"protocol-rules OR-5; {_OR_SPEC}: 'The terminal event MUST be the literal string [DONE]'",
+        source=f"{_OR_SPEC}: 'The terminal event MUST be the literal string [DONE]'",
         fix="Send data: [DONE] once, after the terminal response event.",
     ),
     Rule(
@@ -282,7 +283,7 @@ RULES: Final = (
         STREAMS,
         "Item events carry their required fields: output_index and item on output_item "
         "events; item_id, output_index and delta (or arguments) on the argument events.",
-        source=f"protocol-rules OR-8; {_OR_SPEC} (events.tsp); openai-openapi",
+        source=f"{_OR_SPEC} (events.tsp); openai-openapi",
         fix="Send every required field; consumers route argument events by output_index and item_id.",
     ),
     Rule(
@@ -291,7 +292,7 @@ RULES: Final = (
         (RESPONSE,),
         "Every function_call output item of a response carries call_id, name and arguments.",
         source="openai 3.54.0 types/responses/response_function_tool_call.py (arguments, call_id, name, "
-        "type required); openai-openapi FunctionToolCall; protocol-rules RS-1 shapes",
+        "type required); openai-openapi FunctionToolCall",
         fix="Copy call_id and name from the stream's output_item.added, and the arguments from "
         "function_call_arguments.done (or output_item.done).",
     ),
@@ -312,8 +313,8 @@ RULES: Final = (
         'In a response whose status is "completed", every function_call item\'s status, when given, is '
         '"completed".',
         source="openai 3.54.0 types/responses/response.py (status), response_function_tool_call.py (status: "
-        "in_progress, completed, incomplete); protocol-rules OR-4; every recorded completed response: "
-        "shared/traffic openai-responses-response",
+        f"in_progress, completed, incomplete); {_OR_SPEC}; every recorded completed response: "
+        "tests/data/traffic openai-responses-response",
         fix="Take each item from the stream's output_item.done, whose status is final, not from "
         "output_item.added.",
     ),

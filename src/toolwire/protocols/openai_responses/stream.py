@@ -200,7 +200,10 @@ _INDEX: Final = (1 << 48) - 1
 
 
 def _digest(value: Any) -> int:
-    return hash(value) & _MASK
+    try:
+        return hash(value) & _MASK
+    except TypeError:  # a name or id of a broken stream may be a JSON list or object: digest its text
+        return hash(repr(value)) & _MASK
 
 
 class _Shelf:

@@ -6,7 +6,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parent.parent / "data"
 
 
 def corpus() -> list[dict[str, Any]]:

@@ -1,5 +1,5 @@
 """Recorded-exchange fixtures built from the real traffic corpus: AWS event-stream frames, a VCR
-cassette and a HAR file (``python tests/recordings.py`` rewrites them; a test keeps them in step)."""
+cassette and a HAR file (``python tests/helpers/recordings.py`` rewrites them; a test keeps them in step)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import yaml
 
 from toolwire.models import encode_frame
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parent.parent / "data"
 TRAFFIC = DATA / "traffic"
 RECORDINGS = DATA / "recordings"
 
@@ -254,7 +254,10 @@ def har() -> dict[str, Any]:
 
 
 def _provenance() -> str:
-    lines = ["# Built by tests/recordings.py from real bodies of tests/data/traffic (see its manifest.toml):"]
+    lines = [
+        "# Built by tests/helpers/recordings.py from real bodies of tests/data/traffic"
+        " (see its manifest.toml):"
+    ]
     for number, (uri, request, response, _, note) in enumerate(EXCHANGES, 1):
         source = response if isinstance(response, str) else "(framed from the .jsonl of the same exchange)"
         lines.append(f"# {number}. {uri}: {note}")

@@ -65,7 +65,7 @@ RULES: Final = (
         "always",
         (TOY,),
         "Every call is answered by exactly one result, after it; no id is called twice.",
-        source="tests/toy_protocol.py (the toy protocol's own definition)",
+        source="tests/helpers/toy_protocol.py (the toy protocol's own definition)",
         fix="Answer each call once, after it, with its own id.",
         error="no call {id} to answer",
     ),
