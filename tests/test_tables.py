@@ -34,7 +34,7 @@ def test_check_imports_no_heavy_library() -> None:
     code = (
         "import sys\n"
         "from toolwire.cli import main\n"
-        "from toolwire.properties import PROTOCOLS\n"
+        "from toolwire.protocols import PROTOCOLS\n"
         "for spec in PROTOCOLS.values(): spec.make(None)\n"
         "heavy = ('statemachine', 'hypothesis', 'networkx', 'graphviz', 'rich')\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy))\n"
