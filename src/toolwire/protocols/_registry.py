@@ -73,6 +73,7 @@ INDEX: Final[dict[str, tuple[str, ...]]] = {
         "aisdk-model-messages",
     ),
     "toolwire.protocols.mcp": ("mcp",),
+    "toolwire.protocols.otel": ("otel-genai", "otel-genai-output"),
 }
 _HOME: Final = {name: module for module, names in INDEX.items() for name in names}
 
