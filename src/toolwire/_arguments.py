@@ -69,13 +69,16 @@ def parser() -> argparse.ArgumentParser:
         "checked in order, each request replaying the calls the response before it made (RT-1, RT-2)",
     )
     check.add_argument(
-        "--order-by", metavar="PATH", help="orders a group's records (a timestamp or turn index; default: as logged)"
+        "--order-by",
+        metavar="PATH",
+        help="orders a group's records (a timestamp or turn index; default: as logged)",
     )
     check.add_argument(
         "--jobs",
         type=int,
         metavar="N",
-        help="accepted for scripts written for parallel checking; files are checked one after another for now",
+        help="accepted for scripts written for parallel checking; files are checked one after "
+        "another for now",
     )
     check.add_argument("--format", choices=("text", "json"), default="text")
 

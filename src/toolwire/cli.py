@@ -46,7 +46,10 @@ _CHECK_OPTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
 
 
 _CHECK_DEFAULTS: dict[str, Any] = {
-    "protocol": None, "after": None, "input_format": "auto", "profile": None, "format": "text"
+    "protocol": None, "after": None, "input_format": "auto", "profile": None, "format": "text",
+    # The log options (see _check_logs) take the parser's path; a plain line has none of them.
+    "request": None, "response": None, "body": None, "log": None, "group_by": None, "order_by": None,
+    "jobs": None,
 }  # fmt: skip
 
 
@@ -228,6 +231,8 @@ def _check(args: argparse.Namespace) -> int:
     from toolwire import engines
     from toolwire.protocols import get_protocol
 
+    if any(getattr(args, name) for name in _LOG_OPTIONS):
+        return _check_logs(args)
     fmt = None if args.input_format == "auto" else args.input_format
     if args.protocol is not None:
         get_protocol(args.protocol).make(args.profile)  # a wrong profile is wrong for every file
@@ -238,8 +243,6 @@ def _check(args: argparse.Namespace) -> int:
     if "-" in args.files and args.protocol is None:
         # Detection reads the start of the input, then the check reads all of it.
         sys.stdin = io.TextIOWrapper(io.BytesIO(sys.stdin.buffer.read()))
-    if any(getattr(args, name, None) for name in _LOG_OPTIONS):
-        return _check_logs(args)
     reports = []
     for path in args.files:
         try:

@@ -132,7 +132,9 @@ def check_log(
     for k, path in enumerate(paths):
         kind = kinds[k] if len(kinds) > 1 else (kinds[0] if kinds else None)
         if kind is not None and (request or response):
-            kind = dataclasses.replace(kind, request=request or kind.request, response=response or kind.response)
+            kind = dataclasses.replace(
+                kind, request=request or kind.request, response=response or kind.response
+            )
         for name in _expand(path):
             files.append((name, kind if kind is not None else (custom if request or response else None)))
     problems: dict[str, list[Problem]] = {name: [] for name, _ in files}
@@ -224,7 +226,8 @@ def _read_otlp(
             call = _Call(name, line, group, order, len(calls), otlp=True)
             if found.request is not None:
                 value, where, endpoint = found.request
-                call.request = _Body(value, name, line, where, "request", endpoint, endpoint is not None)
+                genai = endpoint is not None
+                call.request = _Body(value, name, line, where, "request", endpoint, genai, wrapped=genai)
             if found.response is not None:
                 value, where, endpoint = found.response
                 call.response = _Body(value, name, line, where, "response", endpoint, endpoint is not None)
@@ -266,7 +269,10 @@ def _record(
     sent = dig(record, kind.endpoint) if kind is not None and kind.endpoint else None
     endpoint = (endpoint_of(sent) if "://" in sent else sent) if isinstance(sent, str) else None
     read: list[str] = []
-    for side, path in (("request", kind.request if kind else None), ("response", kind.response if kind else None)):
+    for side, path in (
+        ("request", kind.request if kind else None),
+        ("response", kind.response if kind else None),
+    ):
         if path is None:
             continue
         read.append(path)
@@ -276,7 +282,13 @@ def _record(
         wrapped = side == "request" and kind is not None and kind.messages and isinstance(value, list)
         if wrapped:
             value = {"messages": value}
-        if side == "response" and kind is not None and kind.messages and isinstance(value, dict) and "role" in value:
+        if (
+            side == "response"
+            and kind is not None
+            and kind.messages
+            and isinstance(value, dict)
+            and "role" in value
+        ):
             # An SDK recorded the model's message alone: checked as the response body holding it.
             finish = "tool_calls" if value.get("tool_calls") else "stop"
             value = {"choices": [{"index": 0, "message": value, "finish_reason": finish}]}
@@ -301,7 +313,9 @@ def _record(
     # The other half of a batch line given in another file (input and output join on their key).
     other.request = other.request or call.request
     other.response = other.response or call.response
-    sent_to = next((b.endpoint for b in (other.request, other.response) if b is not None and b.endpoint), None)
+    sent_to = next(
+        (b.endpoint for b in (other.request, other.response) if b is not None and b.endpoint), None
+    )
     for part in (other.request, other.response):
         if part is not None and part.endpoint is None:
             part.endpoint = sent_to
@@ -352,9 +366,10 @@ def _check_groups(
         members.sort(key=_sort_key)
         before: list[Turn] | None = None
         for call in members:
-            group = call.group if call.group is not None and len(members) > 1 or grouped else None
+            group = call.group if (call.group is not None and len(members) > 1) or grouped else None
             if call.request is not None:
-                monitor = _check(call.request, detector, profile, before, group, found, problems)
+                partner = detector.protocol(call.response)[0] if call.response is not None else None
+                monitor = _check(call.request, detector, profile, before, group, found, problems, partner)
                 if monitor is None:
                     before = None
             if call.response is not None:
@@ -391,31 +406,50 @@ class _Detector:
         where = part.where.split(" ", 2)[-1] if part.where.startswith(("span ", "log record")) else part.where
         return (part.source, where, part.side, part.endpoint)
 
-    def protocol(self, part: _Body) -> tuple[Protocol | None, str]:
+    def protocol(self, part: _Body, partner: Protocol | None = None) -> tuple[Protocol | None, str]:
+        """``part``'s protocol, or why none; ``partner`` is the other side's, which settles a tie."""
         chosen = self.chosen
         if chosen is not None and not part.genai:
             if (chosen.shape == "conversation") == (part.side == "request"):
                 return chosen, ""
             if part.side == "response" and chosen.follows:
-                names = ", ".join(chosen.follows)
-                found = self._detect([part.value], part, [get_protocol(n) for n in chosen.follows])
-                return (found, "") if found else (None, f"{part.where} is none of {names}")
+                names = [n for n in self._candidates([part.value], part) if n in chosen.follows]
+                if len(names) == 1:
+                    return get_protocol(names[0]), ""
+                return None, f"{part.where} is none of {', '.join(chosen.follows)}"
         key = self._key(part)
         if key not in self.by_field:
-            self.by_field[key] = self._detect(self.samples.get(key, [part.value]), part)
+            self.by_field[key] = self._settled(
+                self._candidates(self.samples.get(key, [part.value]), part), part, None
+            )
         shared = self.by_field[key]
         if shared is not None:
             return shared, ""
-        alone = detect(_frames([part.value], part.side), part.endpoint, part.side, _document(part.value, part.side))
-        if alone.protocol is not None:
-            return get_protocol(alone.protocol), ""
-        return None, f"{part.where}: {alone.explain()}"
+        alone = self._candidates([part.value], part)
+        found = self._settled(alone, part, partner)
+        if found is not None:
+            return found, ""
+        if alone:
+            return None, (
+                f"{part.where}: ambiguous: it reads as {', '.join(alone)}; choose one with -p "
+                "(toolwire protocols lists them)"
+            )
+        return None, f"{part.where}: no registered protocol recognises this body; name one with -p"
 
-    def _detect(self, values: list[Any], part: _Body, among: list[Protocol] | None = None) -> Protocol | None:
-        frames = _frames(values if part.side == "request" else values[:1], part.side)
-        found = detect(frames, part.endpoint, part.side, _document(values[0], part.side))
-        names = found.candidates if among is None else [c for c in found.candidates if c in {p.name for p in among}]
+    @staticmethod
+    def _settled(names: list[str], part: _Body, partner: Protocol | None) -> Protocol | None:
+        if len(names) > 1 and partner is not None:
+            # A request and its response are of one family: the request follows the response's protocol.
+            if part.side == "request":
+                names = [n for n in names if partner.name in get_protocol(n).follows]
+            else:
+                names = [n for n in names if n in partner.follows]
         return get_protocol(names[0]) if len(names) == 1 else None
+
+    @staticmethod
+    def _candidates(values: list[Any], part: _Body) -> list[str]:
+        frames = _frames(values if part.side == "request" else values[:1], part.side)
+        return list(detect(frames, part.endpoint, part.side, _document(values[0], part.side)).candidates)
 
 
 def _frames(values: list[Any], side: Side) -> list[Any]:
@@ -442,8 +476,9 @@ def _check(
     group: Any,
     found: dict[tuple[str, str], _Found],
     problems: dict[str, list[Problem]],
+    partner: Protocol | None = None,
 ) -> Monitor | None:
-    spec, why = detector.protocol(part)
+    spec, why = detector.protocol(part, partner)
     own = problems.setdefault(part.source, [])
     if spec is None:
         own.append(Problem(part.line, None, f"{_named(group)}{why}"))
@@ -473,7 +508,9 @@ def _check(
         monitor.finish(len(events_in), part.line)
         events = len(events_in)
     if events and monitor.skipped >= events:
-        own.append(Problem(part.line, None, f"{_named(group)}{part.where} is not {spec.name} traffic; skipped"))
+        own.append(
+            Problem(part.line, None, f"{_named(group)}{part.where} is not {spec.name} traffic; skipped")
+        )
         return None
     bucket = found.setdefault((part.source, spec.name), _Found())
     bucket.events += events
@@ -513,7 +550,7 @@ def _reports(
             continue
         for k, (protocol, bucket) in enumerate(mine):
             findings = sorted(bucket.findings, key=lambda f: (f.line is None, f.line or 0, f.index or 0))
-            reports.append(Report(name, protocol, bucket.events, tuple(findings), tuple(own) if k == 0 else ()))
+            reports.append(
+                Report(name, protocol, bucket.events, tuple(findings), tuple(own) if k == 0 else ())
+            )
     return reports
-
-

@@ -36,7 +36,7 @@ _JSON: Final = ("application/json", "json")
 
 
 def is_otlp(head: bytes) -> bool:
-    """Whether input starting with ``head`` is OTLP JSON (its first object holds resourceSpans or resourceLogs).
+    """Whether input starting with ``head`` is OTLP JSON (resourceSpans or resourceLogs in its first object).
 
     >>> is_otlp(b'{"resourceSpans": [{"scopeSpans": []}]}'), is_otlp(b'{"messages": []}')
     (True, False)
@@ -227,7 +227,12 @@ def _message(flat: dict[str, Any]) -> dict[str, Any]:
     for n in sorted(calls):
         call = calls[n]
         parts.append(
-            {"type": "tool_call", "id": call.get("id"), "name": call.get("name"), "arguments": call.get("arguments")}
+            {
+                "type": "tool_call",
+                "id": call.get("id"),
+                "name": call.get("name"),
+                "arguments": call.get("arguments"),
+            }
         )
     message: dict[str, Any] = {"role": role, "parts": parts}
     if "finish_reason" in flat:

@@ -53,5 +53,8 @@ def probe(call_id: str) -> list[dict[str, Any]]:
             "role": wire.ROLE_ASSISTANT,
             "parts": [{"type": wire.TOOL_CALL, "id": call_id, "name": "get_weather", "arguments": {}}],
         },
-        {"role": wire.ROLE_TOOL, "parts": [{"type": wire.TOOL_CALL_RESPONSE, "id": call_id, "response": "ok"}]},
+        {
+            "role": wire.ROLE_TOOL,
+            "parts": [{"type": wire.TOOL_CALL_RESPONSE, "id": call_id, "response": "ok"}],
+        },
     ]

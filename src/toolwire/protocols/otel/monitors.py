@@ -45,6 +45,10 @@ def _parts(value: Any, kind: str) -> list[tuple[int, dict[str, Any]]]:
     ]
 
 
+def _listed(pending: dict[str, int]) -> str:
+    return ", ".join(repr(key) for key in pending if not key.startswith("\0")) or "none pending"
+
+
 class _Parts(Monitor):
     """What both sides share: a message's tool_call parts, checked (GA-1, GA-6) and kept as a turn."""
 
@@ -60,7 +64,9 @@ class _Parts(Monitor):
             where = f"{path}.parts[{k}]"
             call_id, name = part.get("id"), part.get("name")
             if not isinstance(name, str):
-                self.report("GA-1", f"{where} has no name", index=index, line=line, ids=(call_id,), path=where)
+                self.report(
+                    "GA-1", f"{where} has no name", index=index, line=line, ids=(call_id,), path=where
+                )
             if call_id is not None and (not isinstance(call_id, str) or not call_id):
                 self.report(
                     "GA-1", f"{where}.id is {clip(call_id)}", index=index, line=line, path=f"{where}.id"
@@ -179,7 +185,7 @@ class InputMonitor(_Parts):
             self.report(
                 rule,
                 f"{where}.id {clip(call_id)} is not the id of a call of messages[{self._opened_at}] "
-                f"({', '.join(repr(k) for k in self._pending if not k.startswith(chr(0))) or 'none pending'})",
+                f"({_listed(self._pending)})",
                 index=index,
                 line=line,
                 ids=(call_id,),
@@ -213,8 +219,8 @@ class OutputMonitor(_Parts):
     """Checks ``gen_ai.output.messages``: the calls the model made (GA-1, GA-6), kept for the round trip.
 
     >>> m = OutputMonitor()
-    >>> m.feed({"role": "assistant", "parts": [{"type": "tool_call", "id": "c1"},
-    ...                                        {"type": "tool_call", "id": "c1", "name": "f"}]}, 0, None, None)
+    >>> calls = [{"type": "tool_call", "id": "c1"}, {"type": "tool_call", "id": "c1", "name": "f"}]
+    >>> m.feed({"role": "assistant", "parts": calls}, 0, None, None)
     >>> sorted(f.rule for f in m.findings)
     ['GA-1', 'GA-6']
     """
