@@ -30,7 +30,7 @@ PUBLIC = {
     ],
     toolwire.machines: [
         "ILLEGAL", "MACHINES", "AnthropicConversation", "ContentBlock", "ConverseConversation",
-        "ConverseStream", "GeminiContents", "JsonRpcRequest", "MessageStream", "MistralConversation",
+        "ConverseStream", "GeminiContents", "GenAIConversation", "JsonRpcRequest", "MessageStream", "MistralConversation",
         "StreamToolCall", "UIToolPart",
         "FullStream", "FullStreamToolCall", "ModelConversation",
         "ChatConversation", "ChatToolCallStream", "CheckingMachine",

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from toolwire.machines._mcp import JsonRpcRequest
     from toolwire.machines._mistral import MistralConversation
     from toolwire.machines._openai_chat import ChatConversation, ChatToolCallStream
+    from toolwire.machines._otel import GenAIConversation
     from toolwire.machines._openai_responses import (
         FunctionCallItem,
         FunctionCallPairing,
@@ -63,6 +64,7 @@ HOMES: dict[str, str] = {
     "FullStreamToolCall": "_aisdk",
     "FullStream": "_aisdk",
     "ModelConversation": "_aisdk",
+    "GenAIConversation": "_otel",
 }
 
 
@@ -95,6 +97,7 @@ __all__ = [
     "FunctionCallItem",
     "FunctionCallPairing",
     "GeminiContents",
+    "GenAIConversation",
     "JsonRpcRequest",
     "MessageStream",
     "MistralConversation",

@@ -3,16 +3,16 @@
 What instrumentations record of a model call on a span or an event, as the GenAI semantic
 conventions define it: the messages sent (a conversation whose tool calls must each be answered by
 their own id) and the messages the model answered with (its new calls, which the next call's input
-must replay: the round-trip rules).  The family's places: ``models/_otel.py`` (the vocabulary) and
-this package: ``rules``, ``monitors`` and ``calls`` (readers, the id probe).  Its conversation
-machine is Chat Completions' ``ChatConversation``; OTLP files are read by ``toolwire check``'s log
+must replay: the round-trip rules).  The family's places: ``models/_otel.py`` (the vocabulary),
+``machines/_otel.py`` (``GenAIConversation``) and this package: ``rules``, ``monitors`` and
+``calls`` (readers, the id probe).  OTLP files are read by ``toolwire check``'s log
 reader (``engines/_otlp.py``), which finds these messages by their ``endpoints``: the attribute
 that holds them.
 """
 
 from typing import Final
 
-from toolwire.machines import ChatConversation
+from toolwire.machines import GenAIConversation
 from toolwire.properties._protocol import Family, Protocol
 from toolwire.protocols.otel import calls
 from toolwire.protocols.otel.monitors import InputMonitor, OutputMonitor
@@ -48,5 +48,5 @@ FAMILY: Final = Family(
         ),
     ),
     rules=RULES,
-    machines=(ChatConversation,),
+    machines=(GenAIConversation,),
 )

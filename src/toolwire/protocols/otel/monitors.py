@@ -1,16 +1,15 @@
 """Monitors for OpenTelemetry GenAI messages: the model's input (GA-1 to GA-6) and its output.
 
-The input messages are a conversation read with :class:`ChatConversation`, the machine of
-OpenAI Chat Completions' messages: GenAI's ``tool`` messages answer an assistant's calls one
-response part at a time, as Chat's tool messages do.  A message that holds response parts steps
-once per part.
+The input messages are a conversation read with :class:`GenAIConversation`: GenAI's ``tool``
+messages answer an assistant's calls one response part at a time.  A message that holds response
+parts steps once per part.
 """
 
 from __future__ import annotations
 
 from typing import Any, Final
 
-from toolwire.machines import ChatConversation, compile_machine
+from toolwire.machines import GenAIConversation, compile_machine
 from toolwire.models import _otel as wire
 from toolwire.properties._monitor import Monitor, Violations
 from toolwire.properties._text import clip
@@ -21,7 +20,7 @@ from toolwire.protocols.otel.rules import INPUT, OUTPUT, RULES
 __all__ = ["InputMonitor", "OutputMonitor"]
 
 _BOOK: Final = {rule.id: rule for rule in RULES}
-_CONVERSATION: Final = compile_machine(ChatConversation)
+_CONVERSATION: Final = compile_machine(GenAIConversation)
 _AWAITING: Final = _CONVERSATION.state("awaiting")
 _VIOLATIONS: Final = Violations.declare(
     _CONVERSATION,
