@@ -30,8 +30,8 @@ PUBLIC = {
     ],
     toolwire.machines: [
         "ILLEGAL", "MACHINES", "AnthropicConversation", "ContentBlock", "ConverseConversation",
-        "ConverseStream", "GeminiContents", "GenAIConversation", "JsonRpcRequest", "MessageStream", "MistralConversation",
-        "StreamToolCall", "UIToolPart",
+        "ConverseStream", "GeminiContents", "JsonRpcRequest", "MessageStream", "MistralConversation",
+        "StreamToolCall", "UIToolPart", "GenAIConversation",
         "FullStream", "FullStreamToolCall", "ModelConversation",
         "ChatConversation", "ChatToolCallStream", "CheckingMachine",
         "FunctionCallItem", "FunctionCallPairing", "OutputItem", "ResponseBody", "ResponseStream", "Table",

@@ -31,13 +31,13 @@ if TYPE_CHECKING:
     from toolwire.machines._mcp import JsonRpcRequest
     from toolwire.machines._mistral import MistralConversation
     from toolwire.machines._openai_chat import ChatConversation, ChatToolCallStream
-    from toolwire.machines._otel import GenAIConversation
     from toolwire.machines._openai_responses import (
         FunctionCallItem,
         FunctionCallPairing,
         OutputItem,
         ResponseStream,
     )
+    from toolwire.machines._otel import GenAIConversation
 
     #: Every machine toolwire ships, by class name.
     MACHINES: dict[str, type[CheckingMachine]]
