@@ -234,6 +234,7 @@ def run(*words: str) -> tuple[int, str]:
     return out.returncode, out.stdout + out.stderr
 
 
+@pytest.mark.slow
 def test_the_cli_checks_a_gateway_log_with_a_preset_and_a_group() -> None:
     code, out = run(
         "check", str(LOGS / "litellm" / "changed-id.jsonl"), "--log", "litellm",
@@ -250,6 +251,7 @@ def test_the_cli_recognises_otlp_json_without_a_flag(capsys: pytest.CaptureFixtu
     assert "GA-2 error" in out and "otel-genai, 4 messages: violations" in out
 
 
+@pytest.mark.slow
 def test_the_cli_refuses_after_with_a_log() -> None:
     code, out = run("check", str(LOGS / "litellm" / "clean.jsonl"), "--log", "litellm", "--after", "x.sse")
     assert code == 2 and "--group-by" in out

@@ -24,7 +24,11 @@ def parser() -> argparse.ArgumentParser:
 
     check = verbs.add_parser("check", help="check recorded traffic against a protocol's rules")
     check.add_argument(
-        "files", nargs="+", metavar="FILE", help="trace file(s), VCR cassettes or HAR files; - reads stdin"
+        "files",
+        nargs="+",
+        metavar="FILE",
+        help="trace file(s), VCR cassettes, HAR files or OTLP JSON; with the log options below, logs of "
+        "JSON records (a folder: every file under it); - reads stdin",
     )
     check.add_argument(
         "--protocol",
