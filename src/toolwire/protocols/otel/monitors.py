@@ -142,8 +142,9 @@ class InputMonitor(_Parts):
             )
         call_id = part.get("id")
         key = call_id if isinstance(call_id, str) and call_id else None
-        if call_id is None:
-            # A response without an id answers the first pending call without one.
+        if call_id is None or call_id == "":
+            # A response without an id answers the first pending call without one (an empty id
+            # is GA-1's, on the call).
             key = next((k for k in self._pending if k.startswith("\0")), None)
         if key is not None and key in self._pending:
             event = "last_answer" if len(self._pending) == 1 else "answer"
