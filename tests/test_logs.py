@@ -268,3 +268,11 @@ def test_the_cli_refuses_after_with_a_log() -> None:
 )
 def test_log_options_take_the_parsers_path(words: list[str]) -> None:
     assert _plain_check(words) is None
+
+
+def test_past_fifty_unreadable_records_only_their_count_is_listed(tmp_path: Path) -> None:
+    log = _written(tmp_path / "log.jsonl", [{"other": n} for n in range(60)])
+    [report] = check_log([log], request="body")
+    assert len(report.problems) == 51
+    assert report.problems[-1].message == "10 more input problems, not listed"
+    assert report.exit_code == 2

@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal
 
-from toolwire.engines._check import Problem, Report, not_a_trace
+from toolwire.engines._check import MAX_PROBLEMS, Problem, Report, not_a_trace
 from toolwire.engines._detect import detect, endpoint_of
 from toolwire.engines._envelopes import MISSING, Preset, dig, preset
 from toolwire.engines._otlp import is_otlp, recorded_calls
@@ -171,8 +172,6 @@ def _read(
     except OSError as exc:
         problems.append(Problem(None, None, f"cannot read {name}: {exc.strerror}"))
         return
-    import sys
-
     stream_in = raw if raw is not None else sys.stdin.buffer
     try:
         head, stream = sniff(stream_in)
@@ -542,6 +541,15 @@ def _reports(
     reports: list[Report] = []
     for name in names:
         own = sorted(problems.get(name, []), key=lambda p: (p.line is None, p.line or 0))
+        if len(own) > MAX_PROBLEMS:
+            left = own[MAX_PROBLEMS:]
+            worst: Literal["error", "warning"] = (
+                "error" if any(p.severity == "error" for p in left) else "warning"
+            )
+            own = [
+                *own[:MAX_PROBLEMS],
+                Problem(None, None, f"{len(left)} more input problems, not listed", worst),
+            ]
         mine = [(protocol, bucket) for (source, protocol), bucket in found.items() if source == name]
         if not mine:
             if not any(p.severity == "error" for p in own):
