@@ -57,7 +57,7 @@ PUBLIC = {
         "render_fuzz", "render_replay", "load_target", "tool_result",
         "Analysis", "Exploration", "StateSpace", "analyse", "analyse_machine", "coverage_suite", "explore",
         "paths", "render_analysis", "render_exploration", "render_space", "state_space",
-        "ShapeReport", "render_shapes", "shapes_file",
+        "ShapeReport", "render_shapes", "shapes_file", "check_log",
     ],
 }  # fmt: skip
 

@@ -280,7 +280,7 @@ _LOG_OPTIONS = ("request", "response", "body", "log", "group_by", "order_by")
 
 def _check_logs(args: argparse.Namespace) -> int:
     from toolwire import engines
-    from toolwire.engines._logs import check_log
+    from toolwire.engines import check_log
 
     if args.after is not None:
         raise UsageError("--after checks one request after one stream; in a log, use --group-by")
