@@ -31,7 +31,7 @@ PUBLIC = {
     toolwire.machines: [
         "ILLEGAL", "MACHINES", "AnthropicConversation", "ContentBlock", "ConverseConversation",
         "ConverseStream", "GeminiContents", "JsonRpcRequest", "MessageStream", "MistralConversation",
-        "StreamToolCall", "UIToolPart",
+        "StreamToolCall", "UIToolPart", "GenAIConversation",
         "FullStream", "FullStreamToolCall", "ModelConversation",
         "ChatConversation", "ChatToolCallStream", "CheckingMachine",
         "FunctionCallItem", "FunctionCallPairing", "OutputItem", "ResponseBody", "ResponseStream", "Table",
@@ -57,7 +57,7 @@ PUBLIC = {
         "render_fuzz", "render_replay", "load_target", "tool_result",
         "Analysis", "Exploration", "StateSpace", "analyse", "analyse_machine", "coverage_suite", "explore",
         "paths", "render_analysis", "render_exploration", "render_space", "state_space",
-        "ShapeReport", "render_shapes", "shapes_file",
+        "ShapeReport", "render_shapes", "shapes_file", "check_log",
     ],
 }  # fmt: skip
 

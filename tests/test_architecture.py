@@ -90,7 +90,7 @@ def test_every_family_is_named_in_at_most_two_files_outside_its_own_places() -> 
     namers = _namers()
     assert set(namers) == {
         "openai_chat", "openai_responses", "anthropic", "bedrock",
-        "gemini", "mistral", "aisdk", "mcp",
+        "gemini", "mistral", "aisdk", "mcp", "otel",
     }  # fmt: skip
     for module, files in namers.items():
         assert "protocols/_registry.py" in files, module

@@ -35,6 +35,7 @@ PINNED = {
     "FullStreamToolCall": (8, 18),
     "FullStream": (5, 8),
     "ModelConversation": (2, 7),
+    "GenAIConversation": (3, 6),
 }
 
 

@@ -104,6 +104,8 @@ def test_the_protocols_verb_lists_the_stable_names() -> None:
         "aisdk-ui-messages",
         "aisdk-model-messages",
         "mcp",
+        "otel-genai",
+        "otel-genai-output",
     ]
     assert list(PROTOCOLS) == [line.split()[0] for line in result.stdout.splitlines()]
 

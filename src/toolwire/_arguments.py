@@ -24,7 +24,11 @@ def parser() -> argparse.ArgumentParser:
 
     check = verbs.add_parser("check", help="check recorded traffic against a protocol's rules")
     check.add_argument(
-        "files", nargs="+", metavar="FILE", help="trace file(s), VCR cassettes or HAR files; - reads stdin"
+        "files",
+        nargs="+",
+        metavar="FILE",
+        help="trace file(s), VCR cassettes, HAR files or OTLP JSON; with the log options below, logs of "
+        "JSON records (a folder: every file under it); - reads stdin",
     )
     check.add_argument(
         "--protocol",
@@ -43,6 +47,42 @@ def parser() -> argparse.ArgumentParser:
     )
     check.add_argument(
         "--profile", metavar="NAME", help="a variant of the protocol (`toolwire protocols` lists them)"
+    )
+    check.add_argument(
+        "--request",
+        metavar="PATH",
+        help="FILE is a log of JSON records: the dotted path of each record's request body "
+        "(input.inputBodyJson; JSON text found there is decoded)",
+    )
+    check.add_argument("--response", metavar="PATH", help="the dotted path of each record's response body")
+    check.add_argument(
+        "--body", metavar="PATH", help="the dotted path of each record's body, a request or a response"
+    )
+    check.add_argument(
+        "--log",
+        action="append",
+        metavar="PRESET",
+        help="where a known source keeps its bodies, one per FILE (or one for all): "
+        + ", ".join(_presets())
+        + "; a batch's input and output given together are joined on custom_id",
+    )
+    check.add_argument(
+        "--group-by",
+        metavar="PATH",
+        help="the records of one conversation (a session, trace or conversation id): their turns are "
+        "checked in order, each request replaying the calls the response before it made (RT-1, RT-2)",
+    )
+    check.add_argument(
+        "--order-by",
+        metavar="PATH",
+        help="orders a group's records (a timestamp or turn index; default: as logged)",
+    )
+    check.add_argument(
+        "--jobs",
+        type=int,
+        metavar="N",
+        help="accepted for scripts written for parallel checking; files are checked one after "
+        "another for now",
     )
     check.add_argument("--format", choices=("text", "json"), default="text")
 
@@ -267,7 +307,9 @@ class _Help(argparse.RawDescriptionHelpFormatter):
 #: protocol that follows it, ``{other}`` another request protocol (from the registry).
 _EXAMPLES = {
     "check": "toolwire check stream.sse -p {stream}\n"
-    "  toolwire check request.json -p {request} --after stream.sse --format json",
+    "  toolwire check request.json -p {request} --after stream.sse --format json\n"
+    "  toolwire check gateway.jsonl --log litellm --group-by trace_id --order-by startTime\n"
+    "  toolwire check traces.otlp.jsonl",
     "rules": "toolwire rules -p {stream}",
     "diagram": "toolwire diagram --format svg --out diagrams\n"
     "  toolwire diagram --counterexample counterexamples/FILE.json",
@@ -342,6 +384,12 @@ class _Verb(argparse.ArgumentParser):
         if self.verb and self.epilog is None:
             self.epilog = _epilog(self.verb)
         return super().format_help()
+
+
+def _presets() -> list[str]:
+    from toolwire.engines._envelopes import PRESETS
+
+    return list(PRESETS)
 
 
 def _version() -> str:

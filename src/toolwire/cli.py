@@ -46,7 +46,10 @@ _CHECK_OPTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
 
 
 _CHECK_DEFAULTS: dict[str, Any] = {
-    "protocol": None, "after": None, "input_format": "auto", "profile": None, "format": "text"
+    "protocol": None, "after": None, "input_format": "auto", "profile": None, "format": "text",
+    # The log options (see _check_logs) take the parser's path; a plain line has none of them.
+    "request": None, "response": None, "body": None, "log": None, "group_by": None, "order_by": None,
+    "jobs": None,
 }  # fmt: skip
 
 
@@ -256,6 +259,8 @@ def _check(args: argparse.Namespace) -> int:
     from toolwire import engines
     from toolwire.protocols import get_protocol
 
+    if any(getattr(args, name) for name in _LOG_OPTIONS):
+        return _check_logs(args)
     fmt = None if args.input_format == "auto" else args.input_format
     if args.protocol is not None:
         get_protocol(args.protocol).make(args.profile)  # a wrong profile is wrong for every file
@@ -269,6 +274,11 @@ def _check(args: argparse.Namespace) -> int:
     reports = []
     for path in args.files:
         try:
+            if _looks_otlp(path):
+                from toolwire.engines._logs import check_log
+
+                reports.extend(check_log([path], protocol=args.protocol, profile=args.profile))
+                continue
             raw = _recording(path)
             if raw is not None:
                 from toolwire.engines._exchanges import check_recording
@@ -290,6 +300,50 @@ def _check(args: argparse.Namespace) -> int:
     render = engines.render_json if args.format == "json" else engines.render_text
     print(render(reports))
     return max(report.exit_code for report in reports)
+
+
+#: ``check``'s options that say FILE is a log of records (see :func:`toolwire.engines._logs.check_log`).
+_LOG_OPTIONS = ("request", "response", "body", "log", "group_by", "order_by")
+
+
+def _check_logs(args: argparse.Namespace) -> int:
+    from toolwire import engines
+    from toolwire.engines import check_log
+
+    if args.after is not None:
+        raise UsageError("--after checks one request after one stream; in a log, use --group-by")
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    reports = check_log(
+        args.files,
+        request=args.request,
+        response=args.response,
+        body=args.body,
+        presets=args.log or (),
+        group_by=args.group_by,
+        order_by=args.order_by,
+        protocol=args.protocol,
+        profile=args.profile,
+    )
+    render = engines.render_json if args.format == "json" else engines.render_text
+    print(render(reports))
+    return max(report.exit_code for report in reports)
+
+
+def _looks_otlp(path: str) -> bool:
+    """Whether ``path`` is an OTLP JSON file (its first bytes are read; the reader decides)."""
+    if path == "-":
+        return False
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(4096)
+    except OSError:
+        return False
+    if b'"resource' not in head:
+        return False  # the usual case: no need to load the OTLP reader
+    from toolwire.engines._otlp import is_otlp
+
+    return is_otlp(head)
 
 
 def _recording(path: str) -> bytes | None:

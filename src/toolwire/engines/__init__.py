@@ -28,6 +28,7 @@ __all__ = [
     "check",
     "check_file",
     "check_id",
+    "check_log",
     "coverage_suite",
     "diagram",
     "explore",
@@ -73,6 +74,7 @@ if TYPE_CHECKING:
     )
     from toolwire.engines._fuzz_report import render_fuzz, render_replay
     from toolwire.engines._ids import IdVerdict, check_id, id_shape, render_ids
+    from toolwire.engines._logs import check_log
     from toolwire.engines._shapes import ShapeReport, render_shapes, shapes_file
     from toolwire.engines._targets import load_target, tool_result
 
@@ -81,6 +83,7 @@ _LAZY = {
         ("Diagram", "diagram", "render_diagrams", "to_dot", "to_mermaid"), "toolwire.engines._diagram"
     ),
     **dict.fromkeys(("IdVerdict", "check_id", "id_shape", "render_ids"), "toolwire.engines._ids"),
+    "check_log": "toolwire.engines._logs",
     **dict.fromkeys(("ShapeReport", "render_shapes", "shapes_file"), "toolwire.engines._shapes"),
     **dict.fromkeys(
         ("Counterexample", "FuzzRun", "Outcome", "fuzz", "judge", "load_counterexample", "replay"),

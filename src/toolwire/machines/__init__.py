@@ -37,6 +37,7 @@ if TYPE_CHECKING:
         OutputItem,
         ResponseStream,
     )
+    from toolwire.machines._otel import GenAIConversation
 
     #: Every machine toolwire ships, by class name.
     MACHINES: dict[str, type[CheckingMachine]]
@@ -63,6 +64,7 @@ HOMES: dict[str, str] = {
     "FullStreamToolCall": "_aisdk",
     "FullStream": "_aisdk",
     "ModelConversation": "_aisdk",
+    "GenAIConversation": "_otel",
 }
 
 
@@ -95,6 +97,7 @@ __all__ = [
     "FunctionCallItem",
     "FunctionCallPairing",
     "GeminiContents",
+    "GenAIConversation",
     "JsonRpcRequest",
     "MessageStream",
     "MistralConversation",

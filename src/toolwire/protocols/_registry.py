@@ -73,11 +73,12 @@ INDEX: Final[dict[str, tuple[str, ...]]] = {
         "aisdk-model-messages",
     ),
     "toolwire.protocols.mcp": ("mcp",),
+    "toolwire.protocols.otel": ("otel-genai", "otel-genai-output"),
 }
 _HOME: Final = {name: module for module, names in INDEX.items() for name in names}
 
 # The tables below load every family on first use (the module ``__getattr__`` at the end): reading
-# ``PROTOCOLS`` imports all eight families, ``get_protocol(name)`` only the one of ``name``.
+# ``PROTOCOLS`` imports all nine families, ``get_protocol(name)`` only the one of ``name``.
 _FAMILIES: Final[list[Family]] = []
 _PROTOCOLS: Final[dict[str, Protocol]] = {}
 _RULES: Final[dict[str, Rule]] = {}

@@ -1,0 +1,169 @@
+"""Envelopes: where a log record keeps the bodies it logged, and the presets of the sources that write them.
+
+A PATH is dotted (``response.body``, ``input.inputBodyJson``; a number indexes a list); a JSON
+string met on the way or at its end is decoded, since gateways and lakehouse tables keep bodies as
+JSON text.  A :class:`Preset` names the paths one source's own types or docs give
+(``tests/data/logs/<preset>/PROVENANCE.md`` cites each).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+import orjson
+
+from toolwire.errors import UsageError
+
+__all__ = ["PRESETS", "Preset", "dig", "preset"]
+
+#: What :func:`dig` returns when the path leads nowhere.
+MISSING: Final = object()
+
+
+def dig(record: Any, path: str) -> Any:
+    """The value at dotted ``path`` in ``record`` (JSON text decoded), or :data:`MISSING`.
+
+    >>> dig({"response": {"body": '{"id": "x"}'}}, "response.body")
+    {'id': 'x'}
+    >>> dig({"a": [1, 2]}, "a.1"), dig({"a": 1}, "b") is MISSING
+    (2, True)
+    """
+    value = record
+    for key in path.split("."):
+        value = decoded(value)
+        if isinstance(value, dict):
+            if key not in value:
+                return MISSING
+            value = value[key]
+        elif isinstance(value, list) and key.isdigit() and int(key) < len(value):
+            value = value[int(key)]
+        else:
+            return MISSING
+    return decoded(value)
+
+
+def decoded(value: Any) -> Any:
+    """``value``, or the JSON object or array its text holds."""
+    if isinstance(value, str) and value.lstrip()[:1] in ("{", "["):
+        try:
+            return orjson.loads(value)
+        except orjson.JSONDecodeError:
+            return value
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """Where one source's log records keep their bodies, and what else they say.
+
+    ``messages``: the request path holds a message list, not a body (it is checked as the
+    body ``{"messages": [...]}``).  ``key`` joins the records of files given together (a batch's
+    input and output, on ``custom_id``).  ``failed`` is ``(path, value)``: a record whose value at
+    ``path`` is not ``value`` logged a failed call, with no body to check; ``error`` is a path
+    that, when set, says the same.  ``session`` and ``order`` are what ``--group-by`` and
+    ``--order-by`` usually name for it.  ``recorded``: the bodies are what an SDK recorded, not
+    the bytes on the wire.  ``endpoint`` is the path of the URL the body was sent to.
+    """
+
+    name: str
+    summary: str
+    request: str | None = None
+    response: str | None = None
+    messages: bool = False
+    key: str | None = None
+    failed: tuple[str, Any] | None = None
+    error: str | None = None
+    session: str | None = None
+    order: str | None = None
+    recorded: bool = False
+    #: Where the record says which URL the body was sent to (detection reads it, as a recording's).
+    endpoint: str | None = None
+
+
+PRESETS: Final = {
+    p.name: p
+    for p in (
+        Preset(
+            "litellm",
+            "LiteLLM StandardLoggingPayload: messages (the request's), response (the model's)",
+            request="messages",
+            response="response",
+            messages=True,
+            failed=("status", "success"),
+            session="trace_id",
+            order="startTime",
+        ),
+        Preset(
+            "openai-batch-input",
+            "OpenAI Batch input line: custom_id, method, url, body",
+            request="body",
+            key="custom_id",
+            endpoint="url",
+        ),
+        Preset(
+            "openai-batch-output",
+            "OpenAI Batch output line: custom_id, response.body, error",
+            response="response.body",
+            key="custom_id",
+            error="error",
+        ),
+        Preset(
+            "anthropic-batch",
+            "Anthropic Message Batches result line: custom_id, result.type, result.message",
+            response="result.message",
+            key="custom_id",
+            failed=("result.type", "succeeded"),
+        ),
+        Preset(
+            "bedrock-invocations",
+            "Amazon Bedrock model invocation log: input.inputBodyJson, output.outputBodyJson",
+            request="input.inputBodyJson",
+            response="output.outputBodyJson",
+            error="errorCode",
+            order="timestamp",
+        ),
+        Preset(
+            "portkey",
+            "Portkey log: request.body, response.body, metadata.trace_id",
+            request="request.body",
+            response="response.body",
+            session="metadata.trace_id",
+            endpoint="request.url",
+        ),
+        Preset(
+            "helicone",
+            "Helicone export line (--include-body): request_body, response_body",
+            request="request_body",
+            response="response_body",
+            session="request_properties.Helicone-Session-Id",
+            order="request_created_at",
+        ),
+        Preset(
+            "databricks-inference",
+            "Databricks inference table row: request, response (JSON text), status_code",
+            request="request",
+            response="response",
+            failed=("status_code", 200),
+            order="timestamp_ms",
+        ),
+        Preset(
+            "langfuse",
+            "Langfuse observation (GENERATION): input, output as the SDK recorded them",
+            request="input",
+            response="output",
+            messages=True,
+            session="traceId",
+            order="startTime",
+            recorded=True,
+        ),
+    )
+}
+
+
+def preset(name: str) -> Preset:
+    """The preset called ``name``; a :class:`UsageError` lists the presets there are."""
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise UsageError(f"unknown --log preset {name!r}; choose one of: {', '.join(PRESETS)}") from None

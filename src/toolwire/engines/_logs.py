@@ -1,0 +1,564 @@
+"""Production logs: check the bodies inside log records, and the turns of a conversation across records.
+
+``toolwire check --request/--response/--body PATH``, ``--log PRESET`` and OTLP JSON files come
+here.  Each record gives one model call: the request body it sent and the response body it got
+(either may be missing), taken from the record by dotted paths (:mod:`._envelopes`) or read from
+OpenTelemetry spans (:mod:`._otlp`).  Each body's protocol is detected as ``check`` detects a
+file's (:mod:`._detect`), and its protocol's monitor checks it.  With ``--group-by``, the calls of
+one group (a conversation, session or trace) meet in order (``--order-by``, else as logged), and
+the round-trip rules run between consecutive turns: the request of turn N+1 must replay the calls
+the response of turn N emitted, with their ids (RT-1, RT-2, as ``check --after`` does for one
+pair), and each is answered by its own result (the request's own rules).
+
+Every finding names its file and record line, and its group in its message.  A record from which
+no path reads a body is a :class:`Problem` with its line, never clean.  The work is serial:
+``--jobs`` is accepted and not yet used.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final, Literal
+
+from toolwire.engines._check import MAX_PROBLEMS, Problem, Report, not_a_trace
+from toolwire.engines._detect import detect, endpoint_of
+from toolwire.engines._envelopes import MISSING, Preset, dig, preset
+from toolwire.engines._otlp import is_otlp, recorded_calls
+from toolwire.errors import UsageError
+from toolwire.models import detect_format, read_frames, sniff
+from toolwire.properties import Finding, Monitor, Protocol
+from toolwire.properties._turn import Turn
+from toolwire.protocols import check_round_trip, get_protocol
+
+__all__ = ["check_log", "is_otlp_file"]
+
+Side = Literal["request", "response"]
+#: Bodies of one field sampled together to tell their protocol (the first alone is often ambiguous).
+_SAMPLE: Final = 50
+
+
+@dataclass(slots=True)
+class _Body:
+    value: Any
+    source: str
+    line: int | None
+    where: str
+    side: Side
+    #: The URL's ``host/path`` it was sent to, or the OTLP attribute that held it (``genai``).
+    endpoint: str | None = None
+    genai: bool = False
+    #: A message list checked as the body ``{"messages": [...]}`` (its findings' paths are the list's).
+    wrapped: bool = False
+
+
+@dataclass(slots=True)
+class _Call:
+    """One model call: its request and response bodies, its group and where it sits in it."""
+
+    source: str
+    line: int | None
+    group: Any
+    order: Any
+    seq: int
+    request: _Body | None = None
+    response: _Body | None = None
+    #: Read from OpenTelemetry: grouped by its conversation or trace without ``--group-by``.
+    otlp: bool = False
+
+
+@dataclass(slots=True)
+class _Found:
+    """What one file's bodies of one protocol gave: the makings of its :class:`Report`."""
+
+    events: int = 0
+    findings: list[Finding] = field(default_factory=list)
+
+
+def is_otlp_file(path: str | os.PathLike[str]) -> bool:
+    """Whether the file at ``path`` is OTLP JSON (what ``check`` reads without a flag)."""
+    if str(path) == "-" or os.path.isdir(path):
+        return False
+    try:
+        with open(path, "rb") as handle:
+            return is_otlp(handle.read(4096))
+    except OSError:
+        return False
+
+
+def check_log(
+    paths: Sequence[str | os.PathLike[str]],
+    *,
+    request: str | None = None,
+    response: str | None = None,
+    body: str | None = None,
+    presets: Sequence[str] = (),
+    group_by: str | None = None,
+    order_by: str | None = None,
+    protocol: str | None = None,
+    profile: str | None = None,
+) -> list[Report]:
+    """Check the bodies logged in ``paths`` (files or folders), one :class:`Report` per file and protocol.
+
+    ``request`` / ``response`` / ``body`` are dotted paths into each record (``body``: a body of
+    either side); ``presets`` name the sources' own paths, one per file given (or one for all).
+    OTLP JSON files need neither.  ``group_by`` / ``order_by`` are dotted paths (an OTLP span's
+    attribute names) that gather the records of one conversation and order them.  ``protocol``
+    names the requests' protocol (or the responses', when it is a response's).
+
+    >>> import json, tempfile, os
+    >>> record = {"session": "s1", "body": {"messages": [
+    ...     {"role": "tool", "tool_call_id": "call_1", "content": "72F"}]}}
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
+    ...     _ = f.write(json.dumps(record) + "\\n")
+    >>> [report] = check_log([f.name], request="body", group_by="session")
+    >>> [(x.rule, x.line, x.path, x.message.split(":")[0]) for x in report.findings]
+    [('CC-2', 1, 'body.messages[0].role', 'group s1')]
+    >>> os.unlink(f.name)
+    """
+    chosen = get_protocol(protocol) if protocol is not None else None
+    if chosen is not None:
+        chosen.make(profile)
+    kinds = [preset(name) for name in presets]
+    if len(kinds) > 1 and len(kinds) != len(paths):
+        raise UsageError(
+            f"give one --log per FILE ({len(paths)} files, {len(kinds)} presets), or one --log for all"
+        )
+    custom = Preset("", "", request=request, response=response)
+    files: list[tuple[str, Preset | None]] = []
+    for k, path in enumerate(paths):
+        kind = kinds[k] if len(kinds) > 1 else (kinds[0] if kinds else None)
+        if kind is not None and (request or response):
+            kind = dataclasses.replace(
+                kind, request=request or kind.request, response=response or kind.response
+            )
+        for name in _expand(path):
+            files.append((name, kind if kind is not None else (custom if request or response else None)))
+    problems: dict[str, list[Problem]] = {name: [] for name, _ in files}
+    calls: list[_Call] = []
+    joined: dict[Any, _Call] = {}
+    for name, kind in files:
+        _read(name, kind, body, group_by, order_by, calls, joined, problems[name])
+    found: dict[tuple[str, str], _Found] = {}
+    _check_groups(calls, chosen, profile, group_by is not None, found, problems)
+    return _reports([name for name, _ in files], found, problems)
+
+
+def _expand(path: str | os.PathLike[str]) -> list[str]:
+    if str(path) != "-" and os.path.isdir(path):
+        names = sorted(str(p) for p in Path(path).rglob("*") if p.is_file())
+        if not names:
+            raise UsageError(f"{path} is a folder with no files in it")
+        return names
+    return [str(path)]
+
+
+def _read(
+    name: str,
+    kind: Preset | None,
+    body: str | None,
+    group_by: str | None,
+    order_by: str | None,
+    calls: list[_Call],
+    joined: dict[Any, _Call],
+    problems: list[Problem],
+) -> None:
+    try:
+        raw = open(name, "rb") if name != "-" else None  # noqa: SIM115 (closed below)
+    except OSError as exc:
+        problems.append(Problem(None, None, f"cannot read {name}: {exc.strerror}"))
+        return
+    stream_in = raw if raw is not None else sys.stdin.buffer
+    try:
+        head, stream = sniff(stream_in)
+        unreadable = not_a_trace(head)
+        if unreadable is not None:
+            problems.append(Problem(None, None, unreadable))
+            return
+
+        def sink(line: int | None, message: str) -> None:
+            problems.append(Problem(line, None, message))
+
+        frames = read_frames(stream, sink, detect_format(head))
+        if is_otlp(head):
+            _read_otlp(name, frames, group_by, order_by, calls, problems)
+            return
+        if kind is None and body is None:
+            raise UsageError(
+                f"{name}: say where each record keeps its bodies: --request PATH, --response PATH, "
+                "--body PATH or --log PRESET"
+            )
+        if kind is not None and kind.recorded:
+            problems.append(
+                Problem(
+                    None,
+                    None,
+                    f"{kind.name} keeps what an SDK recorded of each call, not the bytes on the wire: "
+                    "the findings are about the recorded messages",
+                    "warning",
+                )
+            )
+        for line, record, _ in frames:
+            _record(name, line, record, kind, body, group_by, order_by, calls, joined, problems)
+    finally:
+        if raw is not None:
+            raw.close()
+
+
+def _read_otlp(
+    name: str,
+    frames: Iterable[Any],
+    group_by: str | None,
+    order_by: str | None,
+    calls: list[_Call],
+    problems: list[Problem],
+) -> None:
+    before = len(calls)
+    for line, document, _ in frames:
+        for found in recorded_calls(line, document):
+            group = found.attributes.get(group_by) if group_by else found.group
+            order = found.attributes.get(order_by) if order_by else found.order
+            call = _Call(name, line, group, order, len(calls), otlp=True)
+            if found.request is not None:
+                value, where, endpoint = found.request
+                genai = endpoint is not None
+                call.request = _Body(value, name, line, where, "request", endpoint, genai, wrapped=genai)
+            if found.response is not None:
+                value, where, endpoint = found.response
+                call.response = _Body(value, name, line, where, "response", endpoint, endpoint is not None)
+            calls.append(call)
+    if len(calls) == before:
+        problems.append(
+            Problem(
+                None,
+                None,
+                "no span or log record holds GenAI messages (gen_ai.input.messages, "
+                "gen_ai.output.messages, OpenInference's input.value / llm.input_messages, or "
+                "gen_ai.prompt.N): nothing to check",
+            )
+        )
+
+
+def _record(
+    name: str,
+    line: int | None,
+    record: Any,
+    kind: Preset | None,
+    body: str | None,
+    group_by: str | None,
+    order_by: str | None,
+    calls: list[_Call],
+    joined: dict[Any, _Call],
+    problems: list[Problem],
+) -> None:
+    where = f"record at line {line}" if line is not None else "record"
+    if not isinstance(record, dict):
+        problems.append(Problem(line, None, f"{where} is not a JSON object; nothing checked"))
+        return
+    if kind is not None and _failed(record, kind):
+        problems.append(Problem(line, None, f"{where} logged a failed call; no body to check", "warning"))
+        return
+    group = _value(record, group_by)
+    order = _value(record, order_by)
+    call = _Call(name, line, group, order, len(calls))
+    sent = dig(record, kind.endpoint) if kind is not None and kind.endpoint else None
+    endpoint = (endpoint_of(sent) if "://" in sent else sent) if isinstance(sent, str) else None
+    read: list[str] = []
+    for side, path in (
+        ("request", kind.request if kind else None),
+        ("response", kind.response if kind else None),
+    ):
+        if path is None:
+            continue
+        read.append(path)
+        value = dig(record, path)
+        if value is MISSING or value is None:
+            continue
+        wrapped = side == "request" and kind is not None and kind.messages and isinstance(value, list)
+        if wrapped:
+            value = {"messages": value}
+        if (
+            side == "response"
+            and kind is not None
+            and kind.messages
+            and isinstance(value, dict)
+            and "role" in value
+        ):
+            # An SDK recorded the model's message alone: checked as the response body holding it.
+            finish = "tool_calls" if value.get("tool_calls") else "stop"
+            value = {"choices": [{"index": 0, "message": value, "finish_reason": finish}]}
+        setattr(call, side, _Body(value, name, line, path, side, endpoint, wrapped=wrapped))  # type: ignore[arg-type]
+    if body is not None:
+        read.append(body)
+        value = dig(record, body)
+        if value is not MISSING and value is not None:
+            call.request = _Body(value, name, line, body, "request", endpoint)
+    if call.request is None and call.response is None:
+        problems.append(Problem(line, None, f"{where}: no body at {' or '.join(read)}; nothing checked"))
+        return
+    key = dig(record, kind.key) if kind is not None and kind.key else MISSING
+    if key is MISSING or not isinstance(key, str | int):
+        calls.append(call)
+        return
+    other = joined.get(key)
+    if other is None:
+        joined[key] = call
+        calls.append(call)
+        return
+    # The other half of a batch line given in another file (input and output join on their key).
+    other.request = other.request or call.request
+    other.response = other.response or call.response
+    sent_to = next(
+        (b.endpoint for b in (other.request, other.response) if b is not None and b.endpoint), None
+    )
+    for part in (other.request, other.response):
+        if part is not None and part.endpoint is None:
+            part.endpoint = sent_to
+    if other.group is None:
+        other.group = call.group
+
+
+def _failed(record: dict[str, Any], kind: Preset) -> bool:
+    if kind.error is not None and dig(record, kind.error) not in (MISSING, None):
+        return True
+    if kind.failed is not None:
+        path, ok = kind.failed
+        value = dig(record, path)
+        return value is not MISSING and value != ok
+    return False
+
+
+def _value(record: Any, path: str | None) -> Any:
+    if path is None:
+        return None
+    value = dig(record, path)
+    return None if value is MISSING else value
+
+
+def _sort_key(call: _Call) -> tuple[Any, ...]:
+    order = call.order
+    if order is None:
+        return (1, 0, "", call.seq)
+    if isinstance(order, bool) or not isinstance(order, int | float):
+        return (0, 1, str(order), call.seq)
+    return (0, 0, order, call.seq)
+
+
+def _check_groups(
+    calls: list[_Call],
+    chosen: Protocol | None,
+    profile: str | None,
+    grouped: bool,
+    found: dict[tuple[str, str], _Found],
+    problems: dict[str, list[Problem]],
+) -> None:
+    groups: dict[Any, list[_Call]] = {}
+    for call in calls:
+        key = call.group if call.group is not None and (grouped or call.otlp) else ("\0", call.seq)
+        groups.setdefault(_hashable(key), []).append(call)
+    detector = _Detector(calls, chosen)
+    for members in groups.values():
+        members.sort(key=_sort_key)
+        before: list[Turn] | None = None
+        for call in members:
+            group = call.group if (call.group is not None and len(members) > 1) or grouped else None
+            if call.request is not None:
+                partner = detector.protocol(call.response)[0] if call.response is not None else None
+                monitor = _check(call.request, detector, profile, before, group, found, problems, partner)
+                if monitor is None:
+                    before = None
+            if call.response is not None:
+                monitor = _check(call.response, detector, profile, None, group, found, problems)
+                before = monitor.calls() if monitor is not None else None
+            else:
+                before = None
+
+
+def _hashable(value: Any) -> Any:
+    try:
+        hash(value)
+    except TypeError:
+        return repr(value)
+    return value
+
+
+class _Detector:
+    """The protocol of each body: ``-p``, else detected from the bodies of its field together, else alone."""
+
+    def __init__(self, calls: list[_Call], chosen: Protocol | None) -> None:
+        self.chosen = chosen
+        self.by_field: dict[tuple[str, str, Side, str | None], Protocol | None] = {}
+        self.samples: dict[tuple[str, str, Side, str | None], list[Any]] = {}
+        for call in calls:
+            for part in (call.request, call.response):
+                if part is not None:
+                    sample = self.samples.setdefault(self._key(part), [])
+                    if len(sample) < _SAMPLE:
+                        sample.append(part.value)
+
+    @staticmethod
+    def _key(part: _Body) -> tuple[str, str, Side, str | None]:
+        where = part.where.split(" ", 2)[-1] if part.where.startswith(("span ", "log record")) else part.where
+        return (part.source, where, part.side, part.endpoint)
+
+    def protocol(self, part: _Body, partner: Protocol | None = None) -> tuple[Protocol | None, str]:
+        """``part``'s protocol, or why none; ``partner`` is the other side's, which settles a tie."""
+        chosen = self.chosen
+        if chosen is not None and not part.genai:
+            if (chosen.shape == "conversation") == (part.side == "request"):
+                return chosen, ""
+            if part.side == "response" and chosen.follows:
+                names = [n for n in self._candidates([part.value], part) if n in chosen.follows]
+                if len(names) == 1:
+                    return get_protocol(names[0]), ""
+                return None, f"{part.where} is none of {', '.join(chosen.follows)}"
+        key = self._key(part)
+        if key not in self.by_field:
+            self.by_field[key] = self._settled(
+                self._candidates(self.samples.get(key, [part.value]), part), part, None
+            )
+        shared = self.by_field[key]
+        if shared is not None:
+            return shared, ""
+        alone = self._candidates([part.value], part)
+        found = self._settled(alone, part, partner)
+        if found is not None:
+            return found, ""
+        if alone:
+            return None, (
+                f"{part.where}: ambiguous: it reads as {', '.join(alone)}; choose one with -p "
+                "(toolwire protocols lists them)"
+            )
+        return None, f"{part.where}: no registered protocol recognises this body; name one with -p"
+
+    @staticmethod
+    def _settled(names: list[str], part: _Body, partner: Protocol | None) -> Protocol | None:
+        if len(names) > 1 and partner is not None:
+            # A request and its response are of one family: the request follows the response's protocol.
+            if part.side == "request":
+                names = [n for n in names if partner.name in get_protocol(n).follows]
+            else:
+                names = [n for n in names if n in partner.follows]
+        return get_protocol(names[0]) if len(names) == 1 else None
+
+    @staticmethod
+    def _candidates(values: list[Any], part: _Body) -> list[str]:
+        frames = _frames(values if part.side == "request" else values[:1], part.side)
+        return list(detect(frames, part.endpoint, part.side, _document(values[0], part.side)).candidates)
+
+
+def _frames(values: list[Any], side: Side) -> list[Any]:
+    if side == "response" and values and isinstance(values[0], list):
+        return [(None, event, None) for event in values[0]]
+    out: list[Any] = []
+    for value in values:
+        if side == "request" and isinstance(value, list):
+            out.extend((None, item, None) for item in value)
+        else:
+            out.append((None, value, None))
+    return out
+
+
+def _document(value: Any, side: Side) -> bool | None:
+    return isinstance(value, dict) if side == "response" else None
+
+
+def _check(
+    part: _Body,
+    detector: _Detector,
+    profile: str | None,
+    before: list[Turn] | None,
+    group: Any,
+    found: dict[tuple[str, str], _Found],
+    problems: dict[str, list[Problem]],
+    partner: Protocol | None = None,
+) -> Monitor | None:
+    spec, why = detector.protocol(part, partner)
+    own = problems.setdefault(part.source, [])
+    if spec is None:
+        own.append(Problem(part.line, None, f"{_named(group)}{why}"))
+        return None
+    monitor = spec.make(profile if spec is detector.chosen else None)
+    monitor.keep_calls = True
+    value = part.value
+    if spec.shape == "conversation":
+        container = spec.container or ""
+        if isinstance(value, dict) and isinstance(value.get(container), list):
+            monitor.open_document(value)
+            items = value[container]
+        elif isinstance(value, list):
+            items = value
+        else:
+            own.append(Problem(part.line, None, f"{_named(group)}{part.where} holds no '{container}' list"))
+            return None
+        monitor.feed_document(items, part.line)
+        monitor.finish(len(items), part.line)
+        if before:
+            check_round_trip(before, monitor)
+        events = len(items)
+    else:
+        events_in = value if isinstance(value, list) else [value]
+        for index, event in enumerate(events_in):
+            monitor.feed(event, index, part.line, None)
+        monitor.finish(len(events_in), part.line)
+        events = len(events_in)
+    if events and monitor.skipped >= events:
+        own.append(
+            Problem(part.line, None, f"{_named(group)}{part.where} is not {spec.name} traffic; skipped")
+        )
+        return None
+    bucket = found.setdefault((part.source, spec.name), _Found())
+    bucket.events += events
+    bucket.findings.extend(_placed(f, part, group) for f in monitor.findings)
+    own.extend(Problem(part.line, None, f"{part.where}: {n.message}", "warning") for n in monitor.notices)
+    return monitor
+
+
+def _named(group: Any) -> str:
+    return "" if group is None else f"group {group}: "
+
+
+def _placed(finding: Finding, part: _Body, group: Any) -> Finding:
+    """``finding`` at its record's line, its path inside the record, its group in its message."""
+    if finding.path is not None and part.wrapped and finding.path.startswith("messages"):
+        where = part.where + finding.path.removeprefix("messages")
+    elif finding.path is not None:
+        where = f"{part.where}.{finding.path}"
+    elif finding.index is not None:
+        where = f"{part.where} event {finding.index}"
+    else:
+        where = part.where
+    return dataclasses.replace(finding, line=part.line, path=where, message=_named(group) + finding.message)
+
+
+def _reports(
+    names: list[str], found: dict[tuple[str, str], _Found], problems: dict[str, list[Problem]]
+) -> list[Report]:
+    reports: list[Report] = []
+    for name in names:
+        own = sorted(problems.get(name, []), key=lambda p: (p.line is None, p.line or 0))
+        if len(own) > MAX_PROBLEMS:
+            left = own[MAX_PROBLEMS:]
+            worst: Literal["error", "warning"] = (
+                "error" if any(p.severity == "error" for p in left) else "warning"
+            )
+            own = [
+                *own[:MAX_PROBLEMS],
+                Problem(None, None, f"{len(left)} more input problems, not listed", worst),
+            ]
+        mine = [(protocol, bucket) for (source, protocol), bucket in found.items() if source == name]
+        if not mine:
+            if not any(p.severity == "error" for p in own):
+                own.append(Problem(None, None, "no record held a body to check"))
+            reports.append(Report(name, "", 0, problems=tuple(own)))
+            continue
+        for k, (protocol, bucket) in enumerate(mine):
+            findings = sorted(bucket.findings, key=lambda f: (f.line is None, f.line or 0, f.index or 0))
+            reports.append(
+                Report(name, protocol, bucket.events, tuple(findings), tuple(own) if k == 0 else ())
+            )
+    return reports

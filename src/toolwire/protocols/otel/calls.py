@@ -1,0 +1,60 @@
+"""Readers of OpenTelemetry GenAI messages: what is one, its tool results, the id probe."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from toolwire.models import _otel as wire
+from toolwire.properties._protocol import Result
+
+__all__ = ["probe", "recognises", "results"]
+
+
+def recognises(message: Any) -> bool:
+    """Whether ``message`` is a GenAI message: a role, and parts that each name their type.
+
+    Other formats with ``parts`` are not: Gemini's parts have no type, the AI SDK's UI messages
+    write text under ``text`` and name tool parts ``tool-NAME``.
+
+    >>> recognises({"role": "user", "parts": [{"type": "text", "content": "Hi"}]})
+    True
+    >>> recognises({"role": "user", "parts": [{"type": "text", "text": "Hi"}]})
+    False
+    """
+    if not isinstance(message, dict) or not isinstance(message.get("role"), str) or "content" in message:
+        return False
+    parts = message.get("parts")
+    if not isinstance(parts, list):
+        return False
+    for part in parts:
+        if not isinstance(part, dict) or not isinstance(part.get("type"), str):
+            return False
+        kind = part["type"]
+        if kind.startswith(wire.FOREIGN_PREFIXES) or (kind == wire.TEXT and "content" not in part):
+            return False
+    return True
+
+
+def results(trace: list[Any]) -> Iterable[Result]:
+    """Each tool_call_response part of the messages, in order."""
+    for message in trace:
+        parts = message.get("parts") if isinstance(message, dict) else None
+        for part in parts if isinstance(parts, list) else []:
+            if isinstance(part, dict) and part.get("type") == wire.TOOL_CALL_RESPONSE:
+                yield Result(part.get("id"), None, part.get("response"))
+
+
+def probe(call_id: str) -> list[dict[str, Any]]:
+    """The smallest input messages in which ``call_id`` is a call's id and its answer's."""
+    return [
+        {"role": "user", "parts": [{"type": wire.TEXT, "content": "Weather in Paris?"}]},
+        {
+            "role": wire.ROLE_ASSISTANT,
+            "parts": [{"type": wire.TOOL_CALL, "id": call_id, "name": "get_weather", "arguments": {}}],
+        },
+        {
+            "role": wire.ROLE_TOOL,
+            "parts": [{"type": wire.TOOL_CALL_RESPONSE, "id": call_id, "response": "ok"}],
+        },
+    ]

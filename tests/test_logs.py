@@ -1,0 +1,278 @@
+"""Production logs: bodies inside log records, conversations across records, OTLP JSON."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from toolwire.cli import _plain_check, main
+from toolwire.engines._envelopes import PRESETS, dig
+from toolwire.engines._logs import check_log
+from toolwire.errors import UsageError
+
+LOGS = Path(__file__).parent / "data" / "logs"
+OTEL = LOGS / "otel"
+#: What each preset's records are grouped by (the conversation), as the README shows.
+GROUPS = {
+    "litellm": "trace_id",
+    "portkey": "metadata.trace_id",
+    "helicone": "request_properties.Helicone-Session-Id",
+    "langfuse": "traceId",
+    "bedrock-invocations": "operation",
+}
+
+
+def rules(reports: list[Any]) -> list[str]:
+    return sorted({f.rule for report in reports for f in report.findings})
+
+
+def test_every_preset_has_a_clean_record_file_and_its_provenance() -> None:
+    assert (LOGS / "PROVENANCE.md").is_file()
+    provenance = (LOGS / "PROVENANCE.md").read_text()
+    for name in PRESETS:
+        assert (LOGS / name / "clean.jsonl").is_file(), name
+        assert f"`{name}`" in provenance, name
+
+
+@pytest.mark.parametrize("name", [p for p in PRESETS if not p.startswith("openai-batch")])
+def test_each_preset_reads_its_clean_records_as_clean(name: str) -> None:
+    reports = check_log([LOGS / name / "clean.jsonl"], presets=[name], group_by=GROUPS.get(name))
+    assert [r.exit_code for r in reports] == [0] * len(reports), [r.problems for r in reports]
+    assert all(r.events for r in reports)
+
+
+def test_a_batch_input_and_output_are_joined_on_custom_id() -> None:
+    given = [LOGS / "openai-batch-input" / "clean.jsonl", LOGS / "openai-batch-output" / "clean.jsonl"]
+    reports = check_log(given, presets=["openai-batch-input", "openai-batch-output"])
+    assert [(Path(r.source).parent.name, r.exit_code) for r in reports] == [
+        ("openai-batch-input", 0),
+        ("openai-batch-output", 0),
+    ]
+    assert not reports[0].problems
+
+
+def test_a_batchs_violations_name_their_file_and_line() -> None:
+    given = [
+        LOGS / "openai-batch-input" / "violating.jsonl",
+        LOGS / "openai-batch-output" / "violating.jsonl",
+    ]
+    reports = check_log(given, presets=["openai-batch-input", "openai-batch-output"])
+    found = [(Path(r.source).parent.name, f.rule, f.line, f.path) for r in reports for f in r.findings]
+    assert found == [
+        ("openai-batch-input", "CC-2", 3, "body.messages[1].role"),
+        ("openai-batch-output", "CC-9a", 3, "response.body.choices[0].message.tool_calls[0]"),
+    ]
+
+
+def test_one_log_preset_per_file_or_one_for_all() -> None:
+    given = [LOGS / "litellm" / "clean.jsonl"] * 3
+    with pytest.raises(UsageError, match="one --log per FILE"):
+        check_log(given, presets=["litellm", "portkey"])
+    with pytest.raises(UsageError, match="unknown --log preset 'nope'"):
+        check_log(given, presets=["nope"])
+
+
+@pytest.mark.parametrize(
+    ("name", "file", "expect"),
+    [
+        ("litellm", "orphan-tool-message.jsonl", ["CC-2"]),
+        ("anthropic-batch", "violating.jsonl", ["AN-1"]),
+        ("bedrock-invocations", "orphan-result.jsonl", ["BR-3"]),
+        ("databricks-inference", "violating.jsonl", ["CC-2"]),
+    ],
+)
+def test_each_violating_record_set_is_flagged_with_its_rules(name: str, file: str, expect: list[str]) -> None:
+    reports = check_log([LOGS / name / file], presets=[name])
+    assert rules(reports) == expect
+    assert max(r.exit_code for r in reports) == 1
+
+
+def test_a_litellm_records_response_is_checked(tmp_path: Path) -> None:
+    record = json.loads((LOGS / "litellm" / "clean.jsonl").read_text().splitlines()[0])
+    record["response"]["choices"][0]["message"]["tool_calls"][0]["id"] = ""
+    log = tmp_path / "litellm.jsonl"
+    log.write_text(json.dumps(record) + "\n")
+    [request, response] = check_log([log], presets=["litellm"])
+    assert (request.exit_code, [f.rule for f in response.findings]) == (0, ["CC-9a"])
+    assert response.findings[0].path == "response.choices[0].message.tool_calls[0]"
+
+
+def test_a_record_no_path_reads_is_a_problem_with_its_line() -> None:
+    [report] = check_log([LOGS / "openai-batch-input" / "no-body.jsonl"], presets=["openai-batch-input"])
+    assert report.exit_code == 2
+    assert [(p.line, p.severity) for p in report.problems] == [(2, "error")]
+    assert "no body at body" in report.problems[0].message
+
+
+def test_a_failed_call_is_a_warning_not_a_problem() -> None:
+    reports = check_log([LOGS / "anthropic-batch" / "clean.jsonl"], presets=["anthropic-batch"])
+    assert [(p.line, p.severity) for r in reports for p in r.problems] == [(2, "warning")]
+    assert reports[0].exit_code == 0
+
+
+@pytest.mark.parametrize("name", sorted(GROUPS))
+def test_a_call_id_changed_between_a_response_and_the_next_request_names_its_group(name: str) -> None:
+    file = LOGS / name / "changed-id.jsonl"
+    reports = check_log([file], presets=[name], group_by=GROUPS[name])
+    findings = [f for r in reports for f in r.findings]
+    assert [(f.rule, f.line) for f in findings] == [("RT-1", 2)]
+    group = dig(json.loads(file.read_text().splitlines()[1]), GROUPS[name])
+    assert findings[0].message.startswith(f"group {group}: ")
+    # Without --group-by, the records are not one conversation: nothing is compared across them.
+    assert rules(check_log([file], presets=[name])) == []
+
+
+def test_shuffled_records_ordered_by_order_by_give_the_same_findings(tmp_path: Path) -> None:
+    lines = (LOGS / "litellm" / "changed-id.jsonl").read_text().splitlines()
+    other = [json.loads(line) for line in (LOGS / "litellm" / "clean.jsonl").read_text().splitlines()]
+    for record in other:
+        record["trace_id"] = "sess-other"
+    records = [json.loads(line) for line in lines] + other
+    ordered = check_log([_written(tmp_path / "a.jsonl", records)], presets=["litellm"], group_by="trace_id")
+    # Each conversation's second turn first, the other's records in between.
+    shuffled = [records[1], records[3], records[2], records[0]]
+    again = check_log(
+        [_written(tmp_path / "b.jsonl", shuffled)],
+        presets=["litellm"],
+        group_by="trace_id",
+        order_by="startTime",
+    )
+
+    def seen(reports: list[Any]) -> list[tuple[str, str, list[str]]]:
+        return [(f.rule, f.message, sorted(f.ids)) for r in reports for f in r.findings]
+
+    assert seen(again) == seen(ordered) == [(
+        "RT-1",
+        "group sess-7f3a: messages[1] replays streamed call call_VSPygqKTWdrhaFErNvMV18Yl (get_weather) "
+        "with id 'call_VSPygqKTWdrhaFErNvMV18YI'",
+        ["call_VSPygqKTWdrhaFErNvMV18YI", "call_VSPygqKTWdrhaFErNvMV18Yl"],
+    )]  # fmt: skip
+    # As logged, the second turn comes first: its response made no call, so nothing is compared.
+    assert seen(check_log([tmp_path / "b.jsonl"], presets=["litellm"], group_by="trace_id")) == []
+
+
+def _written(path: Path, records: list[Any]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return path
+
+
+def test_custom_paths_read_an_envelope_and_decode_json_text(tmp_path: Path) -> None:
+    body = {"messages": [{"role": "tool", "tool_call_id": "call_1", "content": "72F"}]}
+    log = _written(tmp_path / "log.jsonl", [{"entry": {"payload": json.dumps(body)}}])
+    [report] = check_log([log], request="entry.payload")
+    assert [(f.rule, f.line, f.path) for f in report.findings] == [
+        ("CC-2", 1, "entry.payload.messages[0].role")
+    ]
+    [same] = check_log([log], body="entry.payload")
+    assert same.findings == report.findings
+
+
+def test_a_folder_is_every_file_under_it() -> None:
+    reports = check_log([LOGS / "portkey"], presets=["portkey"], group_by="metadata.trace_id")
+    assert sorted({Path(r.source).name for r in reports}) == ["changed-id.jsonl", "clean.jsonl"]
+    assert rules(reports) == ["RT-1"]
+
+
+# OpenTelemetry
+
+
+@pytest.mark.parametrize(
+    ("file", "expect"),
+    [
+        # The attribute registry's example: a leading space in the answered id, 'result' for 'response'.
+        ("semconv-attribute-example.jsonl", ["GA-2", "GA-4", "GA-5"]),
+        ("semconv-spans-example.jsonl", ["GA-4", "GA-5"]),
+        ("semconv-spans-fixed.jsonl", []),
+        ("details-event.jsonl", []),
+        ("details-event-null-ids.jsonl", []),
+        ("logs-changed-id.jsonl", ["RT-1"]),
+        ("openinference-clean.jsonl", []),
+        ("openinference-changed-id.jsonl", ["RT-1"]),
+        ("openinference-flattened-changed-id.jsonl", ["RT-1"]),
+        ("legacy-prompt-orphan.jsonl", ["GA-3", "RT-1"]),
+    ],
+)
+def test_otlp_files_are_read_without_a_flag(file: str, expect: list[str]) -> None:
+    reports = check_log([OTEL / file])
+    assert rules(reports) == expect
+    assert not [p for r in reports for p in r.problems], [r.problems for r in reports]
+    assert max(r.exit_code for r in reports) == (1 if expect else 0)
+
+
+def test_the_attribute_examples_findings_name_the_span_and_the_part() -> None:
+    reports = check_log([OTEL / "semconv-attribute-example.jsonl"])
+    paths = {f.rule: f.path for r in reports for f in r.findings}
+    where = "span 051581bf3cb55c12 gen_ai.input.messages"
+    assert paths == {"GA-2": f"{where}[2].parts[0]", "GA-4": f"{where}[2].parts[0].id", "GA-5": f"{where}[1]"}
+
+
+def test_otlp_log_records_are_grouped_by_conversation_and_ordered_by_time() -> None:
+    [finding] = [f for r in check_log([OTEL / "logs-changed-id.jsonl"]) for f in r.findings]
+    assert finding.message.startswith("group conv_5j66UpCpwteGg4YSxUnt7lPY: ")
+
+
+def test_a_file_of_unrelated_spans_is_a_problem(tmp_path: Path) -> None:
+    span = {"traceId": "ab" * 16, "spanId": "cd" * 8, "name": "GET /", "attributes": []}
+    log = _written(tmp_path / "t.jsonl", [{"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}])
+    [report] = check_log([log])
+    assert report.exit_code == 2
+    assert "no span or log record holds GenAI messages" in report.problems[0].message
+
+
+# The command line
+
+
+def run(*words: str) -> tuple[int, str]:
+    out = subprocess.run(
+        [sys.executable, "-m", "toolwire", *words], capture_output=True, text=True, check=False
+    )
+    return out.returncode, out.stdout + out.stderr
+
+
+@pytest.mark.slow
+def test_the_cli_checks_a_gateway_log_with_a_preset_and_a_group() -> None:
+    code, out = run(
+        "check", str(LOGS / "litellm" / "changed-id.jsonl"), "--log", "litellm",
+        "--group-by", "trace_id", "--order-by", "startTime", "--jobs", "2", "--format", "json",
+    )  # fmt: skip
+    assert code == 1, out
+    document = json.loads(out)
+    assert [(f["rule"], f["line"]) for r in document["reports"] for f in r["findings"]] == [("RT-1", 2)]
+
+
+def test_the_cli_recognises_otlp_json_without_a_flag(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", str(OTEL / "semconv-attribute-example.jsonl")]) == 1
+    out = capsys.readouterr().out
+    assert "GA-2 error" in out and "otel-genai, 4 messages: violations" in out
+
+
+@pytest.mark.slow
+def test_the_cli_refuses_after_with_a_log() -> None:
+    code, out = run("check", str(LOGS / "litellm" / "clean.jsonl"), "--log", "litellm", "--after", "x.sse")
+    assert code == 2 and "--group-by" in out
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["check", "a.jsonl", "--log", "litellm"],
+        ["check", "a.jsonl", "--request", "body"],
+        ["check", "a.jsonl", "--group-by", "trace_id"],
+        ["check", "a.jsonl", "--jobs", "2"],
+    ],
+)
+def test_log_options_take_the_parsers_path(words: list[str]) -> None:
+    assert _plain_check(words) is None
+
+
+def test_past_fifty_unreadable_records_only_their_count_is_listed(tmp_path: Path) -> None:
+    log = _written(tmp_path / "log.jsonl", [{"other": n} for n in range(60)])
+    [report] = check_log([log], request="body")
+    assert len(report.problems) == 51
+    assert report.problems[-1].message == "10 more input problems, not listed"
+    assert report.exit_code == 2
