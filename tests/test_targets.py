@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from toolwire.engines import fuzz, judge, load_target
+from toolwire.engines._targets import WorkerTarget
 
 CHUNKS = [
     {"choices": [{"index": 0, "delta": {"role": "assistant", "content": None}, "finish_reason": None}]},
@@ -48,7 +49,7 @@ def test_the_callers_interval_timer_survives_a_campaign() -> None:
     previous = signal.signal(signal.SIGALRM, lambda *_: fired.append(1))
     try:
         signal.setitimer(signal.ITIMER_REAL, 30.0)
-        fuzz(lambda trace: trace, "openai-chat-stream", "openai-chat-stream", max_examples=20, save_to=None)
+        fuzz(lambda trace: trace, "openai-chat-stream", "openai-chat-stream", max_examples=20, out=None)
         remaining, _ = signal.getitimer(signal.ITIMER_REAL)
         assert 0 < remaining < 30.0
     finally:
@@ -64,7 +65,7 @@ def _sleepers(tag: str) -> int:
 def test_a_hanging_command_is_killed_with_every_process_it_started(tmp_path: Path) -> None:
     tag = f"sleep 987{int(time.time()) % 1000}"
     command = f"sh -c 'cat >/dev/null; {tag}'"
-    run = fuzz(command, "openai-chat-stream", "openai-chat-stream", timeout=0.5, max_examples=2, save_to=None)
+    run = fuzz(command, "openai-chat-stream", "openai-chat-stream", timeout=0.5, max_examples=2, out=None)
     assert {c.finding for c in run.counterexamples} == {"hangs"}
     assert _sleepers(tag) == 0
 
@@ -74,7 +75,7 @@ def test_a_command_that_leaves_a_child_holding_its_output_is_no_hang(tmp_path: P
     script = tmp_path / "holding.sh"
     script.write_text(f"{tag} &\ncat\nexit 0\n")
     run = fuzz(
-        f"sh {script}", "openai-chat-stream", "openai-chat-stream", timeout=5, max_examples=3, save_to=None
+        f"sh {script}", "openai-chat-stream", "openai-chat-stream", timeout=5, max_examples=3, out=None
     )
     assert run.counterexamples == []
     assert _sleepers(tag) == 0
@@ -86,7 +87,7 @@ def test_a_python_file_whose_path_has_spaces_is_python(tmp_path: Path) -> None:
     (folder / "conv.py").write_text("def f(trace):\n    return trace\n")
     target = load_target(f"{folder / 'conv.py'}:f")
     try:
-        assert target.command == () and target.run(CHUNKS, 5) == CHUNKS
+        assert isinstance(target, WorkerTarget) and target.run(CHUNKS, 5) == CHUNKS
     finally:
         target.close()
 
@@ -104,7 +105,7 @@ def test_two_files_of_one_name_in_two_folders_are_two_targets(tmp_path: Path) ->
 
 
 def test_saved_counterexamples_are_strict_json(tmp_path: Path) -> None:
-    run = fuzz(lambda trace: [{"x": math.inf}], "openai-chat-stream", "openai-chat-stream", save_to=tmp_path)
+    run = fuzz(lambda trace: [{"x": math.inf}], "openai-chat-stream", "openai-chat-stream", out=tmp_path)
     assert run.saved
     for path in run.saved.values():
         text = path.read_text()
@@ -187,7 +188,7 @@ def test_a_target_that_prints_closes_stdout_or_changes_folder_leaves_toolwire_al
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    run = fuzz(_noisy, "openai-chat-stream", "openai-chat-stream", max_examples=5, save_to="found")
+    run = fuzz(_noisy, "openai-chat-stream", "openai-chat-stream", max_examples=5, out="found")
     assert Path.cwd() == tmp_path
     assert "debug" not in capsys.readouterr().out
     print("toolwire still prints")
@@ -269,7 +270,7 @@ def test_a_python_target_that_would_take_toolwire_down_is_a_finding(
 ) -> None:
     timeout = 30 if name == "huge" else 0.5  # writing 70 MiB takes a while on a busy machine
     run = fuzz(f"{misbehaving}:{name}", "openai-chat-stream", "openai-chat-stream", timeout=timeout,
-               max_examples=3, save_to=None)  # fmt: skip
+               max_examples=3, out=None)  # fmt: skip
     assert [c.finding for c in run.counterexamples] == [finding]
     assert says in run.counterexamples[0].message
 
@@ -277,10 +278,10 @@ def test_a_python_target_that_would_take_toolwire_down_is_a_finding(
 def test_the_campaign_goes_on_after_the_worker_dies_with_a_fresh_worker(misbehaving: Path) -> None:
     target = load_target(f"{misbehaving}:sometimes_exits")
     try:
-        run = fuzz(target, "openai-chat-stream", "openai-chat-stream", max_examples=60, save_to=None)
+        run = fuzz(target, "openai-chat-stream", "openai-chat-stream", max_examples=60, out=None)
         assert [c.finding for c in run.counterexamples] == ["crashes"]
         assert run.examples == 60
-        assert target.worker is not None and target.worker.starts > 1
+        assert isinstance(target, WorkerTarget) and target.worker.starts > 1
     finally:
         target.close()
 
@@ -296,14 +297,14 @@ def test_prints_of_a_python_target_leave_json_output_intact(
 
 
 def test_a_forking_target_leaves_no_process_behind(misbehaving: Path) -> None:
-    fuzz(f"{misbehaving}:forks", "openai-chat-stream", "openai-chat-stream", max_examples=5, save_to=None)
+    fuzz(f"{misbehaving}:forks", "openai-chat-stream", "openai-chat-stream", max_examples=5, out=None)
     assert _sleepers(str(misbehaving)) == 0
 
 
 def test_a_target_that_ignores_sigint_leaves_toolwires_handler_alone(misbehaving: Path) -> None:
     before = signal.getsignal(signal.SIGINT)
     fuzz(f"{misbehaving}:ignores_sigint", "openai-chat-stream", "openai-chat-stream", max_examples=3,
-         save_to=None)  # fmt: skip
+         out=None)  # fmt: skip
     assert signal.getsignal(signal.SIGINT) is before
 
 
@@ -333,7 +334,7 @@ def test_a_module_function_target_is_importable_from_the_working_folder(
 ) -> None:
     (tmp_path / "myconv.py").write_text("def f(trace):\n    return trace\n")
     monkeypatch.chdir(tmp_path)
-    run = fuzz("myconv:f", "openai-chat", "openai-chat", max_examples=5, save_to=None)
+    run = fuzz("myconv:f", "openai-chat", "openai-chat", max_examples=5, out=None)
     assert run.counterexamples == []
 
 
@@ -359,7 +360,7 @@ def test_saved_counterexamples_get_the_users_umask(tmp_path: Path) -> None:
 
     previous = os.umask(0o027)
     try:
-        run = fuzz(lambda trace: [], "openai-chat", "openai-chat", max_examples=20, save_to=tmp_path)
+        run = fuzz(lambda trace: [], "openai-chat", "openai-chat", max_examples=20, out=tmp_path)
     finally:
         os.umask(previous)
     assert run.saved

@@ -19,7 +19,7 @@ from toolwire.properties import envelope_ids, machines
 from toolwire.properties._monitor import guards
 
 if TYPE_CHECKING:
-    from toolwire.engines._fuzz import Counterexample
+    from toolwire.engines._counterexample import Counterexample
 
 __all__ = [
     "DiagramFormat",
