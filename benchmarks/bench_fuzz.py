@@ -47,9 +47,7 @@ def first_counterexample(seeds: int) -> None:
         times, found = [], set()
         for value in range(seeds):
             start = time.perf_counter()
-            run = fuzz(
-                str(EXAMPLES / spec), source, destination, seed=value, mutate=damaged, out=None
-            )
+            run = fuzz(str(EXAMPLES / spec), source, destination, seed=value, mutate=damaged, out=None)
             times.append(time.perf_counter() - start)
             found.update(c.property for c in run.counterexamples)
         median = statistics.median(times)

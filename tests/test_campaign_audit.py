@@ -55,9 +55,7 @@ def _seen(trace):
         seen.write(json.dumps(trace) + "\\n")
 """
 
-nested = settings(
-    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.nested_given, HealthCheck.too_slow]
-)
+nested = settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
 
 
 def _recording(change: Callable[[Wire], Any], seen: list[Wire]) -> Callable[..., Wire]:

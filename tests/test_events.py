@@ -114,3 +114,36 @@ def test_the_saving_handler_does_not_follow_the_working_folder(
     run = fuzz(lambda trace: [], "openai-chat", "openai-chat", max_examples=5, out=None, handlers=[save])
     monkeypatch.chdir(tmp_path)
     assert run.saved and all(path.is_file() and not path.is_absolute() for path in run.saved.values())
+
+
+def _run(examples: int, *found: Any) -> Any:
+    from toolwire.engines import FuzzRun
+
+    run = FuzzRun("t", "openai-chat", "openai-chat", 100, 0, None, examples=examples)
+    run.counterexamples = list(found)
+    run.hits = {c.finding: 1 for c in found}
+    run.first_seen = {c.finding: float(examples) for c in found}
+    return run
+
+
+def _found(finding: str, events: int, text: str = "x") -> Any:
+    from toolwire.engines import Counterexample
+
+    prop, _, kind = finding.partition(":")
+    return Counterexample(
+        target="t", source="openai-chat", destination="openai-chat", property=prop, kind=kind,
+        message="", input=[{"role": "user", "content": text}] * events, output=None,
+    )  # fmt: skip
+
+
+def test_merging_worker_runs_keeps_each_findings_smallest_example_in_any_order() -> None:
+    one = _run(10, _found("raises", 3), _found("validity:CC-1", 1, "b"))
+    two = _run(20, _found("raises", 2), _found("validity:CC-1", 1, "a"), _found("one-to-one:lost", 4))
+    for merged in (one.merge(two), two.merge(one)):
+        assert merged.examples == 30
+        assert [(c.finding, len(c.input)) for c in merged.counterexamples] == [
+            ("raises", 2), ("one-to-one:lost", 4), ("validity:CC-1", 1)
+        ]  # fmt: skip
+        assert merged.counterexamples[-1].input[0]["content"] == "a"  # a tie goes to the smaller text
+        assert merged.hits == {"raises": 2, "validity:CC-1": 2, "one-to-one:lost": 1}
+        assert merged.first_seen == {"raises": 10.0, "validity:CC-1": 10.0, "one-to-one:lost": 20.0}

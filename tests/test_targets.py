@@ -11,9 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from toolwire.engines import fuzz, judge, load_target
-from toolwire.engines._targets import WorkerTarget
+from toolwire.engines._targets import PythonName, WorkerTarget, spelling
+from toolwire.errors import UsageError
 
 CHUNKS = [
     {"choices": [{"index": 0, "delta": {"role": "assistant", "content": None}, "finish_reason": None}]},
@@ -365,3 +368,71 @@ def test_saved_counterexamples_get_the_users_umask(tmp_path: Path) -> None:
         os.umask(previous)
     assert run.saved
     assert {path.stat().st_mode & 0o777 for path in run.saved.values()} == {0o640}
+
+
+#: Path parts a Python target's folder may have: spaces, dashes, dots, colons, non-ASCII letters.
+_parts = st.text(alphabet="abcxyz -_.:éü0", min_size=1, max_size=8).filter(lambda p: p.strip(" .") != "")
+_functions = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,7}", fullmatch=True)
+
+
+@settings(max_examples=200)
+@given(
+    folders=st.lists(_parts, max_size=3),
+    stem=_parts,
+    function=_functions,
+    pad=st.sampled_from(["", " ", "  ", "\t"]),
+)
+def test_a_target_that_names_a_python_file_and_function_is_python_whatever_its_path_holds(
+    folders: list[str], stem: str, function: str, pad: str
+) -> None:
+    where = "/".join([*folders, stem + ".py"])
+    named = spelling(f"{pad}{where}:{function}{pad}")
+    assert isinstance(named, PythonName)
+    assert (named.where, named.name) == (where.strip(), function)
+
+
+@settings(max_examples=100)
+@given(
+    module=st.from_regex(r"[a-z_][a-z0-9_]{0,6}(\.[a-z_][a-z0-9_]{0,6}){0,2}", fullmatch=True),
+    function=_functions,
+)
+def test_a_module_and_function_is_python(module: str, function: str) -> None:
+    assert spelling(f"{module}:{function}") == PythonName(module, function)
+
+
+@pytest.mark.parametrize("spec", ["conv.py:1f", "a b/conv.py:not-a-name", "conv.py:", "  ", ""])
+def test_a_python_file_with_no_function_name_is_a_usage_error_never_a_command(spec: str) -> None:
+    with pytest.raises(UsageError):
+        spelling(spec)
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    first=st.from_regex(r"[a-z]{2,6}", fullmatch=True), rest=st.lists(_parts, max_size=2), function=_functions
+)
+def test_a_misspelt_python_target_never_runs_the_program_its_first_word_names(
+    first: str, rest: list[str], function: str
+) -> None:
+    import os
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        marker = Path(folder) / "ran"
+        program = Path(folder) / first
+        program.write_text(f"#!/bin/sh\ntouch {marker}\n")
+        program.chmod(0o755)
+        spec = " ".join([first, *rest]) + f"/missing.py:{function}"
+        path = os.environ.get("PATH", "")
+        os.environ["PATH"] = f"{folder}{os.pathsep}{path}"
+        try:
+            with pytest.raises(UsageError):
+                load_target(spec).close()
+        finally:
+            os.environ["PATH"] = path
+        assert not marker.exists(), f"{spec!r} ran {first}"
+
+
+def test_a_command_is_still_a_command() -> None:
+    assert spelling("node conv.js --flag") == ("node", "conv.js", "--flag")
+    assert spelling("docker run image:latest") == ("docker", "run", "image:latest")
+    assert spelling("sh -c 'cat'") == ("sh", "-c", "cat")
