@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from toolwire.engines import fuzz
+from toolwire.engines import Finished, Started, fuzz, load_counterexample
 
 EXAMPLES = Path(__file__).parents[1] / "examples"
 TARGET = f"{EXAMPLES / 'multibug_chat_to_responses.py'}:convert"
@@ -91,8 +91,13 @@ def test_a_folder_database_works_the_same(tmp_path: Path) -> None:
 
 
 def test_workers_share_a_database_and_merge_their_findings(tmp_path: Path) -> None:
-    run = fuzz(TARGET, *PAIR, max_examples=400, workers=2, out=tmp_path)
+    events: list[Any] = []
+    run = fuzz(TARGET, *PAIR, max_examples=400, workers=2, out=tmp_path, handlers=[events.append])
     found = {c.finding for c in run.counterexamples}
     assert {"names:changed", "correlation:lost", "identity:replaced"} <= found
     assert sorted(p.name for p in tmp_path.glob("*.json")) == sorted(p.name for p in run.saved.values())
     assert run.examples <= 400
+    # The workers' events reach the caller's handlers; each saved file holds the merged run's example.
+    assert isinstance(events[0], Started) and isinstance(events[-1], Finished) and events[-1].run is run
+    for example in run.counterexamples:
+        assert load_counterexample(run.saved[example.finding]).input == example.input

@@ -599,6 +599,7 @@ def _fan_out(target: str | Callable[..., Any] | Target, options: FuzzOptions, em
     import multiprocessing
 
     started = time.monotonic()
+    emit(Started(engine="fuzz", target=target, source=options.source, destination=options.destination))
     per = -(-options.limit // options.workers)
     context = multiprocessing.get_context("spawn")
     events: Any = context.Queue()
