@@ -51,7 +51,7 @@ UNLIMITED = 10**9
 def all_found(name: str, source: str, destination: str, planted: set[str], limit: float, workers: int) -> str:
     run = fuzz(
         f"{EXAMPLES / name}:convert", source, destination, max_examples=UNLIMITED, time_limit=limit,
-        save_to=None, workers=workers,
+        out=None, workers=workers,
     )  # fmt: skip
     seen = {f: t for f, t in run.first_seen.items() if f in planted}
     if set(seen) != planted:
@@ -65,7 +65,7 @@ def alone(
     others = sorted(planted - {bug})
     run = fuzz(
         f"{EXAMPLES / name}:convert", source, destination, max_examples=UNLIMITED, time_limit=limit,
-        save_to=None, ignore=others,
+        out=None, ignore=others,
     )  # fmt: skip
     return run.first_seen.get(bug)
 
@@ -74,7 +74,7 @@ def rate(workers: int, seconds: float) -> float:
     name, source, destination, _ = PLANTED[0]
     run = fuzz(
         f"{EXAMPLES / name}:fixed", source, destination, max_examples=UNLIMITED, time_limit=seconds,
-        save_to=None, workers=workers,
+        out=None, workers=workers,
     )  # fmt: skip
     return run.examples / run.seconds
 

@@ -47,9 +47,7 @@ def first_counterexample(seeds: int) -> None:
         times, found = [], set()
         for value in range(seeds):
             start = time.perf_counter()
-            run = fuzz(
-                str(EXAMPLES / spec), source, destination, seed_value=value, damaged=damaged, save_to=None
-            )
+            run = fuzz(str(EXAMPLES / spec), source, destination, seed=value, mutate=damaged, out=None)
             times.append(time.perf_counter() - start)
             found.update(c.property for c in run.counterexamples)
         median = statistics.median(times)
@@ -61,7 +59,7 @@ def first_counterexample(seeds: int) -> None:
 def examples_per_second(examples: int) -> None:
     sizes: list[int] = []
     start = time.perf_counter()
-    run = fuzz(identity, PROTOCOL, PROTOCOL, max_examples=examples, save_to=None)
+    run = fuzz(identity, PROTOCOL, PROTOCOL, max_examples=examples, out=None)
     ours = run.examples / (time.perf_counter() - start)
     assert not run.counterexamples, run.counterexamples
 

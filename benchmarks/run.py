@@ -446,9 +446,7 @@ def bench_fuzz(seconds: float, runs: int, table: Table) -> None:
 
     def campaign() -> float:
         start = clock_all()
-        run = fuzz(
-            f"{EXAMPLES / name}:fixed", source, destination, max_examples=count, seed_value=0, save_to=None
-        )
+        run = fuzz(f"{EXAMPLES / name}:fixed", source, destination, max_examples=count, seed=0, out=None)
         elapsed = clock_all() - start
         if run.examples != count:
             raise SystemExit(f"the campaign ran {run.examples} examples, not {count}")

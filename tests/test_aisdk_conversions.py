@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from toolwire.engines import fuzz
 from toolwire.engines._explore import explore
-from toolwire.engines._fuzz import fuzz
 from toolwire.engines._targets import load_target
 from toolwire.properties import Bounds
 from toolwire.protocols import traces
@@ -49,9 +49,9 @@ def _target(name: str) -> str:
 def test_the_correct_converter_survives_fuzzing_and_its_buggy_twin_is_caught(
     name: str, source: str, destination: str, options: dict[str, Any], bugs: set[str]
 ) -> None:
-    fine = fuzz(_target(name), source, destination, save_to=None, max_examples=100, **options)
+    fine = fuzz(_target(name), source, destination, out=None, max_examples=100, **options)
     assert fine.counterexamples == [], [c.message for c in fine.counterexamples]
-    broken = fuzz(_target(f"{name}_buggy"), source, destination, save_to=None, max_examples=100, **options)
+    broken = fuzz(_target(f"{name}_buggy"), source, destination, out=None, max_examples=100, **options)
     assert bugs <= {c.finding for c in broken.counterexamples}
 
 
@@ -69,10 +69,10 @@ EXPLORED = [
 def test_explore_proves_the_correct_converter_and_finds_the_shortest_bug(
     name: str, source: str, destination: str, bounds: Bounds, prop: str, size: int, tmp_path: Path
 ) -> None:
-    run = explore(_target(name), source, destination, bounds, save_to=tmp_path)
+    run = explore(_target(name), source, destination, bounds, out=tmp_path)
     assert run.verdict == "holds", run.counterexample
     assert run.traces == run.space.traces > 20
-    bug = explore(_target(f"{name}_buggy"), source, destination, bounds, save_to=tmp_path)
+    bug = explore(_target(f"{name}_buggy"), source, destination, bounds, out=tmp_path)
     assert bug.verdict == "broken" and bug.counterexample is not None
     assert bug.counterexample.property == prop and len(bug.counterexample.input) == size
 
@@ -86,7 +86,7 @@ def _node() -> None:
 
 def test_the_real_convert_to_model_messages_keeps_every_call_answered_and_its_ids() -> None:
     _node()
-    run = fuzz(REAL, UI, MODEL, save_to=None, max_examples=30, timeout=30)
+    run = fuzz(REAL, UI, MODEL, out=None, max_examples=30, timeout=30)
     assert run.examples == 30
     assert run.counterexamples == [], [c.message for c in run.counterexamples]
 
@@ -103,7 +103,7 @@ def test_a_pending_client_tool_reaches_the_model_unanswered_in_the_real_sdk() ->
     # useChat's state before addToolOutput, converted as is: streamText would raise
     # AI_MissingToolResultsError (convertToModelMessages' ignoreIncompleteToolCalls drops the part).
     _node()
-    run = fuzz(REAL, UI, MODEL, save_to=None, max_examples=20, timeout=30, quirks="pending-client-tool")
+    run = fuzz(REAL, UI, MODEL, out=None, max_examples=20, timeout=30, quirks="pending-client-tool")
     assert {c.finding for c in run.counterexamples} == {"validity:VS-6"}
     (found,) = run.counterexamples
     assert found.input[-1]["parts"][-1]["state"] == "input-available"

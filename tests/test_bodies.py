@@ -39,7 +39,7 @@ _IDS = [p[1] for p in PAIRS]
 def test_the_right_accumulator_keeps_every_relation(
     source: str, body: str, right: Callable[..., Any], buggy: Callable[..., Any], found: set[str]
 ) -> None:
-    run = fuzz(right, source, body, max_examples=150, save_to=None)
+    run = fuzz(right, source, body, max_examples=150, out=None)
     assert [c.finding for c in run.counterexamples] == []
 
 
@@ -48,7 +48,7 @@ def test_the_right_accumulator_keeps_every_relation(
 def test_a_buggy_accumulator_is_caught(
     source: str, body: str, right: Callable[..., Any], buggy: Callable[..., Any], found: set[str]
 ) -> None:
-    run = fuzz(buggy, source, body, max_examples=150, save_to=None)
+    run = fuzz(buggy, source, body, max_examples=150, out=None)
     assert found <= {c.finding for c in run.counterexamples}
 
 
@@ -63,7 +63,7 @@ def _renumbered(chunks: list[dict[str, Any]]) -> dict[str, Any]:
 
 @pytest.mark.slow
 def test_an_accumulator_that_mints_ids_breaks_identity() -> None:
-    run = fuzz(_renumbered, "openai-chat-stream", "openai-chat-response", max_examples=60, save_to=None)
+    run = fuzz(_renumbered, "openai-chat-stream", "openai-chat-response", max_examples=60, out=None)
     assert "identity" in {c.finding.split(":")[0] for c in run.counterexamples}
 
 
@@ -79,13 +79,13 @@ def test_explore_proves_the_right_accumulator_and_refutes_the_buggy_one(
     source: str, body: str, right: Callable[..., Any], buggy: Callable[..., Any]
 ) -> None:
     bounds = Bounds(calls=2, deltas=2)
-    assert explore(right, source, body, bounds, save_to=None, compare=False).verdict == "holds"
-    assert explore(buggy, source, body, bounds, save_to=None, compare=False).verdict == "broken"
+    assert explore(right, source, body, bounds, out=None, compare=False).verdict == "holds"
+    assert explore(buggy, source, body, bounds, out=None, compare=False).verdict == "broken"
 
 
 @pytest.mark.parametrize("body", ["openai-chat-response", "openai-responses-response", "gemini-response"])
 def test_every_explored_body_checks_clean(body: str) -> None:
-    run = explore(lambda trace: trace, body, body, Bounds(calls=2, names=2), save_to=None, compare=False)
+    run = explore(lambda trace: trace, body, body, Bounds(calls=2, names=2), out=None, compare=False)
     assert run.verdict == "holds"
     assert run.traces > 1
 
@@ -109,10 +109,10 @@ def next_request_first_result(bodies: list[dict[str, Any]], tool_result: Callabl
 
 @pytest.mark.slow
 def test_a_body_replayed_in_the_next_request_keeps_ids_and_results() -> None:
-    run = fuzz(next_request, "openai-chat-response", "openai-chat", max_examples=100, save_to=None)
+    run = fuzz(next_request, "openai-chat-response", "openai-chat", max_examples=100, out=None)
     assert [c.finding for c in run.counterexamples] == []
     crossed = fuzz(
-        next_request_first_result, "openai-chat-response", "openai-chat", max_examples=100, save_to=None
+        next_request_first_result, "openai-chat-response", "openai-chat", max_examples=100, out=None
     )
     assert "correlation:crossed" in {c.finding for c in crossed.counterexamples}
 
@@ -148,12 +148,8 @@ EXAMPLE = Path(__file__).parents[1] / "examples" / "stream_to_body.py"
 
 @pytest.mark.slow
 def test_the_examples_accumulators_are_caught_and_cleared() -> None:
-    buggy = fuzz(
-        f"{EXAMPLE}:buggy", "openai-chat-stream", "openai-chat-response", max_examples=100, save_to=None
-    )
-    fixed = fuzz(
-        f"{EXAMPLE}:fixed", "openai-chat-stream", "openai-chat-response", max_examples=100, save_to=None
-    )
+    buggy = fuzz(f"{EXAMPLE}:buggy", "openai-chat-stream", "openai-chat-response", max_examples=100, out=None)
+    fixed = fuzz(f"{EXAMPLE}:fixed", "openai-chat-stream", "openai-chat-response", max_examples=100, out=None)
     assert "one-to-one:lost" in {c.finding for c in buggy.counterexamples}
     assert fixed.counterexamples == []
 
@@ -161,7 +157,7 @@ def test_the_examples_accumulators_are_caught_and_cleared() -> None:
 @pytest.mark.slow
 def test_anthropics_own_accumulator_keeps_every_relation() -> None:
     run = fuzz(
-        acc.anthropic_sdk, "anthropic-stream", "anthropic-message-response", max_examples=150, save_to=None
+        acc.anthropic_sdk, "anthropic-stream", "anthropic-message-response", max_examples=150, out=None
     )
     assert [c.finding for c in run.counterexamples] == []
 
@@ -178,7 +174,7 @@ def test_openais_own_accumulator_keeps_every_relation_on_openais_stream_shape() 
         "openai-chat-stream",
         "openai-chat-response",
         max_examples=150,
-        save_to=None,
+        out=None,
         like=like,
     )
     assert [c.finding for c in run.counterexamples] == []
@@ -195,7 +191,7 @@ def test_openais_own_accumulator_raises_on_continuations_that_carry_type_null() 
         "openai-chat-stream",
         "openai-chat-response",
         max_examples=150,
-        save_to=None,
+        out=None,
         like=like,
     )
     (found,) = run.counterexamples

@@ -58,7 +58,7 @@ PLANTED = [
 def test_one_campaign_reports_every_planted_bug_each_with_a_replayable_counterexample(
     path: str, source: str, destination: str, planted: set[str], tmp_path: Path
 ) -> None:
-    run = fuzz(f"{path}:convert", source, destination, max_examples=600, save_to=tmp_path)
+    run = fuzz(f"{path}:convert", source, destination, max_examples=600, out=tmp_path)
     found = {c.finding for c in run.counterexamples}
     assert planted <= found, found
     assert run.stopped == "max-examples"
@@ -66,7 +66,7 @@ def test_one_campaign_reports_every_planted_bug_each_with_a_replayable_counterex
         assert load_counterexample(saved).finding == finding
         assert main(["replay", str(saved), f"{path}:convert"]) == 1
         assert main(["replay", str(saved), f"{path}:fixed"]) == 0
-    assert fuzz(f"{path}:fixed", source, destination, max_examples=300, save_to=None).counterexamples == []
+    assert fuzz(f"{path}:fixed", source, destination, max_examples=300, out=None).counterexamples == []
 
 
 @pytest.mark.slow
@@ -128,7 +128,7 @@ def _mutating(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 @pytest.mark.slow
 def test_a_target_that_changes_its_input_is_a_finding_and_the_input_is_judged_as_generated() -> None:
-    run = fuzz(_mutating, "openai-chat", "openai-chat", max_examples=50, save_to=None)
+    run = fuzz(_mutating, "openai-chat", "openai-chat", max_examples=50, out=None)
     assert [c.finding for c in run.counterexamples] == ["mutates"]
     assert all(m["content"] != "appended by the converter" for m in run.counterexamples[0].input)
 

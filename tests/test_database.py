@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from toolwire.engines import fuzz
+from toolwire.engines import Finished, Started, fuzz, load_counterexample
 
 #: Redis-server and campaigns of 400 examples: left out of a plain pytest (make test runs them).
 pytestmark = pytest.mark.slow
@@ -71,31 +71,36 @@ def rare(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def _findings(database: str | None, seed_value: int, max_examples: int) -> set[str]:
+def _findings(database: str | None, seed: int, max_examples: int) -> set[str]:
     run = fuzz(
-        rare, "openai-chat", "openai-chat", max_examples=max_examples, seed_value=seed_value,
-        database=database, save_to=None,
+        rare, "openai-chat", "openai-chat", max_examples=max_examples, seed=seed,
+        database=database, out=None,
     )  # fmt: skip
     return {c.finding for c in run.counterexamples}
 
 
 def test_a_second_campaign_replays_the_first_ones_findings_from_redis(redis_url: str) -> None:
-    first = _findings(redis_url, seed_value=1, max_examples=400)
+    first = _findings(redis_url, seed=1, max_examples=400)
     assert first == {"one-to-one:lost", "validity:CC-3"}
     # Two examples of seed 2 do not find the bug afresh (the control); with the database they do.
-    assert _findings(None, seed_value=2, max_examples=2) == set()
-    assert _findings(redis_url, seed_value=2, max_examples=2) == first
+    assert _findings(None, seed=2, max_examples=2) == set()
+    assert _findings(redis_url, seed=2, max_examples=2) == first
 
 
 def test_a_folder_database_works_the_same(tmp_path: Path) -> None:
     folder = str(tmp_path / "db")
-    first = _findings(folder, seed_value=1, max_examples=400)
-    assert _findings(folder, seed_value=2, max_examples=2) == first
+    first = _findings(folder, seed=1, max_examples=400)
+    assert _findings(folder, seed=2, max_examples=2) == first
 
 
 def test_workers_share_a_database_and_merge_their_findings(tmp_path: Path) -> None:
-    run = fuzz(TARGET, *PAIR, max_examples=400, workers=2, save_to=tmp_path)
+    events: list[Any] = []
+    run = fuzz(TARGET, *PAIR, max_examples=400, workers=2, out=tmp_path, handlers=[events.append])
     found = {c.finding for c in run.counterexamples}
     assert {"names:changed", "correlation:lost", "identity:replaced"} <= found
     assert sorted(p.name for p in tmp_path.glob("*.json")) == sorted(p.name for p in run.saved.values())
     assert run.examples <= 400
+    # The workers' events reach the caller's handlers; each saved file holds the merged run's example.
+    assert isinstance(events[0], Started) and isinstance(events[-1], Finished) and events[-1].run is run
+    for example in run.counterexamples:
+        assert load_counterexample(run.saved[example.finding]).input == example.input

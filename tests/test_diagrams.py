@@ -59,8 +59,8 @@ def test_states_name_the_rules_their_illegal_events_break() -> None:
 
 def test_counterexample_picture_highlights_the_bad_events(tmp_path: Path) -> None:
     from toolwire.cli import main
+    from toolwire.engines import load_counterexample
     from toolwire.engines._diagram import counterexample_dot, counterexample_mermaid
-    from toolwire.engines._fuzz import load_counterexample
 
     saved = DIAGRAMS / "counterexample-seed000.json"
     found = load_counterexample(saved)

@@ -12,9 +12,8 @@ from pathlib import Path
 import pytest
 
 from toolwire.cli import main
-from toolwire.engines import check
+from toolwire.engines import check, judge, replay
 from toolwire.engines._explore import coverage_suite, explore, paths, state_space
-from toolwire.engines._fuzz import judge, replay
 from toolwire.engines._targets import load_target
 from toolwire.properties import Bounds
 from toolwire.properties._spaces import Move
@@ -157,7 +156,7 @@ def test_fixed_seed_designs_hold_within_3_calls_by_3_deltas(
     seed: str, variant: str, source: str, destination: str, quirks: str | None, damage: bool, tmp_path: Path
 ) -> None:
     bounds = Bounds(calls=3, deltas=3, turns=2, quirks=frozenset({quirks} if quirks else ()))
-    run = explore(target(seed, variant), source, destination, bounds, damage=damage, save_to=tmp_path)
+    run = explore(target(seed, variant), source, destination, bounds, mutate=damage, out=tmp_path)
     assert run.verdict == "holds", run.counterexample
     assert run.traces == run.space.traces > 20
     assert run.exit_code == 0 and not list(tmp_path.iterdir())
@@ -189,7 +188,7 @@ def test_buggy_seed_designs_yield_their_shortest_counterexample(
 ) -> None:
     bounds = Bounds(calls=3, deltas=3, turns=2)
     name = target(seed, variant)
-    run = explore(name, source, destination, bounds, damage=damage, save_to=tmp_path)
+    run = explore(name, source, destination, bounds, mutate=damage, out=tmp_path)
     assert run.verdict == "broken" and run.exit_code == 1
     found = run.counterexample
     assert found is not None and found.property == prop and len(found.input) == size
@@ -271,10 +270,10 @@ def test_suite_cli_writes_jsonl_traces_check_accepts(tmp_path: Path) -> None:
 
 
 def test_damaged_inputs_are_every_mutation_once() -> None:
-    from toolwire.engines._explore import damaged
+    from toolwire.engines._explore import mutations
 
     space = space_for("openai-chat", Bounds(calls=2, turns=1))
     trace = space.render(next(p for p in paths(space) if len(p) == 4))
-    broken = list(damaged(trace, "openai-chat"))
+    broken = list(mutations(trace, "openai-chat"))
     keys = [json.dumps(b, sort_keys=True) for b in broken]
     assert len(keys) == len(set(keys)) > 5 and trace not in broken

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from toolwire.cli import main
-from toolwire.engines._fuzz import fuzz, judge, load_counterexample, replay
+from toolwire.engines import fuzz, judge, load_counterexample, replay
 from toolwire.engines._targets import load_target
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -51,7 +51,7 @@ ONE_STREAMED_CALL = [
 
 def broken(seed: str, variant: str, source: str, destination: str, **options: Any) -> dict[str, Any]:
     """Each finding of a campaign, by name, with its counterexample."""
-    run = fuzz(target(seed, variant), source, destination, save_to=None, **options)
+    run = fuzz(target(seed, variant), source, destination, out=None, **options)
     return {c.finding: c for c in run.counterexamples}
 
 
@@ -113,7 +113,7 @@ def test_seed003_name_keyed_map_breaks_correlation_on_two_calls_of_one_tool() ->
 @pytest.mark.slow
 @pytest.mark.parametrize("solution", ["solution_a", "solution_b", "solution_c"])
 def test_seed004_solutions_keep_an_unanswered_call(solution: str) -> None:
-    found = broken("seed004", solution, "openai-chat", "openai-chat", damaged=True)
+    found = broken("seed004", solution, "openai-chat", "openai-chat", mutate=True)
     assert {f.split(":")[0] for f in found} == {"validity"}
     cut = found["validity:CC-4"].input
     # A call whose answer was cut off: the sanitizer keeps the call and so breaks CC-4.
@@ -135,7 +135,7 @@ TEST_CASE_4 = [
 @pytest.mark.parametrize("solution", ["solution_a", "solution_b", "solution_c"])
 def test_seed004_solutions_fail_the_reports_test_case_4(solution: str) -> None:
     outcome = judge(
-        load_target(target("seed004", solution)), TEST_CASE_4, "openai-chat", "openai-chat", lossy=True
+        load_target(target("seed004", solution)), TEST_CASE_4, "openai-chat", "openai-chat", mutate=True
     )
     assert outcome.verdict == "validity"
     assert {f.rule for b in outcome.broken for f in b.findings} == {"CC-2", "CC-4"}
@@ -170,7 +170,7 @@ FIXED = [
 def test_fixed_variants_survive_a_thousand_examples(
     seed: str, variant: str, source: str, destination: str, damaged: bool
 ) -> None:
-    run = fuzz(target(seed, variant), source, destination, max_examples=1000, damaged=damaged, save_to=None)
+    run = fuzz(target(seed, variant), source, destination, max_examples=1000, mutate=damaged, out=None)
     assert run.counterexamples == []
     assert run.examples >= 1000
 
@@ -178,7 +178,7 @@ def test_fixed_variants_survive_a_thousand_examples(
 @pytest.mark.slow
 def test_fixed_seed003_also_pairs_calls_without_ids() -> None:
     run = fuzz(
-        target("seed003", "fixed"), "gemini-contents", "aisdk-ui-stream", quirks="missing-ids", save_to=None
+        target("seed003", "fixed"), "gemini-contents", "aisdk-ui-stream", quirks="missing-ids", out=None
     )
     assert run.counterexamples == []
 
@@ -186,8 +186,7 @@ def test_fixed_seed003_also_pairs_calls_without_ids() -> None:
 @pytest.mark.slow
 def test_the_same_seed_gives_the_same_counterexample() -> None:
     runs = [
-        fuzz(target("seed003", "buggy"), "gemini-contents", "aisdk-ui-stream", seed_value=7, save_to=None)
-        for _ in "ab"
+        fuzz(target("seed003", "buggy"), "gemini-contents", "aisdk-ui-stream", seed=7, out=None) for _ in "ab"
     ]
     assert [c.to_json() for c in runs[0].counterexamples] == [c.to_json() for c in runs[1].counterexamples]
 
@@ -220,7 +219,7 @@ async def asynchronous(events: list[dict[str, Any]]) -> Any:
     [(identity, None), (asynchronous, None), (raises, "raises"), (hangs, "hangs"), (garbage, "garbage")],
 )
 def test_a_misbehaving_target_is_a_finding_not_a_crash(function: Any, expected: str | None) -> None:
-    run = fuzz(function, "anthropic-stream", "anthropic-stream", max_examples=20, timeout=0.2, save_to=None)
+    run = fuzz(function, "anthropic-stream", "anthropic-stream", max_examples=20, timeout=0.2, out=None)
     assert [c.property for c in run.counterexamples] == ([expected] if expected else [])
 
 
@@ -235,7 +234,7 @@ def test_a_misbehaving_target_is_a_finding_not_a_crash(function: Any, expected: 
     ],
 )
 def test_command_targets_read_and_write_json_lines(command: str, expected: str | None) -> None:
-    run = fuzz(command, "mcp", "mcp", max_examples=5, timeout=0.5, save_to=None)
+    run = fuzz(command, "mcp", "mcp", max_examples=5, timeout=0.5, out=None)
     assert [c.property for c in run.counterexamples] == ([expected] if expected else [])
 
 

@@ -48,18 +48,16 @@ def by_index(trace: list[Any], run: Callable[[str, str], str]) -> list[Any]:
 @pytest.mark.slow
 def test_a_converter_that_reads_calls_by_id_keeps_them(tmp_path: Path) -> None:
     for quirks in (None, "unindexed", "split-arguments"):
-        run = fuzz(
-            by_id, "mistral-chat-stream", "mistral-chat", max_examples=60, quirks=quirks, save_to=tmp_path
-        )
+        run = fuzz(by_id, "mistral-chat-stream", "mistral-chat", max_examples=60, quirks=quirks, out=tmp_path)
         assert run.counterexamples == [], [c.message for c in run.counterexamples]
 
 
 @pytest.mark.slow
 def test_an_index_keyed_converter_merges_unindexed_calls() -> None:
-    clean = fuzz(by_index, "mistral-chat-stream", "mistral-chat", max_examples=60, save_to=None)
+    clean = fuzz(by_index, "mistral-chat-stream", "mistral-chat", max_examples=60, out=None)
     assert clean.counterexamples == []
     run = fuzz(
-        by_index, "mistral-chat-stream", "mistral-chat", max_examples=100, quirks="unindexed", save_to=None
+        by_index, "mistral-chat-stream", "mistral-chat", max_examples=100, quirks="unindexed", out=None
     )
     assert "one-to-one" in {c.property for c in run.counterexamples}
 
@@ -88,7 +86,7 @@ def test_explore_proves_or_breaks_the_pair_within_bounds(
     converter: Callable[..., Any], quirks: tuple[str, ...], verdict: str, tmp_path: Path
 ) -> None:
     bounds = Bounds(calls=2, deltas=2, turns=1, quirks=frozenset(quirks))
-    run = explore(converter, "mistral-chat-stream", "mistral-chat", bounds, save_to=tmp_path)
+    run = explore(converter, "mistral-chat-stream", "mistral-chat", bounds, out=tmp_path)
     assert run.verdict == verdict, run.counterexample
     if verdict == "holds":
         assert run.traces == run.space.traces > 5
@@ -125,13 +123,13 @@ def to_mistral(trace: list[Any]) -> list[Any]:
 
 @pytest.mark.slow
 def test_mistral_chat_stream_is_a_fuzz_output(tmp_path: Path) -> None:
-    run = fuzz(to_mistral, "openai-chat-stream", "mistral-chat-stream", max_examples=60, save_to=tmp_path)
+    run = fuzz(to_mistral, "openai-chat-stream", "mistral-chat-stream", max_examples=60, out=tmp_path)
     assert run.counterexamples == [], [c.message for c in run.counterexamples]
     kept = fuzz(
         lambda trace: [dict(c) for c in trace],
         "openai-chat-stream",
         "mistral-chat-stream",
         max_examples=60,
-        save_to=None,
+        out=None,
     )
     assert "validity" in {c.property for c in kept.counterexamples}  # call_ ids break MI-1

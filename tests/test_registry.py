@@ -102,23 +102,23 @@ def test_mutators_break_toy_traces_as_declared() -> None:
 
 
 def test_fuzz_from_the_toy_into_an_existing_protocol(tmp_path: Path) -> None:
-    good = fuzz(toy.toy_to_chat, toy.TOY, "openai-chat", max_examples=40, save_to=tmp_path)
+    good = fuzz(toy.toy_to_chat, toy.TOY, "openai-chat", max_examples=40, out=tmp_path)
     assert good.exit_code == 0, [c.message for c in good.counterexamples]
-    bad = fuzz(toy.toy_to_chat_renamed, toy.TOY, "openai-chat", max_examples=40, save_to=tmp_path)
+    bad = fuzz(toy.toy_to_chat_renamed, toy.TOY, "openai-chat", max_examples=40, out=tmp_path)
     assert [c.property for c in bad.counterexamples] == ["identity"]
 
 
 def test_fuzz_from_an_existing_protocol_into_the_toy(tmp_path: Path) -> None:
-    run = fuzz(toy.chat_to_toy, "openai-chat", toy.TOY, max_examples=40, save_to=tmp_path)
+    run = fuzz(toy.chat_to_toy, "openai-chat", toy.TOY, max_examples=40, out=tmp_path)
     assert run.exit_code == 0, [c.message for c in run.counterexamples]
 
 
 def test_explore_proves_the_toy_converter_within_bounds(tmp_path: Path) -> None:
-    run = explore(toy.toy_to_chat, toy.TOY, "openai-chat", Bounds(calls=2), save_to=tmp_path)
+    run = explore(toy.toy_to_chat, toy.TOY, "openai-chat", Bounds(calls=2), out=tmp_path)
     assert run.verdict == "holds"
     # No call, one call, two calls one after the other: every ToyCall transition fired.
     assert (run.traces, run.space.traces, run.space.uncovered) == (3, 3, [])
-    broken = explore(toy.toy_to_chat_renamed, toy.TOY, "openai-chat", Bounds(calls=2), save_to=tmp_path)
+    broken = explore(toy.toy_to_chat_renamed, toy.TOY, "openai-chat", Bounds(calls=2), out=tmp_path)
     assert broken.verdict == "broken"
 
 

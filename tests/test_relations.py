@@ -229,13 +229,13 @@ ROUND_TRIPS = [
 def test_a_correct_round_trip_passes_for_every_pair_that_carries_ids(
     source: str, destination: str, converter: Callable[..., Any], tmp_path: Path
 ) -> None:
-    run = fuzz(converter, source, destination, max_examples=60, save_to=tmp_path)
+    run = fuzz(converter, source, destination, max_examples=60, out=tmp_path)
     assert run.counterexamples == [], [c.message for c in run.counterexamples]
 
 
 @pytest.mark.slow
 def test_a_mistral_round_trip_that_keeps_openai_ids_fails() -> None:
     run = fuzz(
-        _chat(lambda i: i, named=True), "openai-chat-stream", "mistral-chat", max_examples=60, save_to=None
+        _chat(lambda i: i, named=True), "openai-chat-stream", "mistral-chat", max_examples=60, out=None
     )
     assert "validity" in {c.property for c in run.counterexamples}

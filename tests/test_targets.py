@@ -11,8 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from toolwire.engines import fuzz, judge, load_target
+from toolwire.engines._targets import PythonName, WorkerTarget, spelling
+from toolwire.errors import UsageError
 
 CHUNKS = [
     {"choices": [{"index": 0, "delta": {"role": "assistant", "content": None}, "finish_reason": None}]},
@@ -48,7 +52,7 @@ def test_the_callers_interval_timer_survives_a_campaign() -> None:
     previous = signal.signal(signal.SIGALRM, lambda *_: fired.append(1))
     try:
         signal.setitimer(signal.ITIMER_REAL, 30.0)
-        fuzz(lambda trace: trace, "openai-chat-stream", "openai-chat-stream", max_examples=20, save_to=None)
+        fuzz(lambda trace: trace, "openai-chat-stream", "openai-chat-stream", max_examples=20, out=None)
         remaining, _ = signal.getitimer(signal.ITIMER_REAL)
         assert 0 < remaining < 30.0
     finally:
@@ -65,7 +69,7 @@ def _sleepers(tag: str) -> int:
 def test_a_hanging_command_is_killed_with_every_process_it_started(tmp_path: Path) -> None:
     tag = f"sleep 987{int(time.time()) % 1000}"
     command = f"sh -c 'cat >/dev/null; {tag}'"
-    run = fuzz(command, "openai-chat-stream", "openai-chat-stream", timeout=0.5, max_examples=2, save_to=None)
+    run = fuzz(command, "openai-chat-stream", "openai-chat-stream", timeout=0.5, max_examples=2, out=None)
     assert {c.finding for c in run.counterexamples} == {"hangs"}
     assert _sleepers(tag) == 0
 
@@ -76,7 +80,7 @@ def test_a_command_that_leaves_a_child_holding_its_output_is_no_hang(tmp_path: P
     script = tmp_path / "holding.sh"
     script.write_text(f"{tag} &\ncat\nexit 0\n")
     run = fuzz(
-        f"sh {script}", "openai-chat-stream", "openai-chat-stream", timeout=5, max_examples=3, save_to=None
+        f"sh {script}", "openai-chat-stream", "openai-chat-stream", timeout=5, max_examples=3, out=None
     )
     assert run.counterexamples == []
     assert _sleepers(tag) == 0
@@ -89,7 +93,7 @@ def test_a_python_file_whose_path_has_spaces_is_python(tmp_path: Path) -> None:
     (folder / "conv.py").write_text("def f(trace):\n    return trace\n")
     target = load_target(f"{folder / 'conv.py'}:f")
     try:
-        assert target.command == () and target.run(CHUNKS, 5) == CHUNKS
+        assert isinstance(target, WorkerTarget) and target.run(CHUNKS, 5) == CHUNKS
     finally:
         target.close()
 
@@ -108,7 +112,7 @@ def test_two_files_of_one_name_in_two_folders_are_two_targets(tmp_path: Path) ->
 
 
 def test_saved_counterexamples_are_strict_json(tmp_path: Path) -> None:
-    run = fuzz(lambda trace: [{"x": math.inf}], "openai-chat-stream", "openai-chat-stream", save_to=tmp_path)
+    run = fuzz(lambda trace: [{"x": math.inf}], "openai-chat-stream", "openai-chat-stream", out=tmp_path)
     assert run.saved
     for path in run.saved.values():
         text = path.read_text()
@@ -191,7 +195,7 @@ def test_a_target_that_prints_closes_stdout_or_changes_folder_leaves_toolwire_al
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    run = fuzz(_noisy, "openai-chat-stream", "openai-chat-stream", max_examples=5, save_to="found")
+    run = fuzz(_noisy, "openai-chat-stream", "openai-chat-stream", max_examples=5, out="found")
     assert Path.cwd() == tmp_path
     assert "debug" not in capsys.readouterr().out
     print("toolwire still prints")
@@ -274,7 +278,7 @@ def test_a_python_target_that_would_take_toolwire_down_is_a_finding(
 ) -> None:
     timeout = 30 if name == "huge" else 0.5  # writing 70 MiB takes a while on a busy machine
     run = fuzz(f"{misbehaving}:{name}", "openai-chat-stream", "openai-chat-stream", timeout=timeout,
-               max_examples=3, save_to=None)  # fmt: skip
+               max_examples=3, out=None)  # fmt: skip
     assert [c.finding for c in run.counterexamples] == [finding]
     assert says in run.counterexamples[0].message
 
@@ -283,10 +287,10 @@ def test_a_python_target_that_would_take_toolwire_down_is_a_finding(
 def test_the_campaign_goes_on_after_the_worker_dies_with_a_fresh_worker(misbehaving: Path) -> None:
     target = load_target(f"{misbehaving}:sometimes_exits")
     try:
-        run = fuzz(target, "openai-chat-stream", "openai-chat-stream", max_examples=60, save_to=None)
+        run = fuzz(target, "openai-chat-stream", "openai-chat-stream", max_examples=60, out=None)
         assert [c.finding for c in run.counterexamples] == ["crashes"]
         assert run.examples == 60
-        assert target.worker is not None and target.worker.starts > 1
+        assert isinstance(target, WorkerTarget) and target.worker.starts > 1
     finally:
         target.close()
 
@@ -304,7 +308,7 @@ def test_prints_of_a_python_target_leave_json_output_intact(
 
 @pytest.mark.slow
 def test_a_forking_target_leaves_no_process_behind(misbehaving: Path) -> None:
-    fuzz(f"{misbehaving}:forks", "openai-chat-stream", "openai-chat-stream", max_examples=5, save_to=None)
+    fuzz(f"{misbehaving}:forks", "openai-chat-stream", "openai-chat-stream", max_examples=5, out=None)
     assert _sleepers(str(misbehaving)) == 0
 
 
@@ -312,7 +316,7 @@ def test_a_forking_target_leaves_no_process_behind(misbehaving: Path) -> None:
 def test_a_target_that_ignores_sigint_leaves_toolwires_handler_alone(misbehaving: Path) -> None:
     before = signal.getsignal(signal.SIGINT)
     fuzz(f"{misbehaving}:ignores_sigint", "openai-chat-stream", "openai-chat-stream", max_examples=3,
-         save_to=None)  # fmt: skip
+         out=None)  # fmt: skip
     assert signal.getsignal(signal.SIGINT) is before
 
 
@@ -344,7 +348,7 @@ def test_a_module_function_target_is_importable_from_the_working_folder(
 ) -> None:
     (tmp_path / "myconv.py").write_text("def f(trace):\n    return trace\n")
     monkeypatch.chdir(tmp_path)
-    run = fuzz("myconv:f", "openai-chat", "openai-chat", max_examples=5, save_to=None)
+    run = fuzz("myconv:f", "openai-chat", "openai-chat", max_examples=5, out=None)
     assert run.counterexamples == []
 
 
@@ -371,8 +375,76 @@ def test_saved_counterexamples_get_the_users_umask(tmp_path: Path) -> None:
 
     previous = os.umask(0o027)
     try:
-        run = fuzz(lambda trace: [], "openai-chat", "openai-chat", max_examples=20, save_to=tmp_path)
+        run = fuzz(lambda trace: [], "openai-chat", "openai-chat", max_examples=20, out=tmp_path)
     finally:
         os.umask(previous)
     assert run.saved
     assert {path.stat().st_mode & 0o777 for path in run.saved.values()} == {0o640}
+
+
+#: Path parts a Python target's folder may have: spaces, dashes, dots, colons, non-ASCII letters.
+_parts = st.text(alphabet="abcxyz -_.:éü0", min_size=1, max_size=8).filter(lambda p: p.strip(" .") != "")
+_functions = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,7}", fullmatch=True)
+
+
+@settings(max_examples=200)
+@given(
+    folders=st.lists(_parts, max_size=3),
+    stem=_parts,
+    function=_functions,
+    pad=st.sampled_from(["", " ", "  ", "\t"]),
+)
+def test_a_target_that_names_a_python_file_and_function_is_python_whatever_its_path_holds(
+    folders: list[str], stem: str, function: str, pad: str
+) -> None:
+    where = "/".join([*folders, stem + ".py"])
+    named = spelling(f"{pad}{where}:{function}{pad}")
+    assert isinstance(named, PythonName)
+    assert (named.where, named.name) == (where.strip(), function)
+
+
+@settings(max_examples=100)
+@given(
+    module=st.from_regex(r"[a-z_][a-z0-9_]{0,6}(\.[a-z_][a-z0-9_]{0,6}){0,2}", fullmatch=True),
+    function=_functions,
+)
+def test_a_module_and_function_is_python(module: str, function: str) -> None:
+    assert spelling(f"{module}:{function}") == PythonName(module, function)
+
+
+@pytest.mark.parametrize("spec", ["conv.py:1f", "a b/conv.py:not-a-name", "conv.py:", "  ", ""])
+def test_a_python_file_with_no_function_name_is_a_usage_error_never_a_command(spec: str) -> None:
+    with pytest.raises(UsageError):
+        spelling(spec)
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    first=st.from_regex(r"[a-z]{2,6}", fullmatch=True), rest=st.lists(_parts, max_size=2), function=_functions
+)
+def test_a_misspelt_python_target_never_runs_the_program_its_first_word_names(
+    first: str, rest: list[str], function: str
+) -> None:
+    import os
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        marker = Path(folder) / "ran"
+        program = Path(folder) / first
+        program.write_text(f"#!/bin/sh\ntouch {marker}\n")
+        program.chmod(0o755)
+        spec = " ".join([first, *rest]) + f"/missing.py:{function}"
+        path = os.environ.get("PATH", "")
+        os.environ["PATH"] = f"{folder}{os.pathsep}{path}"
+        try:
+            with pytest.raises(UsageError):
+                load_target(spec).close()
+        finally:
+            os.environ["PATH"] = path
+        assert not marker.exists(), f"{spec!r} ran {first}"
+
+
+def test_a_command_is_still_a_command() -> None:
+    assert spelling("node conv.js --flag") == ("node", "conv.js", "--flag")
+    assert spelling("docker run image:latest") == ("docker", "run", "image:latest")
+    assert spelling("sh -c 'cat'") == ("sh", "-c", "cat")

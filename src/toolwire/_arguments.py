@@ -232,7 +232,10 @@ def parser() -> argparse.ArgumentParser:
     )
     explore.add_argument("--max-traces", type=int, metavar="N", help="stop after N traces (the run says so)")
     explore.add_argument(
-        "--time-limit", type=float, metavar="S", help="stop after S seconds (the run says so)"
+        "--time-limit",
+        type=_duration,
+        metavar="DURATION",
+        help="stop after this long: 90s, 10m, 1h (a number alone is seconds); the run says so",
     )
     explore.add_argument("--timeout", type=float, default=5.0, metavar="S", help="per input (default 5 s)")
     explore.add_argument("--out", default="counterexamples", help="folder for the counterexample")
@@ -399,13 +402,13 @@ def _version() -> str:
 
 
 def _duration(text: str) -> float:
-    """``90s``, ``10m``, ``1h`` or plain seconds, as seconds."""
-    units = {"s": 1, "m": 60, "h": 3600}
-    number, unit = (text[:-1], text[-1]) if text and text[-1] in units else (text, "s")
+    """``90s``, ``10m``, ``1h`` or plain seconds, as seconds (as the engines read a time limit)."""
+    from toolwire.engines._options import duration
+    from toolwire.errors import UsageError
+
     try:
-        seconds = float(number) * units[unit]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a duration: {text!r} (say 90s, 10m or 1h)") from None
-    if seconds <= 0:
-        raise argparse.ArgumentTypeError(f"a duration must be above 0, not {text!r}")
+        seconds = duration(text)
+    except UsageError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    assert seconds is not None
     return seconds

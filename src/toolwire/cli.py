@@ -20,10 +20,6 @@ if TYPE_CHECKING:
 __all__ = ["main"]
 
 
-#: ``--max-examples`` when only ``--time-limit`` bounds a campaign.
-_UNLIMITED = 10**9
-
-
 def _ignore_file(path: str) -> list[str]:
     from pathlib import Path
 
@@ -139,8 +135,8 @@ def _run(args: argparse.Namespace) -> int:
 
         formats = args.format or ["svg", "dot", "mermaid"]
         if args.counterexample:
+            from toolwire.engines._counterexample import load_counterexample
             from toolwire.engines._diagram import render_counterexample
-            from toolwire.engines._fuzz import load_counterexample
 
             if args.machines:
                 raise UsageError("give machines or --counterexample, not both")
@@ -158,49 +154,9 @@ def _run(args: argparse.Namespace) -> int:
         print(engines.render_ids(args.id, verdicts, args.format))
         return 0 if all(v.valid for v in verdicts) else 1
     if args.verb == "fuzz":
-        from toolwire.engines._fuzz import fuzz
-        from toolwire.engines._fuzz_report import render_fuzz
-
-        max_examples = (
-            args.max_examples if args.max_examples is not None else (_UNLIMITED if args.time_limit else 200)
-        )
-        if max_examples < 1 or args.timeout <= 0 or args.workers < 1:
-            raise UsageError("--max-examples and --workers must be at least 1 and --timeout above 0")
-        like, quirks = None, args.quirks
-        if args.like:
-            from toolwire.engines._shapes import learned
-
-            like, matched = learned(args.like, args.source)
-            given = [q for q in (args.quirks or "").split(",") if q]
-            quirks = ",".join(dict.fromkeys([*given, *matched])) or None
-            print(
-                f"toolwire: shaped like {len(args.like)} recording(s): {len(like)} shape features, "
-                f"quirk profiles: {', '.join(matched) or 'none'}",
-                file=sys.stderr,
-            )
-        ignore = [*args.ignore, *(_ignore_file(args.ignore_file) if args.ignore_file else [])]
-        run = fuzz(
-            args.target,
-            args.source,
-            args.destination,
-            max_examples=max_examples,
-            seed_value=args.seed,
-            quirks=quirks,
-            timeout=args.timeout,
-            damaged=args.mutate,
-            save_to=args.out,
-            progress=sys.stderr,
-            like=like,
-            time_limit=args.time_limit,
-            ignore=ignore,
-            database=args.database,
-            workers=args.workers,
-            min_coverage=args.min_coverage,
-        )
-        print(render_fuzz(run, args.format))
-        return 130 if run.interrupted and not run.counterexamples else run.exit_code
+        return _fuzz(args)
     if args.verb == "replay":
-        from toolwire.engines._fuzz import replay
+        from toolwire.engines._counterexample import replay
         from toolwire.engines._fuzz_report import render_replay, reproduces
 
         saved, outcome = replay(args.file, args.target, timeout=args.timeout)
@@ -386,17 +342,66 @@ def _undetected(path: str, fmt: Any) -> Any:
     return Problem(None, None, f"{detect_file(path, fmt).explain()}")
 
 
+def _fuzz(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from toolwire.engines._events import Handler
+    from toolwire.engines._fuzz import fuzz_with
+    from toolwire.engines._fuzz_report import render_fuzz
+    from toolwire.engines._handlers import PrintReport, SaveCounterexamples, ShowProgress
+    from toolwire.engines._options import FuzzOptions
+
+    ignore = [*args.ignore, *(_ignore_file(args.ignore_file) if args.ignore_file else [])]
+    options = FuzzOptions(
+        source=args.source,
+        destination=args.destination,
+        max_examples=args.max_examples,
+        seed=args.seed,
+        quirks=args.quirks,
+        timeout=args.timeout,
+        mutate=args.mutate,
+        time_limit=args.time_limit,
+        ignore=tuple(ignore),
+        database=args.database,
+        workers=args.workers,
+        min_coverage=args.min_coverage,
+    )
+    if args.like:
+        from toolwire.engines._shapes import learned
+
+        like, matched = learned(args.like, args.source)
+        given = [q for q in (args.quirks or "").split(",") if q]
+        quirks = ",".join(dict.fromkeys([*given, *matched])) or None
+        print(
+            f"toolwire: shaped like {len(args.like)} recording(s): {len(like)} shape features, "
+            f"quirk profiles: {', '.join(matched) or 'none'}",
+            file=sys.stderr,
+        )
+        options = replace(options, like=tuple(like), quirks=quirks)
+    handlers: list[Handler] = [
+        SaveCounterexamples(args.out),
+        ShowProgress(sys.stderr),
+        PrintReport(lambda run: render_fuzz(run, args.format)),
+    ]
+    run = fuzz_with(args.target, options, handlers)
+    return 130 if run.interrupted and not run.counterexamples else run.exit_code
+
+
 def _explore(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from toolwire.engines._explore import coverage_suite, explore, state_spaces
+    from toolwire.engines._events import Handler
+    from toolwire.engines._explore import coverage_suite, explore_with, state_spaces
     from toolwire.engines._explore_report import render_exploration, render_space
     from toolwire.engines._files import write_file
+    from toolwire.engines._handlers import PrintReport, SaveCounterexamples
+    from toolwire.engines._options import ExploreOptions
     from toolwire.properties import Bounds
     from toolwire.protocols import space_for
 
-    if args.timeout <= 0 or (args.max_traces is not None and args.max_traces < 1):
-        raise UsageError("--timeout must be above 0 and --max-traces at least 1")
+    options = ExploreOptions(
+        max_traces=args.max_traces, time_limit=args.time_limit, timeout=args.timeout, mutate=args.mutate
+    )
     quirks = frozenset(q for q in (args.quirks or "").split(",") if q)
     bounds = Bounds(
         calls=args.calls,
@@ -419,21 +424,14 @@ def _explore(args: argparse.Namespace) -> int:
     if args.target is None:
         if args.destination:
             raise UsageError("--to needs a TARGET to convert into it")
-        searched, unreduced = state_spaces(space, time_limit=args.time_limit)
+        searched, unreduced = state_spaces(space, time_limit=options.seconds)
         print(render_space(searched, unreduced, args.format))
         return 2 if searched.cut else 0
     if not args.destination:
         raise UsageError("explore TARGET needs --to Q, the protocol the target writes")
-    run = explore(
-        args.target,
-        args.source,
-        args.destination,
-        bounds,
-        max_traces=args.max_traces,
-        time_limit=args.time_limit,
-        timeout=args.timeout,
-        damage=args.mutate,
-        save_to=args.out,
-    )
-    print(render_exploration(run, args.format))
+    handlers: list[Handler] = [
+        SaveCounterexamples(args.out, resolve=False),
+        PrintReport(lambda run: render_exploration(run, args.format)),
+    ]
+    run = explore_with(args.target, args.source, args.destination, bounds, options, handlers)
     return run.exit_code

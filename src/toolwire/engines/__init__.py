@@ -15,14 +15,26 @@ __all__ = [
     "Analysis",
     "Counterexample",
     "Diagram",
+    "EngineEvent",
     "Exploration",
+    "ExploreOptions",
+    "FindingFound",
+    "FindingShrunk",
+    "Finished",
+    "FuzzOptions",
     "FuzzRun",
     "IdVerdict",
     "Outcome",
+    "PrintReport",
     "Problem",
+    "Progress",
     "Report",
+    "SaveCounterexamples",
     "ShapeReport",
+    "ShowProgress",
+    "Started",
     "StateSpace",
+    "Target",
     "analyse",
     "analyse_machine",
     "check",
@@ -60,23 +72,20 @@ __all__ = [
 
 if TYPE_CHECKING:
     from toolwire.engines._analysis import Analysis, analyse, analyse_machine
+    from toolwire.engines._counterexample import Counterexample, load_counterexample, replay
     from toolwire.engines._diagram import Diagram, diagram, render_diagrams, to_dot, to_mermaid
+    from toolwire.engines._events import EngineEvent, FindingFound, FindingShrunk, Finished, Progress, Started
     from toolwire.engines._explore import Exploration, StateSpace, coverage_suite, explore, paths, state_space
     from toolwire.engines._explore_report import render_analysis, render_exploration, render_space
-    from toolwire.engines._fuzz import (
-        Counterexample,
-        FuzzRun,
-        Outcome,
-        fuzz,
-        judge,
-        load_counterexample,
-        replay,
-    )
+    from toolwire.engines._fuzz import FuzzRun, fuzz
     from toolwire.engines._fuzz_report import render_fuzz, render_replay
+    from toolwire.engines._handlers import PrintReport, SaveCounterexamples, ShowProgress
     from toolwire.engines._ids import IdVerdict, check_id, id_shape, render_ids
+    from toolwire.engines._judge import Outcome, judge
     from toolwire.engines._logs import check_log
+    from toolwire.engines._options import ExploreOptions, FuzzOptions
     from toolwire.engines._shapes import ShapeReport, render_shapes, shapes_file
-    from toolwire.engines._targets import load_target, tool_result
+    from toolwire.engines._targets import Target, load_target, tool_result
 
 _LAZY = {
     **dict.fromkeys(
@@ -85,10 +94,15 @@ _LAZY = {
     **dict.fromkeys(("IdVerdict", "check_id", "id_shape", "render_ids"), "toolwire.engines._ids"),
     "check_log": "toolwire.engines._logs",
     **dict.fromkeys(("ShapeReport", "render_shapes", "shapes_file"), "toolwire.engines._shapes"),
+    **dict.fromkeys(("Counterexample", "load_counterexample", "replay"), "toolwire.engines._counterexample"),
     **dict.fromkeys(
-        ("Counterexample", "FuzzRun", "Outcome", "fuzz", "judge", "load_counterexample", "replay"),
-        "toolwire.engines._fuzz",
+        ("EngineEvent", "FindingFound", "FindingShrunk", "Finished", "Progress", "Started"),
+        "toolwire.engines._events",
     ),
+    **dict.fromkeys(("FuzzRun", "fuzz"), "toolwire.engines._fuzz"),
+    **dict.fromkeys(("PrintReport", "SaveCounterexamples", "ShowProgress"), "toolwire.engines._handlers"),
+    **dict.fromkeys(("Outcome", "judge"), "toolwire.engines._judge"),
+    **dict.fromkeys(("ExploreOptions", "FuzzOptions"), "toolwire.engines._options"),
     **dict.fromkeys(("render_fuzz", "render_replay"), "toolwire.engines._fuzz_report"),
     **dict.fromkeys(("Analysis", "analyse", "analyse_machine"), "toolwire.engines._analysis"),
     **dict.fromkeys(
@@ -98,7 +112,7 @@ _LAZY = {
     **dict.fromkeys(
         ("render_analysis", "render_exploration", "render_space"), "toolwire.engines._explore_report"
     ),
-    **dict.fromkeys(("load_target", "tool_result"), "toolwire.engines._targets"),
+    **dict.fromkeys(("Target", "load_target", "tool_result"), "toolwire.engines._targets"),
 }
 
 

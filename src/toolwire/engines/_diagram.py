@@ -19,7 +19,7 @@ from toolwire.properties._monitor import guards
 from toolwire.protocols import envelope_ids, machines
 
 if TYPE_CHECKING:
-    from toolwire.engines._fuzz import Counterexample
+    from toolwire.engines._counterexample import Counterexample
 
 __all__ = [
     "Diagram",

@@ -21,13 +21,17 @@ import json
 import os
 import time
 from collections import deque
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
 from toolwire.engines._analysis import analyse, suite
-from toolwire.engines._fuzz import DAMAGE, Counterexample, Outcome, judge, save
+from toolwire.engines._counterexample import Counterexample
+from toolwire.engines._events import EngineEvent, FindingFound, Finished, Handler, Progress, Started
+from toolwire.engines._handlers import SaveCounterexamples
+from toolwire.engines._judge import MUTATIONS, Outcome, judge
+from toolwire.engines._options import ExploreOptions
 from toolwire.engines._targets import Target, load_target
 from toolwire.errors import DefinitionError
 from toolwire.properties import Bounds, Space
@@ -40,6 +44,8 @@ __all__ = [
     "Tally",
     "coverage_suite",
     "explore",
+    "explore_with",
+    "mutations",
     "paths",
     "state_space",
     "state_spaces",
@@ -247,14 +253,14 @@ def paths(space: Space, tally: Tally | None = None) -> Iterator[tuple[Move, ...]
             frontier.append((target, (move, node)))
 
 
-def damaged(trace: Wire, protocol: str) -> Iterator[Wire]:
+def mutations(trace: Wire, protocol: str) -> Iterator[Wire]:
     """``trace`` broken by every mutator and every ordered pair of mutators, each once."""
     seen = {json.dumps(trace, sort_keys=True)}
-    for first in DAMAGE:
+    for first in MUTATIONS:
         once = mutate(trace, protocol, first)
         if once is None:
             continue
-        for broken in (once, *(mutate(once, protocol, second) for second in DAMAGE)):
+        for broken in (once, *(mutate(once, protocol, second) for second in MUTATIONS)):
             if broken is None:
                 continue
             key = json.dumps(broken, sort_keys=True)
@@ -280,8 +286,9 @@ class Exploration:
     seconds: float = 0.0
     cut: str | None = None
     counterexample: Counterexample | None = None
+    #: Where the counterexample is saved (filled by the saving handler).
     saved: Path | None = None
-    damaged: bool = False
+    mutate: bool = False
 
     @property
     def verdict(self) -> Verdict:
@@ -295,45 +302,78 @@ class Exploration:
         """0 holds, 1 broken, 2 cut short (the run cannot vouch for the bounds)."""
         return {"holds": 0, "broken": 1, "cut short": 2}[self.verdict]
 
+    def record_saved(self, saved: Mapping[str, Path]) -> None:
+        """Note where the counterexample is saved (the saving handler calls this)."""
+        if self.counterexample is not None:
+            self.saved = saved.get(self.counterexample.finding)
+
 
 def explore(
-    target: str | Callable[..., Any],
+    target: str | Callable[..., Any] | Target,
     source: str,
     destination: str,
     bounds: Bounds,
     *,
     max_traces: int | None = None,
-    time_limit: float | None = None,
+    time_limit: float | str | None = None,
     timeout: float = 5.0,
-    damage: bool = False,
+    mutate: bool = False,
     compare: bool = True,
-    save_to: str | os.PathLike[str] | None = "counterexamples",
+    out: str | os.PathLike[str] | None = "counterexamples",
+    handlers: Sequence[Handler] = (),
 ) -> Exploration:
     """Run ``target`` on every valid ``source`` trace within ``bounds``; judge each by the relations.
 
     Stops at the first failing input, which is a shortest one (inputs come
-    breadth first).  ``damage`` also feeds each trace broken by every
-    mutator and pair of mutators (for sanitizers).  ``compare`` measures the
-    state space without symmetry reduction too.
+    breadth first), and saves it under ``out`` (``out=None`` saves nothing).
+    ``mutate`` also feeds each trace broken by every mutator and pair of
+    mutators (for sanitizers).  ``compare`` measures the state space without
+    symmetry reduction too.  ``time_limit`` reads as for :func:`fuzz`
+    (``"90s"``, ``"10m"`` or seconds).  ``handlers`` get every event after the
+    saving.  Bad options are a :class:`~toolwire.errors.UsageError`, as from
+    the CLI.
     """
+    options = ExploreOptions(
+        max_traces=max_traces, time_limit=time_limit, timeout=timeout, mutate=mutate, compare=compare
+    )
+    wired: list[Handler] = [SaveCounterexamples(out, resolve=False)] if out is not None else []
+    return explore_with(target, source, destination, bounds, options, [*wired, *handlers])
+
+
+def explore_with(
+    target: str | Callable[..., Any] | Target,
+    source: str,
+    destination: str,
+    bounds: Bounds,
+    options: ExploreOptions,
+    handlers: Sequence[Handler] = (),
+) -> Exploration:
+    """Explore as ``options`` say, calling each handler with every event."""
+
+    def emit(event: EngineEvent) -> None:
+        for handler in handlers:
+            handler(event)
+
     get_protocol(destination)
     space = space_for(source, bounds)
-    loaded = target if isinstance(target, Target) else load_target(target)
+    loaded = load_target(target)
     started = time.monotonic()
-    deadline = started + time_limit if time_limit is not None else None
-    searched, unreduced = state_spaces(space, time_limit=time_limit, compare=compare)
-    run = Exploration(loaded.name, source, destination, searched.bounds, searched, unreduced, damaged=damage)
+    deadline = started + options.seconds if options.seconds is not None else None
     try:
+        searched, unreduced = state_spaces(space, time_limit=options.seconds, compare=options.compare)
+        run = Exploration(
+            loaded.name, source, destination, searched.bounds, searched, unreduced, mutate=options.mutate
+        )
+        emit(Started(engine="explore", target=loaded.name, source=source, destination=destination))
         if searched.cut is not None:
             run.cut = f"the state space was {searched.cut}"
         else:
-            _run_all(run, space, loaded, max_traces, deadline, timeout)
+            _run_all(run, space, loaded, options, deadline, emit, started)
     finally:
-        if not isinstance(target, Target):
+        if loaded is not target:
             loaded.close()
     run.seconds = time.monotonic() - started
-    if run.counterexample is not None and save_to is not None:
-        run.saved = save(run.counterexample, Path(save_to))
+    emit(Finished(engine="explore", run=run))
     return run
 
 
@@ -341,36 +381,48 @@ def _run_all(
     run: Exploration,
     space: Space,
     target: Target,
-    max_traces: int | None,
+    options: ExploreOptions,
     deadline: float | None,
-    timeout: float,
+    emit: Handler,
+    started: float,
 ) -> None:
     quirks = ",".join(sorted(space.bounds.quirks)) or None
     deviates = frozenset(rule for q in space.bounds.quirks for rule in QUIRKS[q].deviates)
     tally = Tally()
+    reported = 0.0
+    max_traces = options.max_traces
     try:
         for path in paths(space, tally):
             if max_traces is not None and run.traces >= max_traces:
                 run.cut = f"stopped after {run.traces} of {run.space.traces} traces (--max-traces)"
                 return
-            if deadline is not None and time.monotonic() > deadline:
+            now = time.monotonic()
+            if deadline is not None and now > deadline:
                 run.cut = f"stopped after {run.traces} of {run.space.traces} traces (--time-limit)"
                 return
+            if now - reported >= 0.25:
+                reported = now
+                left = deadline - now if deadline is not None else None
+                emit(
+                    Progress(engine="explore", done=run.traces, findings=0, elapsed=now - started, left=left)
+                )
             run.traces += 1
             trace = space.render(path)
-            for given in (trace, *damaged(trace, run.source)) if run.damaged else (trace,):
+            for given in (trace, *mutations(trace, run.source)) if run.mutate else (trace,):
                 run.inputs += 1
                 outcome = judge(
                     target,
                     given,
                     run.source,
                     run.destination,
-                    timeout=timeout,
-                    lossy=run.damaged,
+                    timeout=options.timeout,
+                    mutate=run.mutate,
                     deviates=deviates,
                 )
                 if outcome.verdict is not None:
-                    run.counterexample = _counterexample(run, target, given, outcome, quirks)
+                    judged = outcome.judged if outcome.judged is not None else given
+                    run.counterexample = _counterexample(run, target, judged, outcome, quirks)
+                    emit(FindingFound(engine="explore", counterexample=run.counterexample))
                     return
     finally:
         run.prefixes = tally.expanded
@@ -382,18 +434,18 @@ def _counterexample(
     first = outcome.faults()[0]
     bounds = ", ".join(f"{k} {str(v).lower() if isinstance(v, bool) else v}" for k, v in run.bounds.items())
     return Counterexample(
-        target.name,
-        run.source,
-        run.destination,
-        first.property,
-        f"{first.message} (explore, shortest within {bounds}; trace {run.traces})",
-        given,
-        outcome.output,
-        tuple(outcome.showing(first)),
-        quirks,
-        run.damaged,
-        0,
-        first.kind,
+        target=target.name,
+        source=run.source,
+        destination=run.destination,
+        property=first.property,
+        message=f"{first.message} (explore, shortest within {bounds}; trace {run.traces})",
+        input=given,
+        output=outcome.output,
+        showing=tuple(outcome.showing(first)),
+        quirks=quirks,
+        mutate=run.mutate,
+        seed=0,
+        kind=first.kind,
     )
 
 

@@ -61,7 +61,7 @@ def render_exploration(run: Exploration, fmt: str = "text") -> str:
             "from": run.source,
             "to": run.destination,
             "bounds": run.bounds,
-            "mutate": run.damaged,
+            "mutate": run.mutate,
             "verdict": run.verdict,
             "exit_code": run.exit_code,
             "cut": run.cut,
@@ -76,7 +76,7 @@ def render_exploration(run: Exploration, fmt: str = "text") -> str:
             else None,
         }
         return json.dumps(data, indent=2, ensure_ascii=False)
-    damaged = ", each also damaged by every mutator and pair of mutators" if run.damaged else ""
+    damaged = ", each also damaged by every mutator and pair of mutators" if run.mutate else ""
     route = f"{run.source} -> {run.destination}"
     lines = [f"toolwire explore {run.target}: {route} within {_bounds(run.bounds)}{damaged}"]
     lines.extend(
@@ -91,7 +91,7 @@ def render_exploration(run: Exploration, fmt: str = "text") -> str:
     )
     if run.counterexample is not None:
         saved = str(run.saved) if run.saved else None
-        how = "the shortest failing trace, damaged" if run.damaged else "shortest, found breadth first"
+        how = "the shortest failing trace, damaged" if run.mutate else "shortest, found breadth first"
         lines.extend(counterexample_text(run.counterexample, saved, how))
         lines.append(f"BROKEN within {_bounds(run.bounds)}")
     elif run.cut is not None:

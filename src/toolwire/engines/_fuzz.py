@@ -1,31 +1,29 @@
-"""The fuzzer: generated provider traffic through a converter, judged by the relations.
+"""The fuzz campaign: generated provider traffic through a converter, judged by the relations.
 
-Hypothesis generates valid input traces (:func:`toolwire.protocols.traces`),
-the target converts each, and :func:`judge` applies the relations of
-DESIGN.md.  A failure shrinks to a minimal input, which is saved as a
-replayable JSON file, atomically, as soon as it is found and again each time
-shrinking makes it smaller: an interrupted run loses nothing it found.
+Hypothesis generates valid input traces (:func:`toolwire.properties.traces`), the
+target converts each, and :func:`~toolwire.engines._judge.judge` applies the
+relations.  Each distinct finding shrinks to a minimal input.  The campaign
+reports what it finds as events (``_events.py``) as soon as it finds it and each
+time shrinking makes it smaller; the handlers save and print (an interrupted run
+loses nothing it found).
 """
 
 from __future__ import annotations
 
-import builtins
-import concurrent.futures
 import contextlib
-import copy
+import dataclasses
 import hashlib
 import itertools
 import json
-import multiprocessing
 import os
-import re
+import queue
 import tempfile
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
-from typing import Any, Final, TextIO
+from typing import Any, ClassVar, TextIO
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
 from hypothesis import strategies as st
@@ -34,159 +32,30 @@ from hypothesis.control import current_build_context
 from hypothesis.database import InMemoryExampleDatabase, choices_to_bytes
 from hypothesis.errors import Flaky
 
-from toolwire import __version__
+from toolwire.engines._counterexample import Counterexample, smaller
 from toolwire.engines._coverage import Coverage, Watch
-from toolwire.engines._files import write_file
-from toolwire.engines._targets import Target, TargetFailure, load_target, tool_result
+from toolwire.engines._events import (
+    EngineEvent,
+    FindingFound,
+    FindingShrunk,
+    Finished,
+    Handler,
+    Progress,
+    Started,
+)
+from toolwire.engines._handlers import SaveCounterexamples, ShowProgress
+from toolwire.engines._judge import MUTATIONS, PROPERTIES, Fault, Outcome, judge
+from toolwire.engines._options import FuzzOptions
+from toolwire.engines._targets import Target, load_target
 from toolwire.errors import UsageError
-from toolwire.properties import Finding, Result
-from toolwire.protocols import MUTATORS, PROTOCOLS, QUIRKS, get_protocol, mutate, traces
-from toolwire.protocols._relations import RELATIONS, Broken, damageable, intact, ledger, relate
 from toolwire.protocols._shapes import shapes_of
+from toolwire.protocols import get_protocol, mutate, traces
 
-__all__ = [
-    "Counterexample",
-    "Fault",
-    "FuzzRun",
-    "Outcome",
-    "fuzz",
-    "judge",
-    "load_counterexample",
-    "replay",
-]
+__all__ = ["Campaign", "FuzzRun", "fuzz", "fuzz_with", "hypothesis_home"]
 
 Wire = list[dict[str, Any]]
-#: What can be wrong with a target's run besides the relations.
-TARGET_FAILURES: Final = ("raises", "hangs", "crashes", "garbage", "mutates")
-#: Every property a campaign judges, in report order: the target's run, the input, the relations.
-PROPERTIES: Final = (*TARGET_FAILURES, "input", *RELATIONS)
-#: The mutators in the order damage is tried: truncation first, since Hypothesis shrinks
-#: towards the first choice (so damage shrinks to cuts) and explore tries the simplest first.
-DAMAGE: Final = ("truncate", *sorted(set(MUTATORS) - {"truncate"}))
-
-
-@dataclass(frozen=True, slots=True)
-class Fault:
-    """One distinct way an example fails: a target failure, a relation broken one way, or a bad input.
-
-    ``finding`` names it (``identity:truncated``, ``validity:CC-1``, ``raises``): examples
-    with the same finding are one bug, shrunk and saved once.
-    """
-
-    property: str
-    kind: str
-    message: str
-    broken: Broken | None = None
-
-    @builtins.property
-    def finding(self) -> str:
-        """The finding's name: its property, and how it broke when that says more."""
-        return f"{self.property}:{self.kind}" if self.kind else self.property
-
-    def names(self) -> set[str]:
-        """Every name ``--ignore`` may give it: the property, the kind (a rule id), or both."""
-        return {self.property, self.finding} | ({self.kind} if self.kind else set())
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """One input through the target: its output and every property it breaks, first one first.
-
-    ``invalid_input`` holds the rules the input itself breaks (a generator's bug, not the
-    target's), beyond those its quirk profiles deviate from on purpose.
-    """
-
-    output: Wire | None
-    broken: tuple[Broken, ...] = ()
-    failure: TargetFailure | None = None
-    invalid_input: tuple[Finding, ...] = ()
-    #: The input as it was before the target saw it (the target may have changed its own copy).
-    judged: Wire | None = None
-
-    def faults(self) -> list[Fault]:
-        """Every distinct failure of this example, in :data:`PROPERTIES` order."""
-        firsts: dict[str, Finding] = {}
-        for finding in self.invalid_input:
-            firsts.setdefault(finding.rule, finding)
-        found = [
-            Fault("input", rule, f"the generated input breaks {rule}: {finding.message}")
-            for rule, finding in firsts.items()
-        ]
-        if self.failure is not None:
-            return [Fault(self.failure.kind, "", self.failure.message), *found]
-        return [*found, *(Fault(b.relation, b.kind, b.message, b) for b in self.broken)]
-
-    @property
-    def verdict(self) -> str | None:
-        """The first broken property, or None when all hold."""
-        faults = self.faults()
-        return faults[0].property if faults else None
-
-    @property
-    def message(self) -> str:
-        """What the first broken property says."""
-        faults = self.faults()
-        return faults[0].message if faults else ""
-
-    def showing(self, fault: Fault | None = None) -> list[int]:
-        """Indexes of the output events that show ``fault`` (the first broken relation by default)."""
-        first = fault.broken if fault is not None else (self.broken[0] if self.broken else None)
-        if first is None or self.output is None:
-            return []
-        marks = [f.index for f in first.findings if f.index is not None]
-        ids = [i for i in first.ids if i]
-        for number, event in enumerate(self.output):
-            text = json.dumps(event)
-            if any(json.dumps(i)[1:-1] in text for i in ids):
-                marks.append(number)
-        return sorted(set(marks))
-
-
-@dataclass(frozen=True, slots=True)
-class Counterexample:
-    """A minimal input that breaks a property, as saved and replayed."""
-
-    target: str
-    source: str
-    destination: str
-    property: str
-    message: str
-    input: Wire
-    output: Wire | None
-    showing: tuple[int, ...] = ()
-    quirks: str | None = None
-    mutate: bool = False
-    seed: int = 0
-    #: How the property broke (a rule id for ``validity``); empty when the property says it all.
-    kind: str = ""
-
-    @builtins.property
-    def finding(self) -> str:
-        """The finding this counterexample shows: its property, and how it broke."""
-        return f"{self.property}:{self.kind}" if self.kind else self.property
-
-    def to_json(self) -> dict[str, Any]:
-        """The saved form (``toolwire replay`` reads it back)."""
-        return {
-            "toolwire": __version__,
-            "target": self.target,
-            "from": self.source,
-            "to": self.destination,
-            "property": self.property,
-            "kind": self.kind,
-            "finding": self.finding,
-            "message": self.message,
-            "quirks": self.quirks,
-            "mutate": self.mutate,
-            "seed": self.seed,
-            "input": self.input,
-            "output": self.output,
-            "showing": list(self.showing),
-        }
-
-    def key(self) -> tuple[int, int]:
-        """Smaller is better: fewer input events, then less text."""
-        return (len(self.input), len(json.dumps(self.input)))
+#: How often a campaign reports its progress, at most (seconds).
+PROGRESS_EVERY = 0.25
 
 
 @dataclass(slots=True)
@@ -199,14 +68,14 @@ class FuzzRun:
     max_examples: int
     seed: int
     quirks: str | None
-    damaged: bool = False
+    mutate: bool = False
     #: The shape features the inputs were restricted to (``--like``), empty when not.
     like: tuple[str, ...] = ()
     examples: int = 0
     seconds: float = 0.0
     #: One minimal counterexample per distinct finding, in :data:`PROPERTIES` order.
     counterexamples: list[Counterexample] = field(default_factory=list)
-    #: Where each finding's counterexample is saved, by finding.
+    #: Where each finding's counterexample is saved, by finding (filled by the saving handler).
     saved: dict[str, Path] = field(default_factory=dict)
     interrupted: bool = False
     note: str | None = None
@@ -238,321 +107,184 @@ class FuzzRun:
         """1 when a counterexample was found or coverage fell short of ``min_coverage``, else 0."""
         return 1 if self.counterexamples or not self.covered_enough else 0
 
+    def record_saved(self, saved: Mapping[str, Path]) -> None:
+        """Note where each finding's counterexample is saved (the saving handler calls this)."""
+        self.saved = dict(saved)
 
-def _kind(source: str, destination: str) -> bool:
-    """A stream in and a request out is a round trip."""
-    return get_protocol(source).shape == "stream" and get_protocol(destination).shape == "conversation"
+    def merge(self, other: FuzzRun) -> FuzzRun:
+        """This run and ``other`` (another worker's, same target and options) as one run.
+
+        Counts add up; each finding keeps the smaller of the two examples (:func:`smaller`,
+        whatever the order of merging); the first to stop by interruption or note wins.
+        """
+        best = {found.finding: found for found in self.counterexamples}
+        for found in other.counterexamples:
+            if smaller(found, best.get(found.finding)):
+                best[found.finding] = found
+        coverage = Coverage(input_total=self.coverage.input_total, output_total=self.coverage.output_total)
+        coverage.merge(self.coverage)
+        coverage.merge(other.coverage)
+        interrupted = self.interrupted or other.interrupted
+        return dataclasses.replace(
+            self,
+            examples=self.examples + other.examples,
+            shrinks=self.shrinks + other.shrinks,
+            seconds=max(self.seconds, other.seconds),
+            counterexamples=_ordered(best.values()),
+            saved={**other.saved, **self.saved},
+            interrupted=interrupted,
+            stopped="interrupted" if interrupted else self.stopped,
+            note=self.note or other.note,
+            ignored=_added(self.ignored, other.ignored),
+            hits=_added(self.hits, other.hits),
+            first_seen={
+                f: min(t for t in (self.first_seen.get(f), other.first_seen.get(f)) if t is not None)
+                for f in {*self.first_seen, *other.first_seen}
+            },
+            coverage=coverage,
+        )
 
 
-def judge(
-    target: Target,
-    trace: Wire,
-    source: str,
-    destination: str,
-    *,
-    timeout: float = 5.0,
-    lossy: bool = False,
-    deviates: frozenset[str] = frozenset(),
-    watch: Watch | None = None,
-) -> Outcome:
-    """Run ``target`` on ``trace`` and judge the output against every relation.
+def _added(one: Mapping[str, int], other: Mapping[str, int]) -> dict[str, int]:
+    return {key: one.get(key, 0) + other.get(key, 0) for key in {*one, *other}}
 
-    The input is judged as it was generated: a copy is taken before the target
-    sees it, and a target that changes its input is a finding (``mutates``).
-    ``lossy`` is for converters that may drop broken history (sanitizers):
-    only the input's intact call/result pairs must survive, and the damaged
-    input is not itself judged.  ``deviates`` are the rules the input's quirk
-    profiles break on purpose.  ``watch`` notes the machine coverage of the
-    input's and the output's monitors.
-    """
-    round_trip = _kind(source, destination)
-    # A worker converts its own copy of the input while this process reads the input.
-    finish = target.start(trace, timeout, round_trip)
-    try:
-        snapshot = copy.deepcopy(trace)
-        with watch.input() if watch else contextlib.nullcontext():
-            before = ledger(snapshot, source)
-    except BaseException:
-        with contextlib.suppress(TargetFailure):
-            finish()  # the worker's answer, so that the next example does not read it
-        raise
-    invalid = () if lossy else tuple(f for f in before.findings if f.rule not in deviates)
-    try:
-        output = finish()
-    except TargetFailure as failure:
-        return Outcome(None, failure=failure, invalid_input=invalid, judged=snapshot)
-    if trace != snapshot:
-        changed = TargetFailure("mutates", "the target changed its input trace in place")
-        return Outcome(output, failure=changed, invalid_input=invalid, judged=snapshot)
-    trace = snapshot
-    if round_trip:
-        before.results = [Result(c[0], c[1], tool_result(c[1], c[2])) for c in before.calls]
-    keep = None
-    if lossy:
-        kept = intact(trace, source)
-        keep = [n for n, call in enumerate(before.calls) if call[0] in kept]
-        before.results = [r for r in before.results if r[0] in kept]
-    try:
-        with watch.output() if watch else contextlib.nullcontext():
-            after = ledger(output, destination)
-    except Exception as exc:
-        unread = TargetFailure("garbage", f"toolwire could not read the output: {exc!r}")
-        return Outcome(output, failure=unread, invalid_input=invalid, judged=snapshot)
-    broken = relate(before, after, exact_ids=round_trip, keep=keep, target=destination)
-    return Outcome(output, tuple(broken), invalid_input=invalid, judged=snapshot)
+
+def _ordered(found: Iterable[Counterexample]) -> list[Counterexample]:
+    return sorted(found, key=lambda c: (PROPERTIES.index(c.property), c.kind))
 
 
 class _Found(Exception):
-    """Raised for Hypothesis: one subclass per property, so that each shrinks on its own."""
+    """A finding, raised for Hypothesis, which tells failures apart by their exception's type.
+
+    Findings are known only at run time (``validity:CC-1``), so each gets a subclass of its own
+    the first time it is raised (:meth:`named`): each then shrinks on its own.
+    """
 
     counterexample: Counterexample
+    _kinds: ClassVar[dict[str, type[_Found]]] = {}
+
+    @classmethod
+    def named(cls, finding: str, counterexample: Counterexample) -> _Found:
+        """The exception for ``finding``, carrying its best example so far."""
+        kind = cls._kinds.get(finding)
+        if kind is None:
+            kind = cls._kinds[finding] = type(f"Broken_{finding.replace('-', '_')}", (cls,), {})
+        error = kind(f"{finding}: {counterexample.message}")
+        error.counterexample = counterexample
+        return error
 
 
-_FOUND: dict[str, type[_Found]] = {}
+class _Spent(BaseException):
+    """The campaign's budget is spent; a BaseException so that Hypothesis passes it through."""
 
-
-def _found(prop: str, counterexample: Counterexample) -> _Found:
-    kind = _FOUND.get(prop)
-    if kind is None:
-        kind = _FOUND[prop] = type(f"Broken_{prop.replace('-', '_')}", (_Found,), {})
-    error = kind(f"{prop}: {counterexample.message}")
-    error.counterexample = counterexample
-    return error
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 def _inputs(
-    source: str, quirks: str | None, damaged: bool, like: Iterable[str] | None = None
+    source: str, quirks: str | None, mutated: bool, like: Iterable[str] | None = None
 ) -> st.SearchStrategy[Wire]:
     valid = traces(source, quirks, like=like, swarm=True)
-    if not damaged:
+    if not mutated:
         return valid
 
     @st.composite
     def broken(draw: st.DrawFn) -> Wire:
         trace = draw(valid)
-        for name in draw(st.lists(st.sampled_from(DAMAGE), max_size=2)):
+        for name in draw(st.lists(st.sampled_from(MUTATIONS), max_size=2)):
             trace = mutate(trace, source, name) or trace
         return trace
 
     return broken()
 
 
-class _Progress:
-    """Progress on standard error once a run takes longer than a few seconds.
+class Campaign:
+    """One fuzz campaign of one target: Hypothesis rounds, then each finding polished on its own.
 
-    On a terminal, a live line (rich) redrawn in place; otherwise a plain line every ten seconds.
-    Nothing is written to standard output, so ``--format json`` stays clean.
+    :meth:`attempt` judges one generated example; :meth:`keep` holds each finding's smallest
+    example (and reports it); :meth:`polish` shrinks one finding's example again with only that
+    finding counting as a failure.  :meth:`run` drives them and returns the :class:`FuzzRun`.
     """
 
-    def __init__(self, stream: TextIO | None, after: float = 3.0) -> None:
-        self.stream = stream
-        self.start = time.monotonic()
-        self.after = after
-        self.last = 0.0
-        self.live: Any = None
-        self.tty = bool(stream and stream.isatty())
-
-    def tick(
-        self, examples: int, found: int, deadline: float | None = None, coverage: Coverage | None = None
-    ) -> None:
-        if self.stream is None:
-            return
-        now = time.monotonic()
-        elapsed = now - self.start
-        if elapsed < self.after or elapsed - self.last < (0.25 if self.tty else 10.0):
-            return
-        self.last = elapsed
-        rate = examples / elapsed if elapsed else 0.0
-        line = f"fuzz: {examples} examples ({rate:.0f}/s), {found} distinct finding(s)"
-        if coverage is not None:
-            line += f", coverage {coverage.fraction:.0%}"
-        line += f", {elapsed:.0f} s"
-        if deadline is not None:
-            line += f", {max(0.0, deadline - now):.0f} s left"
-        if not self.tty:
-            self.stream.write(f"{line}\n")
-            self.stream.flush()
-            return
-        if self.live is None:
-            from rich.console import Console
-            from rich.live import Live
-
-            self.live = Live(console=Console(file=self.stream), transient=True, auto_refresh=False)
-            self.live.start()
-        self.live.update(line, refresh=True)
-
-    def close(self) -> None:
-        if self.live is not None:
-            self.live.stop()
-            self.live = None
-
-
-def fuzz(
-    target: str | Callable[..., Any],
-    source: str,
-    destination: str,
-    *,
-    max_examples: int = 200,
-    seed_value: int = 0,
-    quirks: str | None = None,
-    timeout: float = 5.0,
-    damaged: bool = False,
-    save_to: str | os.PathLike[str] | None = "counterexamples",
-    progress: TextIO | None = None,
-    like: Iterable[str] | None = None,
-    time_limit: float | None = None,
-    ignore: Iterable[str] = (),
-    database: str | None = None,
-    workers: int = 1,
-    min_coverage: float | None = None,
-) -> FuzzRun:
-    """Fuzz ``target`` (``module:function``, a callable, or a command) from ``source`` to ``destination``.
-
-    A campaign judges every property on every example and runs until its
-    budget is spent (``max_examples`` target runs, ``time_limit`` seconds, or
-    Ctrl-C).  Each distinct finding (a property and how it broke) is shrunk on
-    its own and saved as its own replayable counterexample; a found finding
-    no longer stops the search for others.  ``ignore`` names findings set
-    aside (a property, a rule id, or ``property:kind``).  ``damaged`` feeds
-    mutated history (for sanitizers), and then only intact call/result pairs
-    must survive.  The same ``seed_value`` gives the same run.
-
-    ``database`` (a folder, or ``redis://HOST:PORT/N``) keeps the failing
-    examples Hypothesis found, and a campaign replays those of the same target
-    and protocols first; ``workers`` runs that many processes with different
-    seeds sharing one database (a temporary folder unless given), and merges
-    what they find.
-    """
-    if workers > 1:
-        options = {
-            "max_examples": max_examples,
-            "seed_value": seed_value,
-            "quirks": quirks,
-            "timeout": timeout,
-            "damaged": damaged,
-            "save_to": save_to,
-            "like": like,
-            "time_limit": time_limit,
-            "ignore": tuple(ignore),
-            "database": database,
-            "min_coverage": min_coverage,
-        }
-        return _fan_out(target, source, destination, workers, options)
-    for name in (source, destination):
-        get_protocol(name)
-    if damaged:
-        damageable(source)
-    loaded = target if isinstance(target, Target) else load_target(target)
-    strategy = _inputs(source, quirks, damaged, like)
-    deviates = frozenset(r for q in (quirks or "").split(",") if q in QUIRKS for r in QUIRKS[q].deviates)
-    shaped = tuple(sorted(like)) if like is not None else ()
-    run = FuzzRun(loaded.name, source, destination, max_examples, seed_value, quirks, damaged, shaped)
-    run.time_limit, run.ignoring, run.min_coverage = time_limit, tuple(ignore), min_coverage
-    run.coverage = Coverage(input_total=_catalogue_size(source), output_total=_catalogue_size(destination))
-    examples_db = _database(database)
-    key = hashlib.sha256(
-        json.dumps([loaded.name, source, destination, quirks, shaped, damaged]).encode()
-    ).digest()
-    best: dict[str, Counterexample] = {}
-    #: Hypothesis's choices that drew each finding's best example (to shrink it again on its own).
-    choices: dict[str, tuple[Any, ...]] = {}
-    done: set[str] = set()
-    folder = Path(save_to).resolve() if save_to is not None else None
-    ticker = _Progress(progress)
-    watch = Watch(run.coverage)
-    started = time.monotonic()
-    deadline = started + time_limit if time_limit is not None else None
-
-    def keep(found: Counterexample) -> None:
-        """Save ``found`` when it is the first of its finding or smaller than the one saved."""
-        current = best.get(found.finding)
-        if current is None or found.key() < current.key():
-            best[found.finding] = found
-            if folder is not None:
-                previous = run.saved.get(found.finding)
-                run.saved[found.finding] = save(found, folder)
-                if previous is not None and previous != run.saved[found.finding]:
-                    previous.unlink(missing_ok=True)
-
-    def attempt(trace: Wire) -> None:
-        if run.examples >= max_examples:
-            raise _Spent("max-examples")
-        if deadline is not None and time.monotonic() >= deadline:
-            raise _Spent("time-limit")
-        run.examples += 1
-        ticker.tick(run.examples, len(best), deadline, run.coverage)
-        taken = run.coverage.input_machines.size() + run.coverage.output_machines.size()
-        outcome = judge(
-            loaded, trace, source, destination, timeout=timeout, lossy=damaged, deviates=deviates, watch=watch
+    def __init__(self, target: Target, options: FuzzOptions, emit: Handler) -> None:
+        self.target, self.options, self.emit = target, options, emit
+        self.strategy = _inputs(options.source, options.quirks, options.mutate, options.like)
+        shaped = tuple(sorted(options.like)) if options.like is not None else ()
+        self.result = FuzzRun(
+            target.name,
+            options.source,
+            options.destination,
+            options.limit,
+            options.seed,
+            options.quirks,
+            options.mutate,
+            shaped,
+            time_limit=options.seconds,
+            ignoring=options.ignore,
+            min_coverage=options.min_coverage,
+            coverage=Coverage(
+                input_total=_catalogue_size(options.source), output_total=_catalogue_size(options.destination)
+            ),
         )
-        # Steer towards examples that show shape features, or take machine states, transitions
-        # and transition pairs, that no example has yet.
-        taken = run.coverage.input_machines.size() + run.coverage.output_machines.size() - taken
-        shown = run.coverage.add(_shapes(outcome.judged, source), _shapes(outcome.output, destination))
-        target_value(float(shown + taken))
-        fresh = []
-        for fault in outcome.faults():
-            if fault.names() & set(run.ignoring):
-                run.ignored[fault.finding] = run.ignored.get(fault.finding, 0) + 1
-            elif fault.finding not in done:
-                run.hits[fault.finding] = run.hits.get(fault.finding, 0) + 1
-                run.first_seen.setdefault(fault.finding, time.monotonic() - started)
-                fresh.append(fault)
-        if not fresh:
-            return
-        made = current_build_context().data.choices
-        for fault in fresh:
-            found = _counterexample(run, loaded.name, outcome.judged or trace, outcome, fault)
-            if fault.finding not in best or found.key() < best[fault.finding].key():
-                choices[fault.finding] = made
-            keep(found)
-        raise _found(fresh[0].finding, best[fresh[0].finding])
+        self.key = hashlib.sha256(
+            json.dumps(
+                [target.name, options.source, options.destination, options.quirks, shaped, options.mutate]
+            ).encode()
+        ).digest()
+        self.best: dict[str, Counterexample] = {}
+        #: Hypothesis's choices that drew each finding's best example (to shrink it again on its own).
+        self.choices: dict[str, tuple[Any, ...]] = {}
+        #: Findings a finished round has shrunk: later rounds look for others.
+        self.done: set[str] = set()
+        self.watch = Watch(self.result.coverage)
+        self.started = time.monotonic()
+        self.deadline = self.started + options.seconds if options.seconds is not None else None
+        self.reported = -PROGRESS_EVERY
 
-    def polish(finding: str) -> None:
-        """Shrink ``finding``'s best example on its own: only that finding counts as a failure."""
+    def run(self) -> FuzzRun:
+        """Run the campaign until its budget is spent; report its start, findings and end."""
+        options, result = self.options, self.result
+        self.emit(
+            Started(engine="fuzz", target=result.target, source=result.source, destination=result.destination)
+        )
+        database = _database(options.database)
+        try:
+            # Every table notes the steps the monitors take while this campaign judges examples.
+            with self.watch.installed(), hypothesis_home():
+                self._search(database)
+                # Each finding's best example, shrunk once more on its own: while searching, an
+                # example that showed two findings could only count for one of them.
+                for finding in list(self.best):
+                    self.polish(finding)
+        except _Spent:
+            pass  # the time limit ended the polishing; the examples kept so far stand
+        except KeyboardInterrupt:
+            result.interrupted = True
+            result.stopped = "interrupted"
+        except Flaky as exc:
+            result.note = f"the target is not deterministic: {str(exc).splitlines()[0]}"
+        finally:
+            result.seconds = time.monotonic() - self.started
+        result.counterexamples = _ordered(self.best.values())
+        self.emit(Finished(engine="fuzz", run=result))
+        return result
 
-        def only(trace: Wire) -> None:
-            if deadline is not None and time.monotonic() >= deadline:
-                raise _Spent("time-limit")
-            run.shrinks += 1
-            outcome = judge(
-                loaded, trace, source, destination, timeout=timeout, lossy=damaged, deviates=deviates
-            )
-            for fault in outcome.faults():
-                if fault.finding == finding:
-                    keep(_counterexample(run, loaded.name, outcome.judged or trace, outcome, fault))
-                    raise _found(finding, best[finding])
-
-        # Under the secondary key: Hypothesis takes a primary-key example as shrunk already.
-        start = InMemoryExampleDatabase()
-        start.save(b"polish.secondary", choices_to_bytes(choices[finding]))
-        test = settings(
-            database=start,
-            deadline=None,
-            verbosity=Verbosity.quiet,
-            phases=(Phase.reuse, Phase.shrink),
-            suppress_health_check=list(HealthCheck),
-        )(seed(seed_value)(given(strategy)(only)))
-        test._hypothesis_internal_database_key = b"polish"  # type: ignore[attr-defined]
-        with contextlib.suppress(_Found):
-            test()
-
-    # Every table notes the steps the monitors take while this campaign judges examples.
-    watching = contextlib.ExitStack()
-    watching.enter_context(watch.installed())
-    try:
+    def _search(self, database: Any) -> None:
+        """Hypothesis rounds until the budget is spent; each round looks for findings not yet shrunk."""
+        options, result = self.options, self.result
         try:
             for round_number in itertools.count():
-                budget = max_examples - run.examples
+                budget = options.limit - result.examples
                 if budget <= 0:
-                    run.stopped = "max-examples"
-                    break
-                # The first round replays the database's findings; later ones leave it alone, so that a
-                # finding this campaign has set aside is not deleted from under another campaign.
-                replay_first = examples_db is not None and round_number == 0
+                    result.stopped = "max-examples"
+                    return
+                # The first round replays the database's findings; later ones leave it alone, so that
+                # a finding this campaign has set aside is not deleted from under another campaign.
+                replay_first = database is not None and round_number == 0
                 test = settings(
                     max_examples=budget,
-                    database=examples_db,
+                    database=database,
                     deadline=None,
                     derandomize=False,
                     verbosity=Verbosity.quiet,
@@ -561,35 +293,163 @@ def fuzz(
                     if replay_first
                     else (Phase.generate, Phase.shrink),
                     suppress_health_check=list(HealthCheck),
-                )(seed(seed_value + round_number)(given(strategy)(attempt)))
-                test._hypothesis_internal_database_key = key  # type: ignore[attr-defined]
+                )(seed(options.seed + round_number)(given(self.strategy)(self.attempt)))
+                test._hypothesis_internal_database_key = self.key  # type: ignore[attr-defined]
                 finals = _round(test)
                 if not finals:
                     # Hypothesis ran the rest of the budget (or exhausted the inputs): nothing new.
-                    run.stopped = "max-examples" if run.examples >= max_examples else "exhausted"
-                    break
-                done.update(final.finding for final in finals)
+                    result.stopped = "max-examples" if result.examples >= options.limit else "exhausted"
+                    return
+                self.done.update(final.finding for final in finals)
         except _Spent as spent:
-            run.stopped = spent.reason
-        # Each finding's best example, shrunk once more on its own: while searching, an example
-        # that showed two findings could only count for one of them.
-        for finding in list(best):
-            polish(finding)
-    except _Spent:
-        pass  # the time limit ended the polishing; the examples kept so far stand
-    except KeyboardInterrupt:
-        run.interrupted = True
-        run.stopped = "interrupted"
-    except Flaky as exc:
-        run.note = f"the target is not deterministic: {str(exc).splitlines()[0]}"
-    finally:
-        watching.close()
-        ticker.close()
-        if not isinstance(target, Target):
-            loaded.close()
-        run.seconds = time.monotonic() - started
-    run.counterexamples = _ordered(best.values())
-    return run
+            result.stopped = spent.reason
+
+    def _judge(self, trace: Wire, watch: Watch | None = None) -> Outcome:
+        options = self.options
+        return judge(
+            self.target,
+            trace,
+            options.source,
+            options.destination,
+            timeout=options.timeout,
+            mutate=options.mutate,
+            deviates=options.deviates,
+            watch=watch,
+        )
+
+    def _progress(self) -> None:
+        now = time.monotonic()
+        if now - self.reported < PROGRESS_EVERY:
+            return
+        self.reported = now
+        self.emit(
+            Progress(
+                engine="fuzz",
+                done=self.result.examples,
+                findings=len(self.best),
+                elapsed=now - self.started,
+                left=self.deadline - now if self.deadline is not None else None,
+                coverage=self.result.coverage.fraction,
+            )
+        )
+
+    def attempt(self, trace: Wire) -> None:
+        """Judge one generated example; raise the first new finding for Hypothesis to shrink."""
+        result = self.result
+        if result.examples >= self.options.limit:
+            raise _Spent("max-examples")
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            raise _Spent("time-limit")
+        result.examples += 1
+        self._progress()
+        coverage = result.coverage
+        taken = coverage.input_machines.size() + coverage.output_machines.size()
+        outcome = self._judge(trace, self.watch)
+        judged = outcome.judged if outcome.judged is not None else trace
+        # Steer towards examples that show shape features, or take machine states, transitions
+        # and transition pairs, that no example has yet.
+        taken = coverage.input_machines.size() + coverage.output_machines.size() - taken
+        shown = coverage.add(
+            _shapes(judged, self.options.source), _shapes(outcome.output, self.options.destination)
+        )
+        target_value(float(shown + taken))
+        fresh = []
+        for fault in outcome.faults():
+            if fault.names() & set(result.ignoring):
+                result.ignored[fault.finding] = result.ignored.get(fault.finding, 0) + 1
+            elif fault.finding not in self.done:
+                result.hits[fault.finding] = result.hits.get(fault.finding, 0) + 1
+                result.first_seen.setdefault(fault.finding, time.monotonic() - self.started)
+                fresh.append(fault)
+        if not fresh:
+            return
+        made = current_build_context().data.choices
+        for fault in fresh:
+            if self.keep(self._counterexample(judged, outcome, fault)):
+                self.choices[fault.finding] = made
+        raise _Found.named(fresh[0].finding, self.best[fresh[0].finding])
+
+    def keep(self, found: Counterexample) -> bool:
+        """Hold ``found`` when it is the first of its finding or smaller than the one held.
+
+        Reports it (:class:`FindingFound`, :class:`FindingShrunk`) when held; says whether it was.
+        Ties keep the example found first: Hypothesis finds smaller examples later.
+        """
+        current = self.best.get(found.finding)
+        if current is not None and found.key() >= current.key():
+            return False
+        self.best[found.finding] = found
+        event = FindingFound if current is None else FindingShrunk
+        self.emit(event(engine="fuzz", counterexample=found))
+        return True
+
+    def polish(self, finding: str) -> None:
+        """Shrink ``finding``'s best example on its own: only that finding counts as a failure."""
+
+        def only(trace: Wire) -> None:
+            if self.deadline is not None and time.monotonic() >= self.deadline:
+                raise _Spent("time-limit")
+            self.result.shrinks += 1
+            outcome = self._judge(trace)
+            judged = outcome.judged if outcome.judged is not None else trace
+            for fault in outcome.faults():
+                if fault.finding == finding:
+                    self.keep(self._counterexample(judged, outcome, fault))
+                    raise _Found.named(finding, self.best[finding])
+
+        # Under the secondary key: Hypothesis takes a primary-key example as shrunk already.
+        start = InMemoryExampleDatabase()
+        start.save(b"polish.secondary", choices_to_bytes(self.choices[finding]))
+        test = settings(
+            database=start,
+            deadline=None,
+            verbosity=Verbosity.quiet,
+            phases=(Phase.reuse, Phase.shrink),
+            suppress_health_check=list(HealthCheck),
+        )(seed(self.options.seed)(given(self.strategy)(only)))
+        test._hypothesis_internal_database_key = b"polish"  # type: ignore[attr-defined]
+        with contextlib.suppress(_Found):
+            test()
+
+    def _counterexample(self, trace: Wire, outcome: Outcome, fault: Fault) -> Counterexample:
+        result = self.result
+        return Counterexample(
+            target=self.target.name,
+            source=result.source,
+            destination=result.destination,
+            property=fault.property,
+            message=fault.message,
+            input=trace,
+            output=outcome.output,
+            showing=tuple(outcome.showing(fault)),
+            quirks=result.quirks,
+            mutate=result.mutate,
+            seed=result.seed,
+            kind=fault.kind,
+        )
+
+
+def _round(test: Callable[[], None]) -> list[Counterexample]:
+    """Run one Hypothesis round; the findings it shrank to their minimal examples."""
+    try:
+        test()
+    except (_Found, BaseExceptionGroup) as exc:
+        leaves = _leaves(exc)
+        finals = [e.counterexample for e in leaves if isinstance(e, _Found)]
+        if finals:
+            return finals
+        # The budget ran out while Hypothesis was shrinking two failures: it reports both.
+        spent = [e for e in leaves if isinstance(e, _Spent)]
+        if spent:
+            raise spent[0] from None
+        raise
+    return []
+
+
+def _leaves(exc: BaseException) -> list[BaseException]:
+    if isinstance(exc, BaseExceptionGroup):
+        return [leaf for inner in exc.exceptions for leaf in _leaves(inner)]
+    return [exc]
 
 
 def _catalogue_size(protocol: str) -> int:
@@ -625,188 +485,217 @@ def _database(spec: str | None) -> Any:
     return DirectoryBasedExampleDatabase(spec)
 
 
-def _fan_out(
-    target: str | Callable[..., Any], source: str, destination: str, workers: int, options: dict[str, Any]
+@contextlib.contextmanager
+def hypothesis_home() -> Iterator[None]:
+    """Hypothesis's own files (its caches) go to the user's cache folder while a campaign runs.
+
+    Not ``./.hypothesis`` in the folder the user works in.  ``HYPOTHESIS_STORAGE_DIRECTORY``,
+    when set, still wins; whatever home was set before is put back afterwards, so the caller's
+    own Hypothesis keeps its folder.
+    """
+    from hypothesis import configuration
+
+    if os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+        yield
+        return
+    home = vars(configuration).get("__hypothesis_home_directory")
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    configuration.set_hypothesis_home_dir(base / "toolwire" / "hypothesis")
+    try:
+        yield
+    finally:
+        configuration.set_hypothesis_home_dir(home)
+
+
+def fuzz(
+    target: str | Callable[..., Any] | Target,
+    source: str,
+    destination: str,
+    *,
+    max_examples: int | None = None,
+    seed: int = 0,
+    quirks: str | None = None,
+    timeout: float = 5.0,
+    mutate: bool = False,
+    out: str | os.PathLike[str] | None = "counterexamples",
+    progress: TextIO | None = None,
+    like: Iterable[str] | None = None,
+    time_limit: float | str | None = None,
+    ignore: Iterable[str] = (),
+    database: str | None = None,
+    workers: int = 1,
+    min_coverage: float | None = None,
+    handlers: Sequence[Handler] = (),
 ) -> FuzzRun:
-    """``workers`` campaigns in processes of their own, different seeds, one database; merged."""
+    """Fuzz ``target`` (``module:function``, a callable, or a command) from ``source`` to ``destination``.
+
+    A campaign judges every property on every example and runs until its
+    budget is spent (``max_examples`` target runs, 200 unless only a
+    ``time_limit`` is given; ``time_limit`` as ``"90s"``, ``"10m"`` or seconds;
+    or Ctrl-C).  Each distinct finding (a property and how it broke) is shrunk
+    on its own and saved under ``out`` as its own replayable counterexample
+    (``out=None`` saves nothing); a found finding no longer stops the search
+    for others.  ``ignore`` names findings set aside (a property, a rule id, or
+    ``property:kind``).  ``mutate`` feeds mutated history (for sanitizers), and
+    then only intact call/result pairs must survive.  The same ``seed`` gives
+    the same run.  ``progress`` (a stream) shows progress on it; ``handlers``
+    get every event (``toolwire.engines`` lists them) after the saving.
+
+    ``database`` (a folder, or ``redis://HOST:PORT/N``) keeps the failing
+    examples Hypothesis found, and a campaign replays those of the same target
+    and protocols first; ``workers`` runs that many processes with different
+    seeds sharing one database (a temporary folder unless given), and merges
+    what they find.  Bad options are a :class:`~toolwire.errors.UsageError`,
+    as from the CLI.
+    """
+    options = FuzzOptions(
+        source=source,
+        destination=destination,
+        max_examples=max_examples,
+        seed=seed,
+        quirks=quirks,
+        timeout=timeout,
+        mutate=mutate,
+        like=tuple(like) if like is not None else None,
+        time_limit=time_limit,
+        ignore=tuple(ignore) if not isinstance(ignore, str) else ignore,  # type: ignore[arg-type]
+        database=database,
+        workers=workers,
+        min_coverage=min_coverage,
+    )
+    wired: list[Handler] = [SaveCounterexamples(out)] if out is not None else []
+    if progress is not None:
+        wired.append(ShowProgress(progress))
+    return fuzz_with(target, options, [*wired, *handlers])
+
+
+def fuzz_with(
+    target: str | Callable[..., Any] | Target, options: FuzzOptions, handlers: Sequence[Handler] = ()
+) -> FuzzRun:
+    """Run the campaign ``options`` describe on ``target``, calling each handler with every event."""
+
+    def emit(event: EngineEvent) -> None:
+        for handler in handlers:
+            handler(event)
+
+    if options.workers > 1:
+        return _fan_out(target, options, emit)
+    loaded = load_target(target)
+    try:
+        return Campaign(loaded, options, emit).run()
+    finally:
+        if loaded is not target:
+            loaded.close()
+
+
+def _fan_out(target: str | Callable[..., Any] | Target, options: FuzzOptions, emit: Handler) -> FuzzRun:
+    """``options.workers`` campaigns in processes of their own, different seeds, one database.
+
+    The workers send their events here, where each finding's smallest example (:func:`smaller`,
+    whatever the order the workers find them in) is reported on; their runs are merged.
+    """
     if not isinstance(target, str):
         raise UsageError("--workers needs a target named by module:function, a file, or a command")
-    if options["like"] is not None:
-        options["like"] = tuple(options["like"])
-    per = -(-options["max_examples"] // workers)
+    import multiprocessing
+
     started = time.monotonic()
+    emit(Started(engine="fuzz", target=target, source=options.source, destination=options.destination))
+    per = -(-options.limit // options.workers)
+    context = multiprocessing.get_context("spawn")
+    events: Any = context.Queue()
     with contextlib.ExitStack() as stack:
-        if options["database"] is None:
-            options["database"] = stack.enter_context(tempfile.TemporaryDirectory(prefix="toolwire-db-"))
+        database = options.database or stack.enter_context(tempfile.TemporaryDirectory(prefix="toolwire-db-"))
         jobs = [
-            options | {"max_examples": per, "seed_value": options["seed_value"] + 7919 * k, "workers": 1}
-            for k in range(workers)
+            dataclasses.replace(
+                options, max_examples=per, seed=options.seed + 7919 * k, workers=1, database=database
+            )
+            for k in range(options.workers)
         ]
-        context = multiprocessing.get_context("spawn")
-        with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context) as pool:
-            runs = list(pool.map(_worker, [(target, source, destination, job) for job in jobs]))
+        processes = [
+            context.Process(target=_worker, args=(k, target, job, events), daemon=True)
+            for k, job in enumerate(jobs)
+        ]
+        for process in processes:
+            process.start()
+        try:
+            runs = _gather(processes, events, emit, started)
+        finally:
+            for process in processes:
+                process.join(5)
+                if process.is_alive():
+                    process.kill()
     merged = runs[0]
-    merged.max_examples, merged.seed = options["max_examples"], options["seed_value"]
-    merged.examples = sum(r.examples for r in runs)
-    merged.shrinks = sum(r.shrinks for r in runs)
-    merged.seconds = time.monotonic() - started
-    merged.interrupted = any(r.interrupted for r in runs)
-    merged.stopped = "interrupted" if merged.interrupted else runs[0].stopped
-    merged.note = next((r.note for r in runs if r.note), None)
-    best: dict[str, tuple[Counterexample, Path | None]] = {}
     for run in runs[1:]:
-        for finding, count in run.ignored.items():
-            merged.ignored[finding] = merged.ignored.get(finding, 0) + count
-    for run in runs:
-        for found in run.counterexamples:
-            path = run.saved.get(found.finding)
-            current = best.get(found.finding)
-            if current is None or found.key() < current[0].key():
-                if current is not None and current[1] is not None and current[1] != path:
-                    current[1].unlink(missing_ok=True)
-                best[found.finding] = (found, path)
-            elif path is not None and path != current[1]:
-                path.unlink(missing_ok=True)
-    merged.counterexamples = _ordered(found for found, _ in best.values())
-    merged.saved = {finding: path for finding, (_, path) in best.items() if path is not None}
-    merged.hits = {f: sum(r.hits.get(f, 0) for r in runs) for f in best}
-    merged.first_seen = {f: min(r.first_seen[f] for r in runs if f in r.first_seen) for f in best}
-    for run in runs[1:]:
-        merged.coverage.merge(run.coverage)
+        merged = merged.merge(run)
+    merged = dataclasses.replace(
+        merged,
+        max_examples=options.limit,
+        seed=options.seed,
+        seconds=time.monotonic() - started,
+        saved={},
+    )
+    emit(Finished(engine="fuzz", run=merged))
     return merged
 
 
-def _worker(job: tuple[str, str, str, dict[str, Any]]) -> FuzzRun:
-    target, source, destination, options = job
-    return fuzz(target, source, destination, **options)
+def _gather(processes: list[Any], events: Any, emit: Handler, started: float) -> list[FuzzRun]:
+    """The workers' runs, in worker order; their findings and progress passed on as they come."""
+    runs: dict[int, FuzzRun] = {}
+    best: dict[str, Counterexample] = {}
+    progress: dict[int, Progress] = {}
+    interrupted = False
+    while len(runs) < len(processes):
+        try:
+            number, event = events.get(timeout=0.5)
+        except queue.Empty:
+            dead = [n for n, p in enumerate(processes) if n not in runs and not p.is_alive()]
+            if dead and events.empty():
+                code = processes[dead[0]].exitcode
+                raise UsageError(
+                    f"fuzz worker {dead[0]} ended without a result (exit status {code})"
+                ) from None
+            continue
+        except KeyboardInterrupt:
+            # Ctrl-C reached the workers too: each stops and sends what it found.
+            if interrupted:
+                raise
+            interrupted = True
+            continue
+        if isinstance(event, UsageError):
+            raise event
+        if isinstance(event, Finished):
+            assert isinstance(event.run, FuzzRun)
+            runs[number] = event.run
+        elif isinstance(event, FindingFound | FindingShrunk):
+            found = event.counterexample
+            current = best.get(found.finding)
+            if smaller(found, current):
+                best[found.finding] = found
+                kind = FindingFound if current is None else FindingShrunk
+                emit(kind(engine="fuzz", counterexample=found))
+        elif isinstance(event, Progress):
+            progress[number] = event
+            emit(
+                Progress(
+                    engine="fuzz",
+                    done=sum(p.done for p in progress.values()),
+                    findings=len(best),
+                    elapsed=time.monotonic() - started,
+                    left=event.left,
+                    coverage=event.coverage,
+                )
+            )
+    return [runs[n] for n in range(len(processes))]
 
 
-class _Spent(BaseException):
-    """The campaign's budget is spent; a BaseException so that Hypothesis passes it through."""
+def _worker(number: int, target: str, options: FuzzOptions, events: Any) -> None:
+    """Campaign ``number`` of a fan-out, in a process of its own: its events go back on ``events``."""
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    def send(event: EngineEvent) -> None:
+        if not isinstance(event, Started):
+            events.put((number, event))
 
-
-def _round(test: Callable[[], None]) -> list[Counterexample]:
-    """Run one Hypothesis round; the findings it shrank to their minimal examples."""
     try:
-        test()
-    except (_Found, BaseExceptionGroup) as exc:
-        leaves = _leaves(exc)
-        finals = [e.counterexample for e in leaves if isinstance(e, _Found)]
-        if finals:
-            return finals
-        # The budget ran out while Hypothesis was shrinking two failures: it reports both.
-        spent = [e for e in leaves if isinstance(e, _Spent)]
-        if spent:
-            raise spent[0] from None
-        raise
-    return []
-
-
-def _counterexample(run: FuzzRun, target: str, trace: Wire, outcome: Outcome, fault: Fault) -> Counterexample:
-    return Counterexample(
-        target,
-        run.source,
-        run.destination,
-        fault.property,
-        fault.message,
-        trace,
-        outcome.output,
-        tuple(outcome.showing(fault)),
-        run.quirks,
-        run.damaged,
-        run.seed,
-        fault.kind,
-    )
-
-
-def _ordered(found: Iterable[Counterexample]) -> list[Counterexample]:
-    return sorted(found, key=lambda c: (PROPERTIES.index(c.property), c.kind))
-
-
-def _leaves(exc: BaseException) -> list[BaseException]:
-    if isinstance(exc, BaseExceptionGroup):
-        return [leaf for inner in exc.exceptions for leaf in _leaves(inner)]
-    return [exc]
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-")[:80] or "target"
-
-
-def save(found: Counterexample, folder: Path) -> Path:
-    """Write ``found`` as JSON under ``folder``, atomically (a temporary file, then a rename).
-
-    The name says the target, the protocol pair and the finding, and ends in a
-    hash of the input: two campaigns writing into one folder never overwrite
-    each other's different counterexamples.
-    """
-    folder.mkdir(parents=True, exist_ok=True)
-    name = f"{_slug(Path(found.target.split(':')[0]).stem + '-' + found.target.split(':')[-1])}"
-    digest = hashlib.sha256(json.dumps(found.input, sort_keys=True).encode()).hexdigest()[:10]
-    path = folder / f"{name}.{found.source}.{found.destination}.{_slug(found.finding)}.{digest}.json"
-    text = json.dumps(found.to_json(), indent=1, ensure_ascii=False, allow_nan=False, default=repr)
-    write_file(path, (text + "\n").encode("utf-8"))
-    return path
-
-
-def load_counterexample(path: str | os.PathLike[str]) -> Counterexample:
-    """Read a saved counterexample; a :class:`UsageError` says what is wrong with the file."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise UsageError(f"{path} is not UTF-8 text (byte {exc.start}); not a counterexample") from None
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"{path} line {exc.lineno}: not JSON ({exc.msg})") from None
-    except RecursionError:
-        raise UsageError(f"{path} is nested too deeply to be a counterexample") from None
-    missing = (
-        [key for key in ("from", "to", "input") if key not in data] if isinstance(data, dict) else ["all"]
-    )
-    if missing or not isinstance(data["input"], list):
-        raise UsageError(
-            f"{path} is not a toolwire counterexample (missing {', '.join(missing) or 'input list'})"
-        )
-    expected: dict[str, type | tuple[type, ...]] = {
-        "from": str, "to": str, "target": str, "property": str, "kind": str, "message": str,
-        "quirks": (str, type(None)), "mutate": bool, "seed": int, "showing": list,
-    }  # fmt: skip
-    wrong = [key for key, kind in expected.items() if key in data and not isinstance(data[key], kind)]
-    if wrong or not all(isinstance(n, int) for n in data.get("showing", [])):
-        raise UsageError(f"{path}: the fields {', '.join(wrong) or 'showing'} have the wrong type")
-    for key in ("from", "to"):
-        if data[key] not in PROTOCOLS:
-            raise UsageError(f"{path}: {key} names no protocol toolwire knows: {data[key]!r}")
-    return Counterexample(
-        str(data.get("target", "")),
-        data["from"],
-        data["to"],
-        str(data.get("property", "")),
-        str(data.get("message", "")),
-        data["input"],
-        data.get("output"),
-        tuple(data.get("showing", ())),
-        data.get("quirks"),
-        bool(data.get("mutate", False)),
-        int(data.get("seed", 0)),
-        str(data.get("kind", "")),
-    )
-
-
-def replay(
-    path: str | os.PathLike[str], target: str | Callable[..., Any], *, timeout: float = 5.0
-) -> tuple[Counterexample, Outcome]:
-    """Re-run a saved counterexample's input through ``target``: the saved case and today's outcome."""
-    saved = load_counterexample(path)
-    loaded = load_target(target)
-    try:
-        return saved, judge(
-            loaded, saved.input, saved.source, saved.destination, timeout=timeout, lossy=saved.mutate
-        )
-    finally:
-        loaded.close()
+        fuzz_with(target, options, [send])
+    except UsageError as exc:
+        events.put((number, exc))

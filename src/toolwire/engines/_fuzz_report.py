@@ -6,7 +6,9 @@ import json
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from toolwire.engines._fuzz import PROPERTIES, Counterexample, FuzzRun, Outcome
+from toolwire.engines._counterexample import Counterexample
+from toolwire.engines._fuzz import FuzzRun
+from toolwire.engines._judge import PROPERTIES, Outcome
 
 __all__ = ["counterexample_text", "render_fuzz", "render_replay", "reproduces"]
 
@@ -41,7 +43,7 @@ def _header(run: FuzzRun) -> str:
     bounds += f", quirks {run.quirks or 'none'}"
     if run.like:
         bounds += f", like a recording: {len(run.like)} shape features"
-    if run.damaged:
+    if run.mutate:
         bounds += ", damaged input (--mutate)"
     if run.ignoring:
         bounds += f", ignoring {', '.join(run.ignoring)}"
@@ -60,7 +62,7 @@ def render_fuzz(run: FuzzRun, fmt: str = "text") -> str:
                 "max_examples": run.max_examples,
                 "quirks": run.quirks,
                 "like": list(run.like),
-                "mutate": run.damaged,
+                "mutate": run.mutate,
                 "time_limit": run.time_limit,
                 "ignore": list(run.ignoring),
                 "examples": run.examples,

@@ -22,9 +22,9 @@ import subprocess
 import sys
 import threading
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Final, Literal
 
 import orjson
@@ -33,7 +33,18 @@ from toolwire.engines import _child
 from toolwire.engines._child import MAX_OUTPUT, collect, not_json, raised, tool_result
 from toolwire.errors import UsageError
 
-__all__ = ["Target", "TargetFailure", "Worker", "load_target", "tool_result"]
+__all__ = [
+    "CommandTarget",
+    "InProcessTarget",
+    "PythonName",
+    "Target",
+    "TargetFailure",
+    "Worker",
+    "WorkerTarget",
+    "load_target",
+    "spelling",
+    "tool_result",
+]
 
 Wire = list[dict[str, Any]]
 Failure = Literal["raises", "hangs", "crashes", "garbage", "mutates"]
@@ -49,64 +60,91 @@ class TargetFailure(Exception):
         self.message = message
 
 
-@dataclass(frozen=True, slots=True)
-class Target:
-    """A converter under test: ``run(trace)`` returns its output trace or raises TargetFailure.
+class Target(ABC):
+    """A converter under test: the one interface the campaign and the explorer drive.
 
-    A Python target named by ``module:function`` or ``file.py:function`` runs in a worker process
-    (``worker``), a callable handed over from Python runs in this process, a command in a process
-    of its own per example.
+    :meth:`start` hands one input trace to the target and returns a call that waits for its
+    output trace (or raises :class:`TargetFailure`); :meth:`close` releases what the target holds.
+    A new kind of target (an HTTP gateway behind a mock upstream) is one more subclass.
     """
 
+    #: How reports and counterexamples name the target (the spelling the user gave).
     name: str
-    run_python: Callable[..., Any] | None = None
-    command: tuple[str, ...] = ()
-    worker: Worker | None = None
+
+    @abstractmethod
+    def start(self, trace: Wire, timeout: float, round_trip: bool = False) -> Callable[[], Wire]:
+        """Start the target on ``trace``; the call returned waits (``timeout`` seconds) for its output.
+
+        A round trip also passes :func:`tool_result` as the tool runner.  A target that runs
+        elsewhere starts at once, on a copy of ``trace``, so the caller may read the input
+        while the target converts it.  No target may touch ``trace`` itself before the call
+        returned is made: :func:`~toolwire.engines.judge` copies the input in between, and
+        judges (and saves) that copy, the input as generated.
+        """
 
     def run(self, trace: Wire, timeout: float, round_trip: bool = False) -> Wire:
-        """Run the target on ``trace``; a round trip also passes :func:`tool_result` as the tool runner."""
-        if self.worker is not None:
-            return self.worker.run(trace, timeout, round_trip)
-        if self.run_python is not None:
-            return _run_python(self.run_python, trace, timeout, round_trip)
+        """The target's output for ``trace``, or a :class:`TargetFailure`."""
+        return self.start(trace, timeout, round_trip)()
+
+    def close(self) -> None:  # noqa: B027 -- most targets hold nothing
+        """Release what the target holds (a worker process); the default holds nothing."""
+
+
+class InProcessTarget(Target):
+    """A callable handed over from Python, run in this process (under an alarm or in a thread)."""
+
+    def __init__(self, name: str, function: Callable[..., Any]) -> None:
+        self.name, self.function = name, function
+
+    def start(self, trace: Wire, timeout: float, round_trip: bool = False) -> Callable[[], Wire]:
+        """Run the callable when the output is asked for."""
+        return lambda: _run_python(self.function, trace, timeout, round_trip)
+
+
+class WorkerTarget(Target):
+    """A Python target named by ``module:function`` or ``file.py:function``, in a :class:`Worker`."""
+
+    def __init__(self, name: str, worker: Worker) -> None:
+        self.name, self.worker = name, worker
+
+    def start(self, trace: Wire, timeout: float, round_trip: bool = False) -> Callable[[], Wire]:
+        """Send ``trace`` to the worker at once; the worker converts its own copy."""
+        return self.worker.send(trace, round_trip, timeout)
+
+    def close(self) -> None:
+        """Stop the worker process and every process it started."""
+        self.worker.close()
+
+
+class CommandTarget(Target):
+    """A program reading the input as JSON Lines on stdin, writing the output on stdout."""
+
+    def __init__(self, name: str, command: tuple[str, ...]) -> None:
+        self.name, self.command = name, command
+
+    def start(self, trace: Wire, timeout: float, round_trip: bool = False) -> Callable[[], Wire]:
+        """Run the command, in a session of its own, when the output is asked for."""
         if round_trip:
             raise UsageError(
                 f"{self.name}: a round trip needs a Python target (it calls back the tool runner)"
             )
-        return _run_command(self.command, trace, timeout)
-
-    def start(self, trace: Wire, timeout: float, round_trip: bool = False) -> Callable[[], Wire]:
-        """Start the target on ``trace``; the call returned waits for its output (as :meth:`run`).
-
-        A worker starts at once, on a copy of ``trace``, so the caller may read the input
-        while the target converts it; other targets run when the output is asked for.
-        """
-        if self.worker is not None:
-            return self.worker.send(trace, round_trip, timeout)
-        return lambda: self.run(trace, timeout, round_trip)
-
-    def close(self) -> None:
-        """Stop the target's worker process, if it has one."""
-        if self.worker is not None:
-            self.worker.close()
+        return lambda: _run_command(self.command, trace, timeout)
 
 
-def load_target(spec: str | Callable[..., Any]) -> Target:
+def load_target(spec: str | Callable[..., Any] | Target) -> Target:
     """A target from ``module:function``, ``path/to/file.py:function``, a callable, or a command line.
 
     A named Python target is imported in a worker process of its own; an import that fails is a
-    :class:`UsageError` that says why.
+    :class:`UsageError` that says why.  A :class:`Target` is returned as it is.
     """
+    if isinstance(spec, Target):
+        return spec
     if callable(spec):
-        return Target(getattr(spec, "__qualname__", repr(spec)), run_python=spec)
-    named = _python_name(spec)
-    if named is None:
-        words = tuple(shlex.split(spec))
-        if not words:
-            raise UsageError("the target is empty; name module:function or a command")
-        return Target(spec, command=words)
-    worker = Worker(*named)
-    return Target(spec, worker=worker)
+        return InProcessTarget(getattr(spec, "__qualname__", repr(spec)), spec)
+    spelled = spelling(spec)
+    if isinstance(spelled, tuple):
+        return CommandTarget(spec, spelled)
+    return WorkerTarget(spec, Worker(spelled.where, spelled.name))
 
 
 class Worker:
@@ -261,18 +299,44 @@ _IMPORT_TIMEOUT: Final = 60.0
 _LENGTH: Final = _child._LENGTH
 
 
-def _python_name(spec: str) -> tuple[str, str] | None:
-    """``(module or file, function)`` when ``spec`` names Python, else None (a command line).
+@dataclass(frozen=True, slots=True)
+class PythonName:
+    """A Python target's module (dotted) or ``.py`` file, and its function."""
 
-    A ``.py`` file that exists is Python even when its path has spaces in it.
+    where: str
+    name: str
+
+
+def spelling(spec: str) -> PythonName | tuple[str, ...]:
+    """What a target string names: a Python function, or a command line (its words).
+
+    Anything that reads as ``X.py:NAME`` or ``dotted.module:NAME`` is Python, whatever its
+    path holds (spaces, colons) and whether or not the file exists: a typo must be an error
+    that says so, never a program run that the user did not name (``dir with space/c.py:f``
+    split as a command runs ``dir``).
+    Only what names no Python is split into the words of a command.
     """
-    match = _CALLABLE.match(spec)
+    text = spec.strip()
+    if not text:
+        raise UsageError("the target is empty; name module:function, path/file.py:function or a command")
+    match = _CALLABLE.match(text)
     if match is not None:
-        return match["module"], match["name"]
-    where, _, name = spec.rpartition(":")
-    if where.endswith(".py") and name.isidentifier() and Path(where).is_file():
-        return where, name
-    return None
+        return PythonName(match["module"], match["name"])
+    where, colon, name = text.rpartition(":")
+    if colon and where.endswith(".py"):
+        if not name.isidentifier():
+            raise UsageError(
+                f"{spec!r} names the Python file {where} but {name!r} is not a function name; "
+                "say path/file.py:function"
+            )
+        return PythonName(where, name)
+    try:
+        words = tuple(shlex.split(text))
+    except ValueError as exc:
+        raise UsageError(f"cannot read the target {spec!r} as a command line: {exc}") from None
+    if not words:
+        raise UsageError("the target is empty; name module:function, path/file.py:function or a command")
+    return words
 
 
 class _Timeout(BaseException):

@@ -1,0 +1,154 @@
+"""The options of a fuzz campaign and of an exploration, validated where they are made.
+
+The library refuses what the CLI refuses: ``fuzz(..., max_examples=0)`` is the same
+:class:`~toolwire.errors.UsageError` (exit 2) as ``toolwire fuzz --max-examples 0``.
+Durations read alike for both engines: ``90s``, ``10m``, ``1h``, or seconds as a number.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Final
+
+from toolwire.errors import UsageError
+from toolwire.protocols import QUIRKS, get_protocol
+from toolwire.protocols._relations import damageable
+
+__all__ = ["ExploreOptions", "FuzzOptions", "check_timeout", "duration"]
+
+#: ``max_examples`` when only a time limit bounds a campaign.
+UNLIMITED: Final = 10**9
+_UNITS: Final = {"s": 1.0, "m": 60.0, "h": 3600.0}
+
+
+def duration(value: str | float | None, what: str = "--time-limit") -> float | None:
+    """``value`` in seconds: ``90s``, ``10m``, ``1h``, or a number of seconds; above 0 and finite.
+
+    >>> duration("10m"), duration(1.5), duration(None)
+    (600.0, 1.5, None)
+    """
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        raise UsageError(f"{what} must be a duration (90s, 10m, 1h or seconds), not {value!r}")
+    if isinstance(value, str):
+        text = value.strip()
+        number, unit = (text[:-1], text[-1]) if text and text[-1] in _UNITS else (text, "s")
+        try:
+            seconds = float(number) * _UNITS[unit]
+        except ValueError:
+            raise UsageError(f"not a duration: {value!r} (say 90s, 10m or 1h)") from None
+    else:
+        seconds = float(value)
+    if not seconds > 0 or not math.isfinite(seconds):
+        raise UsageError(f"a duration must be above 0, not {value!r}")
+    return seconds
+
+
+def _count(value: object) -> bool:
+    """``value`` is a whole number (not a bool, which Python counts as one)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_timeout(timeout: float, message: str = "--timeout must be above 0") -> None:
+    """A per-example timeout is a finite number of seconds above 0."""
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float):
+        raise UsageError(f"{message}, not {timeout!r}")
+    if not (timeout > 0 and math.isfinite(timeout)):
+        raise UsageError(message)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FuzzOptions:
+    """What a fuzz campaign runs: the protocol pair, its budget and its inputs; valid once made.
+
+    ``max_examples`` None means 200, or no limit when ``time_limit`` bounds the campaign.
+    ``time_limit`` takes a duration (``"90s"``, ``"10m"``) or seconds; it is kept as seconds.
+    """
+
+    source: str
+    destination: str
+    max_examples: int | None = None
+    seed: int = 0
+    quirks: str | None = None
+    timeout: float = 5.0
+    mutate: bool = False
+    like: tuple[str, ...] | None = None
+    time_limit: float | str | None = None
+    ignore: tuple[str, ...] = ()
+    database: str | None = None
+    workers: int = 1
+    min_coverage: float | None = None
+    #: The quirk profiles' rules the inputs break on purpose (derived).
+    deviates: frozenset[str] = field(init=False, default=frozenset())
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__  # a frozen dataclass normalises its own fields once, here
+        set_(self, "time_limit", duration(self.time_limit))
+        if self.max_examples is None:
+            set_(self, "max_examples", UNLIMITED if self.time_limit is not None else 200)
+        budget_ok = (
+            _count(self.max_examples)
+            and self.max_examples >= 1  # type: ignore[operator]
+            and _count(self.workers)
+            and self.workers >= 1
+        )
+        if not budget_ok:
+            raise UsageError("--max-examples and --workers must be at least 1 and --timeout above 0")
+        check_timeout(self.timeout, "--max-examples and --workers must be at least 1 and --timeout above 0")
+        if not _count(self.seed):
+            raise UsageError(f"--seed must be a whole number, not {self.seed!r}")
+        if self.min_coverage is not None and not (
+            isinstance(self.min_coverage, int | float)
+            and not isinstance(self.min_coverage, bool)
+            and 0 <= self.min_coverage <= 1
+        ):
+            raise UsageError(f"--min-coverage must be a fraction from 0 to 1, not {self.min_coverage!r}")
+        for name in (self.source, self.destination):
+            get_protocol(name)
+        if self.mutate:
+            damageable(self.source)
+        if isinstance(self.ignore, str):
+            raise UsageError(f"ignore takes a list of ids, not the string {self.ignore!r}")
+        set_(self, "ignore", tuple(self.ignore))
+        if self.like is not None:
+            set_(self, "like", tuple(self.like))
+        quirks = (self.quirks or "").split(",")
+        set_(self, "deviates", frozenset(r for q in quirks if q in QUIRKS for r in QUIRKS[q].deviates))
+
+    @property
+    def limit(self) -> int:
+        """The most examples the campaign runs (``max_examples`` resolved)."""
+        assert self.max_examples is not None
+        return self.max_examples
+
+    @property
+    def seconds(self) -> float | None:
+        """The time limit in seconds, or None."""
+        assert not isinstance(self.time_limit, str)
+        return self.time_limit
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ExploreOptions:
+    """What an exploration runs within its bounds: limits, timeout, mutation; valid once made."""
+
+    max_traces: int | None = None
+    time_limit: float | str | None = None
+    timeout: float = 5.0
+    mutate: bool = False
+    compare: bool = True
+
+    def __post_init__(self) -> None:
+        message = "--timeout must be above 0 and --max-traces at least 1"
+        object.__setattr__(self, "time_limit", duration(self.time_limit))
+        check_timeout(self.timeout, message)
+        if self.max_traces is not None and not (_count(self.max_traces) and self.max_traces >= 1):
+            raise UsageError(message)
+
+    @property
+    def seconds(self) -> float | None:
+        """The time limit in seconds, or None."""
+        assert not isinstance(self.time_limit, str)
+        return self.time_limit
