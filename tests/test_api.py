@@ -18,7 +18,7 @@ SRC = Path(toolwire.__file__).parent
 PUBLIC = {
     toolwire: [
         "PROTOCOLS", "RULES", "DefinitionError", "Finding", "Problem", "Report", "Rule",
-        "ToolwireError", "UsageError", "__version__", "check", "check_file", "rules_for",
+        "ToolwireError", "UsageError", "__version__", "check", "check_file", "check_path", "rules_for",
     ],
     toolwire.models: [
         "DONE", "MAX_LINE_BYTES", "Frame", "InputFormat", "ProblemSink", "aisdk", "anthropic", "bedrock",
@@ -48,14 +48,13 @@ PUBLIC = {
         "machines", "register", "unregister",
     ],
     toolwire.engines: [
-        "IdVerdict", "Lifecycle", "Problem", "check_id", "id_shape", "render_ids",
-        "Report", "check", "check_file", "lifecycle", "render_diagrams",
-        "render_json", "render_protocols", "render_rules", "render_text", "to_dot", "to_mermaid",
+        "IdVerdict", "Lifecycle", "Problem", "check_id", "id_shape",
+        "Report", "check", "check_file", "check_path", "lifecycle", "to_dot", "to_mermaid",
         "Counterexample", "FuzzRun", "Outcome", "fuzz", "judge", "load_counterexample", "replay",
-        "render_fuzz", "render_replay", "load_target", "tool_result",
+        "load_target", "tool_result",
         "Analysis", "Exploration", "StateSpace", "analyse", "analyse_machine", "coverage_suite", "explore",
-        "paths", "render_analysis", "render_exploration", "render_space", "state_space",
-        "ShapeReport", "render_shapes", "shapes_file",
+        "paths", "state_space",
+        "ShapeReport", "shapes_file",
     ],
 }  # fmt: skip
 

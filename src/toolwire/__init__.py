@@ -18,7 +18,7 @@ from toolwire._lazy import lazy
 from toolwire.errors import DefinitionError, ToolwireError, UsageError
 
 if TYPE_CHECKING:
-    from toolwire.engines import Problem, Report, check, check_file
+    from toolwire.engines import Problem, Report, check, check_file, check_path
     from toolwire.properties import PROTOCOLS, RULES, Finding, Rule, rules_for
 
 __version__ = "0.1.0"
@@ -36,12 +36,13 @@ __all__ = [
     "__version__",
     "check",
     "check_file",
+    "check_path",
     "rules_for",
 ]
 
 # The engines and the registry load on first use: ``python -m toolwire check -p P`` imports P's family alone.
 _LAZY = {
-    **dict.fromkeys(("Problem", "Report", "check", "check_file"), "toolwire.engines"),
+    **dict.fromkeys(("Problem", "Report", "check", "check_file", "check_path"), "toolwire.engines"),
     **dict.fromkeys(("PROTOCOLS", "RULES", "Finding", "Rule", "rules_for"), "toolwire.properties"),
 }
 

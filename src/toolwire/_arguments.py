@@ -8,6 +8,8 @@ from __future__ import annotations
 import argparse
 from collections.abc import Mapping
 
+from toolwire._options import CHECK_OPTIONS
+
 __all__ = ["parser"]
 
 
@@ -26,25 +28,15 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument(
         "files", nargs="+", metavar="FILE", help="trace file(s), VCR cassettes or HAR files; - reads stdin"
     )
-    check.add_argument(
-        "--protocol",
-        "-p",
-        metavar="P",
-        help=f"one of: {names} (default: detected from the content, or a recording's endpoints)",
-    )
-    check.add_argument(
-        "--after", metavar="STREAM", help="the stream this request followed (round-trip rules RT-1, RT-2)"
-    )
-    check.add_argument(
-        "--input-format",
-        choices=("auto", "sse", "jsonl", "json", "eventstream"),
-        default="auto",
-        help="how FILE is encoded (default: detected from its first bytes)",
-    )
-    check.add_argument(
-        "--profile", metavar="NAME", help="a variant of the protocol (`toolwire protocols` lists them)"
-    )
-    check.add_argument("--format", choices=("text", "json"), default="text")
+    for option in CHECK_OPTIONS:
+        check.add_argument(
+            *option.flags,
+            dest=option.dest,
+            choices=option.choices or None,
+            default=option.default,
+            metavar=option.metavar,
+            help=None if option.help is None else option.help.format(names=names),
+        )
 
     rules = verbs.add_parser("rules", help="list the rules toolwire checks")
     rules.add_argument("--protocol", "-p", metavar="P", help=f"only this protocol's: {names}")

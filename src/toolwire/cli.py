@@ -5,10 +5,9 @@ Exit codes: 0 clean, 1 violations found, 2 unusable input or usage.
 
 from __future__ import annotations
 
-import io
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
@@ -34,20 +33,13 @@ def _ignore_file(path: str) -> list[str]:
     return [line.split("#", 1)[0].strip() for line in lines if line.split("#", 1)[0].strip()]
 
 
-#: ``check``'s options that take a value, and their destinations and choices (see :func:`_parser`).
-_CHECK_OPTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "-p": ("protocol", ()),
-    "--protocol": ("protocol", ()),
-    "--after": ("after", ()),
-    "--input-format": ("input_format", ("auto", "sse", "jsonl", "json", "eventstream")),
-    "--profile": ("profile", ()),
-    "--format": ("format", ("text", "json")),
-}
+def _check_options() -> tuple[dict[str, tuple[str, tuple[str, ...]]], dict[str, Any]]:
+    """``check``'s options by spelling (destination, choices), and their defaults: from the one
+    table argparse is built from too (:data:`toolwire._options.CHECK_OPTIONS`)."""
+    from toolwire._options import CHECK_OPTIONS
 
-
-_CHECK_DEFAULTS: dict[str, Any] = {
-    "protocol": None, "after": None, "input_format": "auto", "profile": None, "format": "text"
-}  # fmt: skip
+    spellings = {flag: (o.dest, o.choices) for o in CHECK_OPTIONS for flag in o.flags}
+    return spellings, {o.dest: o.default for o in CHECK_OPTIONS}
 
 
 def _plain_check(argv: Sequence[str]) -> SimpleNamespace | None:
@@ -59,7 +51,8 @@ def _plain_check(argv: Sequence[str]) -> SimpleNamespace | None:
     """
     if len(argv) < 2 or argv[0] != "check":
         return None
-    values: dict[str, Any] = {"verb": "check", **_CHECK_DEFAULTS}
+    spellings, defaults = _check_options()
+    values: dict[str, Any] = {"verb": "check", **defaults}
     files: list[str] = []
     runs = 0
     words = iter(argv[1:])
@@ -71,7 +64,7 @@ def _plain_check(argv: Sequence[str]) -> SimpleNamespace | None:
             last_was_file = True
             continue
         last_was_file = False
-        option = _CHECK_OPTIONS.get(word)
+        option = spellings.get(word)
         value = next(words, None)
         if option is None or value is None or (value[:1] == "-" and value != "-"):
             return None
@@ -121,187 +114,149 @@ def _keep_hypothesis_out_of_the_working_folder() -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from toolwire import engines
-    from toolwire.properties import get_protocol, rules_for
+    return _VERBS[args.verb](args)
 
-    if args.verb == "protocols":
-        from toolwire.properties import PROTOCOLS
 
-        print(engines.render_protocols(list(PROTOCOLS.values()), args.format))
-        return 0
-    if args.verb == "diagram":
-        from pathlib import Path
+def _protocols(args: argparse.Namespace) -> int:
+    from toolwire.engines._report import render_protocols
+    from toolwire.properties import PROTOCOLS
 
-        from toolwire.properties import machines
+    print(render_protocols(list(PROTOCOLS.values()), args.format))
+    return 0
 
-        formats = args.format or ["svg", "dot", "mermaid"]
-        if args.counterexample:
-            from toolwire.engines._diagram import render_counterexample
-            from toolwire.engines._fuzz import load_counterexample
 
-            if args.machines:
-                raise UsageError("give machines or --counterexample, not both")
-            found = load_counterexample(args.counterexample)
-            stem = Path(args.counterexample).stem
-            written = render_counterexample(found, formats, Path(args.out), stem)
-        else:
-            written = engines.render_diagrams(args.machines or list(machines()), formats, Path(args.out))
-        for path in written:
-            print(path)
-        return 0
-    if args.verb == "ids":
-        chosen = [p.strip() for p in args.protocols.split(",") if p.strip()] if args.protocols else None
-        verdicts = engines.check_id(args.id, chosen)
-        print(engines.render_ids(args.id, verdicts, args.format))
-        return 0 if all(v.valid for v in verdicts) else 1
-    if args.verb == "fuzz":
-        from toolwire.engines._fuzz import fuzz
-        from toolwire.engines._fuzz_report import render_fuzz
+def _diagram(args: argparse.Namespace) -> int:
+    from pathlib import Path
 
-        max_examples = (
-            args.max_examples if args.max_examples is not None else (_UNLIMITED if args.time_limit else 200)
+    from toolwire.engines._diagram import render_diagrams
+    from toolwire.properties import machines
+
+    formats = args.format or ["svg", "dot", "mermaid"]
+    if args.counterexample:
+        from toolwire.engines._diagram import render_counterexample
+        from toolwire.engines._fuzz import load_counterexample
+
+        if args.machines:
+            raise UsageError("give machines or --counterexample, not both")
+        found = load_counterexample(args.counterexample)
+        stem = Path(args.counterexample).stem
+        written = render_counterexample(found, formats, Path(args.out), stem)
+    else:
+        written = render_diagrams(args.machines or list(machines()), formats, Path(args.out))
+    for path in written:
+        print(path)
+    return 0
+
+
+def _ids(args: argparse.Namespace) -> int:
+    from toolwire.engines._ids import check_id, render_ids
+
+    chosen = [p.strip() for p in args.protocols.split(",") if p.strip()] if args.protocols else None
+    verdicts = check_id(args.id, chosen)
+    print(render_ids(args.id, verdicts, args.format))
+    return 0 if all(v.valid for v in verdicts) else 1
+
+
+def _fuzz(args: argparse.Namespace) -> int:
+    from toolwire.engines._fuzz import fuzz
+    from toolwire.engines._fuzz_report import render_fuzz
+
+    max_examples = (
+        args.max_examples if args.max_examples is not None else (_UNLIMITED if args.time_limit else 200)
+    )
+    if max_examples < 1 or args.timeout <= 0 or args.workers < 1:
+        raise UsageError("--max-examples and --workers must be at least 1 and --timeout above 0")
+    like, quirks = None, args.quirks
+    if args.like:
+        from toolwire.engines._shapes import learned
+
+        like, matched = learned(args.like, args.source)
+        given = [q for q in (args.quirks or "").split(",") if q]
+        quirks = ",".join(dict.fromkeys([*given, *matched])) or None
+        print(
+            f"toolwire: shaped like {len(args.like)} recording(s): {len(like)} shape features, "
+            f"quirk profiles: {', '.join(matched) or 'none'}",
+            file=sys.stderr,
         )
-        if max_examples < 1 or args.timeout <= 0 or args.workers < 1:
-            raise UsageError("--max-examples and --workers must be at least 1 and --timeout above 0")
-        like, quirks = None, args.quirks
-        if args.like:
-            from toolwire.engines._shapes import learned
+    ignore = [*args.ignore, *(_ignore_file(args.ignore_file) if args.ignore_file else [])]
+    run = fuzz(
+        args.target,
+        args.source,
+        args.destination,
+        max_examples=max_examples,
+        seed_value=args.seed,
+        quirks=quirks,
+        timeout=args.timeout,
+        damaged=args.mutate,
+        save_to=args.out,
+        progress=sys.stderr,
+        like=like,
+        time_limit=args.time_limit,
+        ignore=ignore,
+        database=args.database,
+        workers=args.workers,
+        min_coverage=args.min_coverage,
+    )
+    print(render_fuzz(run, args.format))
+    return 130 if run.interrupted and not run.counterexamples else run.exit_code
 
-            like, matched = learned(args.like, args.source)
-            given = [q for q in (args.quirks or "").split(",") if q]
-            quirks = ",".join(dict.fromkeys([*given, *matched])) or None
-            print(
-                f"toolwire: shaped like {len(args.like)} recording(s): {len(like)} shape features, "
-                f"quirk profiles: {', '.join(matched) or 'none'}",
-                file=sys.stderr,
-            )
-        ignore = [*args.ignore, *(_ignore_file(args.ignore_file) if args.ignore_file else [])]
-        run = fuzz(
-            args.target,
-            args.source,
-            args.destination,
-            max_examples=max_examples,
-            seed_value=args.seed,
-            quirks=quirks,
-            timeout=args.timeout,
-            damaged=args.mutate,
-            save_to=args.out,
-            progress=sys.stderr,
-            like=like,
-            time_limit=args.time_limit,
-            ignore=ignore,
-            database=args.database,
-            workers=args.workers,
-            min_coverage=args.min_coverage,
-        )
-        print(render_fuzz(run, args.format))
-        return 130 if run.interrupted and not run.counterexamples else run.exit_code
-    if args.verb == "replay":
-        from toolwire.engines._fuzz import replay
-        from toolwire.engines._fuzz_report import render_replay, reproduces
 
-        saved, outcome = replay(args.file, args.target, timeout=args.timeout)
-        print(render_replay(saved, outcome, args.format))
-        return 1 if reproduces(saved, outcome) else 0
-    if args.verb == "explore":
-        return _explore(args)
-    if args.verb == "shapes":
-        from toolwire.engines._shapes import render_shapes, shapes_file
+def _replay(args: argparse.Namespace) -> int:
+    from toolwire.engines._fuzz import replay
+    from toolwire.engines._fuzz_report import render_replay, reproduces
 
-        get_protocol(args.protocol)
-        print(render_shapes([shapes_file(path, args.protocol) for path in args.files], args.format))
-        return 0
-    if args.verb == "analyse":
-        from toolwire.engines._analysis import analyse_machine
-        from toolwire.engines._explore_report import render_analysis
-        from toolwire.properties import machines
+    saved, outcome = replay(args.file, args.target, timeout=args.timeout)
+    print(render_replay(saved, outcome, args.format))
+    return 1 if reproduces(saved, outcome) else 0
 
-        print(render_analysis([analyse_machine(name) for name in args.machines or machines()], args.format))
-        return 0
-    if args.verb == "rules":
-        print(engines.render_rules(rules_for(args.protocol), args.format))
-        return 0
-    return _check(args)
+
+def _shapes(args: argparse.Namespace) -> int:
+    from toolwire.engines._shapes import render_shapes, shapes_file
+    from toolwire.properties import get_protocol
+
+    get_protocol(args.protocol)
+    print(render_shapes([shapes_file(path, args.protocol) for path in args.files], args.format))
+    return 0
+
+
+def _analyse(args: argparse.Namespace) -> int:
+    from toolwire.engines._analysis import analyse_machine
+    from toolwire.engines._explore_report import render_analysis
+    from toolwire.properties import machines
+
+    print(render_analysis([analyse_machine(name) for name in args.machines or machines()], args.format))
+    return 0
+
+
+def _rules(args: argparse.Namespace) -> int:
+    from toolwire.engines._report import render_rules
+    from toolwire.properties import rules_for
+
+    print(render_rules(rules_for(args.protocol), args.format))
+    return 0
 
 
 def _check(args: argparse.Namespace) -> int:
-    from toolwire import engines
-    from toolwire.properties import get_protocol
+    from toolwire.engines._check import _STDIN_TWICE, check_path, check_usage
+    from toolwire.engines._report import render_json, render_text
 
-    fmt = None if args.input_format == "auto" else args.input_format
-    if args.protocol is not None:
-        get_protocol(args.protocol).make(args.profile)  # a wrong profile is wrong for every file
-    elif args.after is not None:
-        raise UsageError("--after needs -p: name the request's protocol")
+    check_usage(args.protocol, args.profile, args.after)
     if [*args.files, args.after].count("-") > 1:
-        raise UsageError("standard input (-) can be read once; name it once among FILE and --after")
-    if "-" in args.files and args.protocol is None:
-        # Detection reads the start of the input, then the check reads all of it.
-        sys.stdin = io.TextIOWrapper(io.BytesIO(sys.stdin.buffer.read()))
+        raise UsageError(_STDIN_TWICE)
+    fmt = None if args.input_format == "auto" else args.input_format
     reports = []
     for path in args.files:
-        try:
-            raw = _recording(path)
-            if raw is not None:
-                from toolwire.engines._exchanges import check_recording
-
-                reports.extend(check_recording(path, raw, args.protocol, args.profile))
-                continue
-            protocol = args.protocol or _detected(path, fmt, args.format)
-            if protocol is None:
-                reports.append(engines.Report(str(path), "", 0, problems=(_undetected(path, fmt),)))
-                continue
-            reports.append(
-                engines.check_file(path, protocol, input_format=fmt, after=args.after, profile=args.profile)
-            )
-        except UsageError as exc:
-            # One unreadable file: say so, and still check the others.
-            print(f"toolwire: {exc}", file=sys.stderr)
-            problem = engines.Problem(None, None, str(exc))
-            reports.append(engines.Report(str(path), args.protocol or "", 0, problems=(problem,)))
-    render = engines.render_json if args.format == "json" else engines.render_text
+        found = check_path(path, args.protocol, input_format=fmt, after=args.after, profile=args.profile)
+        for report in found:
+            if report.unreadable is not None:
+                print(f"toolwire: {report.unreadable}", file=sys.stderr)
+            elif report.detected:
+                where = sys.stderr if args.format == "json" else sys.stdout
+                print(f"{path}: detected {report.protocol}", file=where)
+        reports.extend(found)
+    render = render_json if args.format == "json" else render_text
     print(render(reports))
     return max(report.exit_code for report in reports)
-
-
-def _recording(path: str) -> bytes | None:
-    """The bytes of ``path`` when it is a cassette or HAR file (read whole: YAML and HAR are documents)."""
-    from toolwire.models import recording_kind
-
-    def is_recording(head: bytes) -> bool:
-        return recording_kind(head) is not None
-
-    if path == "-":
-        stdin = sys.stdin.buffer
-        if not stdin.seekable():
-            return None
-        head = stdin.read(65536)
-        raw = head + stdin.read() if is_recording(head) else None
-        stdin.seek(0)
-        return raw
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(65536)
-            return head + handle.read() if is_recording(head) else None
-    except OSError:
-        return None  # check_file says why it cannot be read
-
-
-def _detected(path: str, fmt: Any, output: str) -> str | None:
-    """The protocol detected for the trace at ``path``; says which on stdout (stderr for JSON output)."""
-    from toolwire.engines._detect import detect_file
-
-    detection = detect_file(path, fmt)
-    if detection.protocol is not None:
-        print(f"{path}: {detection.explain()}", file=sys.stderr if output == "json" else sys.stdout)
-    return detection.protocol
-
-
-def _undetected(path: str, fmt: Any) -> Any:
-    from toolwire.engines import Problem
-    from toolwire.engines._detect import detect_file
-
-    return Problem(None, None, f"{detect_file(path, fmt).explain()}")
 
 
 def _explore(args: argparse.Namespace) -> int:
@@ -354,3 +309,18 @@ def _explore(args: argparse.Namespace) -> int:
     )
     print(render_exploration(run, args.format))
     return run.exit_code
+
+
+#: Each verb's handler.
+_VERBS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "check": _check,
+    "rules": _rules,
+    "diagram": _diagram,
+    "ids": _ids,
+    "fuzz": _fuzz,
+    "replay": _replay,
+    "explore": _explore,
+    "analyse": _analyse,
+    "shapes": _shapes,
+    "protocols": _protocols,
+}
