@@ -277,16 +277,17 @@ def _after(spec: Protocol, after: str | os.PathLike[str]) -> tuple[Monitor, list
     with _open(after) as raw:
         head, stream = _head(raw)
         unreadable = not_a_trace(head)
-        frames = (
-            iter(()) if unreadable is not None else read_frames(stream, _sink(before), detect_format(head))
-        )
-        previous, events = _stream_before(spec, frames)
+        fmt = detect_format(head)
+        frames = iter(()) if unreadable is not None else read_frames(stream, _sink(before), fmt)
+        previous, stream_spec, first, events = _stream_before(spec, frames)
     # A stream that could not be read leaves the round-trip rules nothing to judge: never a
     # silent pass.
     if unreadable is not None:
         before.append(Problem(None, None, unreadable))
     elif events == 0 and not any(p.severity == "error" for p in before):
         before.append(Problem(None, None, _EMPTY))
+    elif events and _foreign(stream_spec, first, events, previous.skipped):
+        before.append(Problem(None, None, _unrecognised(stream_spec, first, fmt)))
     return previous, [
         Problem(p.line, p.index, f"in --after {after}: {p.message}", p.severity) for p in before
     ]
@@ -337,11 +338,12 @@ def not_a_trace(head: bytes) -> str | None:
     return None
 
 
-def _stream_before(spec: Protocol, frames: Iterator[Frame]) -> tuple[Monitor, int]:
-    """The monitor of the stream a request of ``spec`` followed, fed ``frames``, and their count."""
+def _stream_before(spec: Protocol, frames: Iterator[Frame]) -> tuple[Monitor, Protocol, list[Frame], int]:
+    """The monitor of the stream a request of ``spec`` followed, fed ``frames``; the stream's
+    protocol, its first frames and their count."""
     if not spec.follows:
         raise UsageError(f"{spec.name} is not a request that follows a stream; drop --after")
-    head = list(itertools.islice(frames, 1))
+    head = list(itertools.islice(frames, _SAMPLE))
     # What the request followed: the first of its protocols that recognises the first value (a
     # response body), else its stream.
     followed = [get_protocol(name) for name in spec.follows]
@@ -349,7 +351,7 @@ def _stream_before(spec: Protocol, frames: Iterator[Frame]) -> tuple[Monitor, in
         (p for p in followed if p.recognises is not None and head and p.recognises(head[0][1])), followed[0]
     )
     monitor = stream_spec.monitor()
-    return monitor, _feed_stream(monitor, itertools.chain(head, frames))
+    return monitor, stream_spec, head, _feed_stream(monitor, itertools.chain(head, frames))
 
 
 def _run(
@@ -385,7 +387,7 @@ def _run(
         findings = []
     elif _foreign(spec, head, events, skipped):
         # Too little was this protocol's to judge: whatever a rule says of such a trace is made up.
-        problems.append(Problem(None, None, _unrecognised(spec, head)))
+        problems.append(Problem(None, None, _unrecognised(spec, head, fmt)))
         findings = []
     problems.extend(Problem(n.line, n.index, n.message, "warning") for n in notices)
     if unlisted:
@@ -521,11 +523,14 @@ def _foreign(spec: Protocol, head: list[Frame], events: int, skipped: int) -> bo
     return not reads_as(spec, head)
 
 
-def _unrecognised(spec: Protocol, head: list[Frame]) -> str:
-    """Why a trace whose first frames are ``head`` is not judged as ``spec``'s, and what it looks like."""
+def _unrecognised(spec: Protocol, head: list[Frame], fmt: InputFormat | None) -> str:
+    """Why a trace whose first frames are ``head`` (read as ``fmt``) is not judged as ``spec``'s,
+    and what it looks like."""
     from toolwire.engines._detect import detect
 
-    looks = [name for name in detect(head).candidates if name != spec.name]
+    # SSE and JSON Lines are streams, even of one value; a JSON document may be a response body.
+    document = None if fmt in (None, "json") else False
+    looks = [name for name in detect(head, document=document).candidates if name != spec.name]
     if looks:
         return (
             f"nothing in the input is {spec.name} traffic: it reads as {', '.join(looks)}; "
