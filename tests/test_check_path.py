@@ -261,7 +261,7 @@ NOT_A_TRACE = {
     "whitespace": lambda name: b"  \n\n\t\r\n",
     "bom": lambda name: b"\xef\xbb\xbf\n",
     "binary": lambda name: random.Random(name).randbytes(65536),
-    "binary-text": lambda name: bytes(random.Random(name).choice(range(0x80, 0x100)) for _ in range(20000)),
+    "binary-text": lambda name: bytes(random.Random(name).choice(range(0x80, 0x100)) for _ in range(4096)),
     "gzip": lambda name: gzip.compress(OWN[name][0].read_bytes() if name in OWN else b"{}\n"),
     "utf-16": lambda name: (OWN[name][0].read_text() if name in OWN else "{}\n").encode("utf-16"),
     "truncated": _truncated,

@@ -286,8 +286,8 @@ def _after(spec: Protocol, after: str | os.PathLike[str]) -> tuple[Monitor, list
         before.append(Problem(None, None, unreadable))
     elif events == 0 and not any(p.severity == "error" for p in before):
         before.append(Problem(None, None, _EMPTY))
-    elif events and _foreign(stream_spec, first, events, previous.skipped):
-        before.append(Problem(None, None, _unrecognised(stream_spec, first, fmt)))
+    elif events and (foreign := _foreign(stream_spec, first, events, previous.skipped, fmt)):
+        before.append(Problem(None, None, foreign))
     return previous, [
         Problem(p.line, p.index, f"in --after {after}: {p.message}", p.severity) for p in before
     ]
@@ -385,9 +385,9 @@ def _run(
         if not any(p.severity == "error" for p in problems):
             problems.append(Problem(None, None, _EMPTY))
         findings = []
-    elif _foreign(spec, head, events, skipped):
+    elif foreign := _foreign(spec, head, events, skipped, fmt):
         # Too little was this protocol's to judge: whatever a rule says of such a trace is made up.
-        problems.append(Problem(None, None, _unrecognised(spec, head, fmt)))
+        problems.append(Problem(None, None, foreign))
         findings = []
     problems.extend(Problem(n.line, n.index, n.message, "warning") for n in notices)
     if unlisted:
@@ -506,28 +506,27 @@ def _sampled(values: list[Any], container: str | None) -> list[Any]:
 MAX_PROBLEMS: Final = 50
 
 
-def _foreign(spec: Protocol, head: list[Frame], events: int, skipped: int) -> bool:
-    """Whether a trace of ``events`` (``head`` its first frames) is too little ``spec``'s traffic
-    to judge: its monitor skipped half of it or more, or, where its first values leave a doubt (a
-    skipped one, one that ``spec``, or the protocol it is a variant of, does not recognise), they
-    do not read as ``spec``'s the way detection asks (:func:`toolwire.engines._detect.reads_as`)."""
-    if skipped * 2 >= events:
-        return True
+def _foreign(spec: Protocol, head: list[Frame], events: int, skipped: int, fmt: InputFormat | None) -> str:
+    """Why a trace of ``events`` (``head`` its first frames, read as ``fmt``) is too little
+    ``spec``'s traffic to judge, and what it reads as; empty when it is ``spec``'s.
+
+    It is not when its monitor skipped most of it.  Nor when its first values leave a doubt (half
+    of them skipped, or one that ``spec``, or the protocol it is a variant of, does not
+    recognise), do not read as ``spec``'s the way detection asks
+    (:func:`toolwire.engines._detect.reads_as`), and either read as another protocol's or are
+    mostly not recognised.  A trace of ``spec``'s with a damaged event or two (skipped, each with
+    a notice) is still judged.
+    """
     base = get_protocol(spec.variant_of) if spec.variant_of else None
     recognisers = [r for r in (spec.recognises, base.recognises if base else None) if r is not None]
     values = _sampled([plain(value) for _, value, _ in head if value is not DONE], spec.container)
-    if not skipped and all(r(value) for r in recognisers for value in values):
-        return False  # the usual case, decided without another monitor
-    from toolwire.engines._detect import reads_as
+    recognised = sum(all(r(value) for r in recognisers) for value in values)
+    if skipped * 2 < events and recognised == len(values):
+        return ""  # the usual case, decided without another monitor
+    from toolwire.engines._detect import detect, reads_as
 
-    return not reads_as(spec, head)
-
-
-def _unrecognised(spec: Protocol, head: list[Frame], fmt: InputFormat | None) -> str:
-    """Why a trace whose first frames are ``head`` (read as ``fmt``) is not judged as ``spec``'s,
-    and what it looks like."""
-    from toolwire.engines._detect import detect
-
+    if skipped * 2 <= events and reads_as(spec, head):
+        return ""
     # SSE and JSON Lines are streams, even of one value; a JSON document may be a response body.
     document = None if fmt in (None, "json") else False
     looks = [name for name in detect(head, document=document).candidates if name != spec.name]
@@ -536,10 +535,12 @@ def _unrecognised(spec: Protocol, head: list[Frame], fmt: InputFormat | None) ->
             f"nothing in the input is {spec.name} traffic: it reads as {', '.join(looks)}; "
             f"check it with -p {looks[0]}"
         )
-    return (
-        f"nothing in the input is {spec.name} traffic (most of it was skipped), nor any registered "
-        "protocol's: check -p, or run toolwire shapes on it"
-    )
+    if skipped * 2 > events or recognised * 2 <= len(values):
+        return (
+            f"nothing in the input is {spec.name} traffic, nor any registered protocol's: "
+            "check -p, or run toolwire shapes on it"
+        )
+    return ""
 
 
 def _sink(problems: list[Problem]) -> Any:
