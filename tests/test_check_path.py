@@ -119,6 +119,19 @@ def test_check_file_on_a_cassette_reports_what_check_reports() -> None:
     assert [p.protocol for p in whole.parts] == ["anthropic-messages", ""]
 
 
+RECORDINGS = sorted((DATA / "recordings").iterdir())
+
+
+@pytest.mark.parametrize("path", RECORDINGS, ids=lambda p: p.name)
+def test_a_recording_is_read_whole_from_a_file_and_from_a_pipe(path: Path) -> None:
+    # Longer than the bytes read first to tell a recording (64 KiB): those are read once, not twice.
+    reports = check_path(path)
+    assert [r.unreadable for r in reports] == [None] * len(reports)
+    with _stdin(_piped(path.read_bytes(), 100)):
+        piped = check_path("-")
+    assert [dict(r, source="") for r in as_json(piped)] == [dict(r, source="") for r in as_json(reports)]
+
+
 def test_one_open_and_one_monitor_per_file(monkeypatch: pytest.MonkeyPatch) -> None:
     opened: list[str] = []
     real_open = builtins.open

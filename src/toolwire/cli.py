@@ -45,7 +45,7 @@ def _check_options() -> tuple[dict[str, tuple[str, tuple[str, ...]]], dict[str, 
 def _plain_check(argv: Sequence[str]) -> SimpleNamespace | None:
     """The arguments of a plain ``check`` command line, read without building the parser.
 
-    Files in one run and the options above, each as two words with a valid value: what argparse
+    Files in one run and ``check``'s options, each as two words with a valid value: what argparse
     reads from it, exactly (``tests/test_cli_fast.py``).  Anything else (help, ``--opt=value``,
     an abbreviation, an error) is None: argparse reads it, and says what is wrong.
     """

@@ -156,7 +156,7 @@ def check_path(
             if recording_kind(head[:65536]) is not None:
                 from toolwire.engines._exchanges import check_recording
 
-                return check_recording(path, head + stream.read(), protocol, profile)
+                return check_recording(path, stream.read(), protocol, profile)
             if protocol is None:
                 return [_detected(path, raw, head, stream, input_format, profile)]
             assert make is not None
