@@ -19,7 +19,7 @@ SRC = Path(toolwire.__file__).parent
 PUBLIC = {
     toolwire: [
         "PROTOCOLS", "RULES", "DefinitionError", "Finding", "Problem", "Report", "Rule",
-        "ToolwireError", "UsageError", "__version__", "check", "check_file", "rules_for",
+        "ToolwireError", "UsageError", "__version__", "check", "check_file", "check_path", "rules_for",
     ],
     toolwire.models: [
         "DONE", "MAX_LINE_BYTES", "Frame", "InputFormat", "ProblemSink", "aisdk", "anthropic", "bedrock",
@@ -50,16 +50,15 @@ PUBLIC = {
         "shapes_of", "space_for", "traces", "unregister",
     ],
     toolwire.engines: [
-        "IdVerdict", "Diagram", "Problem", "check_id", "id_shape", "render_ids",
-        "Report", "check", "check_file", "diagram", "render_diagrams",
-        "render_json", "render_protocols", "render_rules", "render_text", "to_dot", "to_mermaid",
+        "IdVerdict", "Diagram", "Problem", "check_id", "id_shape",
+        "Report", "check", "check_file", "check_path", "diagram", "to_dot", "to_mermaid",
         "Counterexample", "FuzzRun", "Outcome", "fuzz", "judge", "load_counterexample", "replay",
-        "render_fuzz", "render_replay", "load_target", "tool_result", "Target",
+        "load_target", "tool_result", "Target",
         "FuzzOptions", "ExploreOptions", "EngineEvent", "Started", "Progress", "FindingFound",
         "FindingShrunk", "Finished", "SaveCounterexamples", "ShowProgress", "PrintReport",
         "Analysis", "Exploration", "StateSpace", "analyse", "analyse_machine", "coverage_suite", "explore",
-        "paths", "render_analysis", "render_exploration", "render_space", "state_space",
-        "ShapeReport", "render_shapes", "shapes_file", "check_log",
+        "paths", "state_space",
+        "ShapeReport", "shapes_file", "check_log",
     ],
 }  # fmt: skip
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from toolwire.engines import diagram, render_diagrams, to_dot, to_mermaid
+from toolwire.engines import diagram, to_dot, to_mermaid
+from toolwire.engines._diagram import render_diagrams
 from toolwire.errors import UsageError
 from toolwire.machines import MACHINES
 

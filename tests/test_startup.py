@@ -5,10 +5,10 @@ from __future__ import annotations
 import importlib
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
+from helpers.corpus import DATA
 from toolwire.protocols import _registry
 
 #: Each test starts a Python subprocess to see what it imports: left out of a plain pytest (make test
@@ -42,10 +42,11 @@ def _loaded_after(code: str) -> list[str]:
 @pytest.mark.parametrize(
     "protocol", ["openai-responses-stream", "anthropic-stream", "gemini-contents", "mcp"]
 )
-def test_check_with_a_protocol_imports_its_family_alone(protocol: str, tmp_path: Path) -> None:
+def test_check_with_a_protocol_imports_its_family_alone(protocol: str) -> None:
     home = next(module for module, names in _registry.INDEX.items() if protocol in names)
-    trace = tmp_path / "trace.jsonl"
-    trace.write_text("{}\n")
+    # A trace of the protocol: one of another (or of none) is named by what it looks like, and
+    # telling that imports every family.
+    trace = min((DATA / protocol).iterdir())
     code = (
         "import contextlib, io\n"
         "from toolwire.cli import main\n"
@@ -74,9 +75,8 @@ NOT_ON_CHECKS_PATH = (
 )  # fmt: skip
 
 
-def test_a_plain_check_imports_no_parser_and_no_other_wire(tmp_path: Path) -> None:
-    trace = tmp_path / "trace.jsonl"
-    trace.write_text("{}\n")
+def test_a_plain_check_imports_no_parser_and_no_other_wire() -> None:
+    trace = DATA / "openai-responses-stream" / "good-parallel-same-tool.jsonl"
     probe = (
         "import contextlib, io, sys\n"
         "from toolwire.cli import main\n"

@@ -18,7 +18,7 @@ from toolwire._lazy import lazy
 from toolwire.errors import DefinitionError, ToolwireError, UsageError
 
 if TYPE_CHECKING:
-    from toolwire.engines import Problem, Report, check, check_file
+    from toolwire.engines import Problem, Report, check, check_file, check_path
     from toolwire.properties import Finding, Rule
     from toolwire.protocols import PROTOCOLS, RULES, rules_for
 
@@ -37,12 +37,13 @@ __all__ = [
     "__version__",
     "check",
     "check_file",
+    "check_path",
     "rules_for",
 ]
 
 # The engines and the registry load on first use: ``python -m toolwire check -p P`` imports P's family alone.
 _LAZY = {
-    **dict.fromkeys(("Problem", "Report", "check", "check_file"), "toolwire.engines"),
+    **dict.fromkeys(("Problem", "Report", "check", "check_file", "check_path"), "toolwire.engines"),
     **dict.fromkeys(("Finding", "Rule"), "toolwire.properties"),
     **dict.fromkeys(("PROTOCOLS", "RULES", "rules_for"), "toolwire.protocols"),
 }

@@ -8,6 +8,8 @@ from __future__ import annotations
 import argparse
 from collections.abc import Mapping
 
+from toolwire._options import CHECK_OPTIONS
+
 __all__ = ["parser"]
 
 
@@ -30,24 +32,15 @@ def parser() -> argparse.ArgumentParser:
         help="trace file(s), VCR cassettes, HAR files or OTLP JSON; with the log options below, logs of "
         "JSON records (a folder: every file under it); - reads stdin",
     )
-    check.add_argument(
-        "--protocol",
-        "-p",
-        metavar="P",
-        help=f"one of: {names} (default: detected from the content, or a recording's endpoints)",
-    )
-    check.add_argument(
-        "--after", metavar="STREAM", help="the stream this request followed (round-trip rules RT-1, RT-2)"
-    )
-    check.add_argument(
-        "--input-format",
-        choices=("auto", "sse", "jsonl", "json", "eventstream"),
-        default="auto",
-        help="how FILE is encoded (default: detected from its first bytes)",
-    )
-    check.add_argument(
-        "--profile", metavar="NAME", help="a variant of the protocol (`toolwire protocols` lists them)"
-    )
+    for option in CHECK_OPTIONS:
+        check.add_argument(
+            *option.flags,
+            dest=option.dest,
+            choices=option.choices or None,
+            default=option.default,
+            metavar=option.metavar,
+            help=None if option.help is None else option.help.format(names=names),
+        )
     check.add_argument(
         "--request",
         metavar="PATH",
@@ -84,7 +77,6 @@ def parser() -> argparse.ArgumentParser:
         help="accepted for scripts written for parallel checking; files are checked one after "
         "another for now",
     )
-    check.add_argument("--format", choices=("text", "json"), default="text")
 
     rules = verbs.add_parser("rules", help="list the rules toolwire checks")
     rules.add_argument("--protocol", "-p", metavar="P", help=f"only this protocol's: {names}")

@@ -5,10 +5,9 @@ Exit codes: 0 clean, 1 violations found, 2 unusable input or usage.
 
 from __future__ import annotations
 
-import io
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +17,10 @@ if TYPE_CHECKING:
     import argparse
 
 __all__ = ["main"]
+
+
+#: ``--max-examples`` when only ``--time-limit`` bounds a campaign.
+_UNLIMITED = 10**9
 
 
 def _ignore_file(path: str) -> list[str]:
@@ -30,35 +33,28 @@ def _ignore_file(path: str) -> list[str]:
     return [line.split("#", 1)[0].strip() for line in lines if line.split("#", 1)[0].strip()]
 
 
-#: ``check``'s options that take a value, and their destinations and choices (see :func:`_parser`).
-_CHECK_OPTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "-p": ("protocol", ()),
-    "--protocol": ("protocol", ()),
-    "--after": ("after", ()),
-    "--input-format": ("input_format", ("auto", "sse", "jsonl", "json", "eventstream")),
-    "--profile": ("profile", ()),
-    "--format": ("format", ("text", "json")),
-}
+def _check_options() -> tuple[dict[str, tuple[str, tuple[str, ...]]], dict[str, Any]]:
+    """``check``'s options by spelling (destination, choices), and their defaults: from the one
+    table argparse is built from too (:data:`toolwire._options.CHECK_OPTIONS`)."""
+    from toolwire._options import CHECK_OPTIONS
 
-
-_CHECK_DEFAULTS: dict[str, Any] = {
-    "protocol": None, "after": None, "input_format": "auto", "profile": None, "format": "text",
+    spellings = {flag: (o.dest, o.choices) for o in CHECK_OPTIONS for flag in o.flags}
     # The log options (see _check_logs) take the parser's path; a plain line has none of them.
-    "request": None, "response": None, "body": None, "log": None, "group_by": None, "order_by": None,
-    "jobs": None,
-}  # fmt: skip
+    logs = dict.fromkeys((*_LOG_OPTIONS, "jobs"))
+    return spellings, {o.dest: o.default for o in CHECK_OPTIONS} | logs
 
 
 def _plain_check(argv: Sequence[str]) -> SimpleNamespace | None:
     """The arguments of a plain ``check`` command line, read without building the parser.
 
-    Files in one run and the options above, each as two words with a valid value: what argparse
+    Files in one run and ``check``'s options, each as two words with a valid value: what argparse
     reads from it, exactly (``tests/test_cli_fast.py``).  Anything else (help, ``--opt=value``,
     an abbreviation, an error) is None: argparse reads it, and says what is wrong.
     """
     if len(argv) < 2 or argv[0] != "check":
         return None
-    values: dict[str, Any] = {"verb": "check", **_CHECK_DEFAULTS}
+    spellings, defaults = _check_options()
+    values: dict[str, Any] = {"verb": "check", **defaults}
     files: list[str] = []
     runs = 0
     words = iter(argv[1:])
@@ -70,7 +66,7 @@ def _plain_check(argv: Sequence[str]) -> SimpleNamespace | None:
             last_was_file = True
             continue
         last_was_file = False
-        option = _CHECK_OPTIONS.get(word)
+        option = spellings.get(word)
         value = next(words, None)
         if option is None or value is None or (value[:1] == "-" and value != "-"):
             return None
@@ -120,140 +116,155 @@ def _keep_hypothesis_out_of_the_working_folder() -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from toolwire import engines
-    from toolwire.protocols import get_protocol, rules_for
-
-    if args.verb == "protocols":
-        from toolwire.protocols import PROTOCOLS
-
-        print(engines.render_protocols(list(PROTOCOLS.values()), args.format))
-        return 0
-    if args.verb == "diagram":
-        from pathlib import Path
-
-        from toolwire.protocols import machines
-
-        formats = args.format or ["svg", "dot", "mermaid"]
-        if args.counterexample:
-            from toolwire.engines._counterexample import load_counterexample
-            from toolwire.engines._diagram import render_counterexample
-
-            if args.machines:
-                raise UsageError("give machines or --counterexample, not both")
-            found = load_counterexample(args.counterexample)
-            stem = Path(args.counterexample).stem
-            written = render_counterexample(found, formats, Path(args.out), stem)
-        else:
-            written = engines.render_diagrams(args.machines or list(machines()), formats, Path(args.out))
-        for path in written:
-            print(path)
-        return 0
-    if args.verb == "ids":
-        chosen = [p.strip() for p in args.protocols.split(",") if p.strip()] if args.protocols else None
-        verdicts = engines.check_id(args.id, chosen)
-        print(engines.render_ids(args.id, verdicts, args.format))
-        return 0 if all(v.valid for v in verdicts) else 1
-    if args.verb == "fuzz":
-        return _fuzz(args)
-    if args.verb == "replay":
-        from toolwire.engines._counterexample import replay
-        from toolwire.engines._fuzz_report import render_replay, reproduces
-
-        saved, outcome = replay(args.file, args.target, timeout=args.timeout)
-        print(render_replay(saved, outcome, args.format))
-        return 1 if reproduces(saved, outcome) else 0
-    if args.verb == "explore":
-        return _explore(args)
-    if args.verb == "shapes":
-        from toolwire.engines._shapes import render_shapes, shapes_file
-
-        get_protocol(args.protocol)
-        print(render_shapes([shapes_file(path, args.protocol) for path in args.files], args.format))
-        return 0
-    if args.verb == "analyse":
-        from toolwire.engines._analysis import analyse_machine
-        from toolwire.engines._explore_report import render_analysis
-        from toolwire.protocols import machines
-
-        print(render_analysis([analyse_machine(name) for name in args.machines or machines()], args.format))
-        return 0
-    if args.verb == "rules":
-        print(engines.render_rules(rules_for(args.protocol), args.format))
-        return 0
-    if args.verb == "proxy":
-        return _proxy(args)
-    return _check(args)
+    return _VERBS[args.verb](args)
 
 
-def _proxy(args: argparse.Namespace) -> int:
-    """``toolwire proxy``: serve until SIGINT or SIGTERM, print each finding, then the summary."""
-    if args.mitmproxy_addon_path:
-        from toolwire import mitmproxy_addon
+def _protocols(args: argparse.Namespace) -> int:
+    from toolwire.engines._report import render_protocols
+    from toolwire.protocols import PROTOCOLS
 
-        print(mitmproxy_addon.__file__)
-        return 0
-    if not args.upstream:
-        raise UsageError("name the upstream: toolwire proxy --upstream https://api.openai.com")
-    try:
-        from toolwire.engines._proxy_main import run_proxy
-    except ImportError as exc:
-        raise UsageError(
-            f"toolwire proxy needs uvicorn, Starlette and httpx ({exc.name} is missing): "
-            "pip install 'toolwire[proxy]'"
-        ) from None
-    return run_proxy(
-        args.upstream,
-        args.listen,
-        protocols=tuple(args.protocol),
-        report=args.report,
-        record=args.record,
-        fmt=args.format,
+    print(render_protocols(list(PROTOCOLS.values()), args.format))
+    return 0
+
+
+def _diagram(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from toolwire.engines._diagram import render_diagrams
+    from toolwire.protocols import machines
+
+    formats = args.format or ["svg", "dot", "mermaid"]
+    if args.counterexample:
+        from toolwire.engines._counterexample import load_counterexample
+        from toolwire.engines._diagram import render_counterexample
+
+        if args.machines:
+            raise UsageError("give machines or --counterexample, not both")
+        found = load_counterexample(args.counterexample)
+        stem = Path(args.counterexample).stem
+        written = render_counterexample(found, formats, Path(args.out), stem)
+    else:
+        written = render_diagrams(args.machines or list(machines()), formats, Path(args.out))
+    for path in written:
+        print(path)
+    return 0
+
+
+def _ids(args: argparse.Namespace) -> int:
+    from toolwire.engines._ids import check_id, render_ids
+
+    chosen = [p.strip() for p in args.protocols.split(",") if p.strip()] if args.protocols else None
+    verdicts = check_id(args.id, chosen)
+    print(render_ids(args.id, verdicts, args.format))
+    return 0 if all(v.valid for v in verdicts) else 1
+
+
+def _fuzz(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from toolwire.engines._events import Handler
+    from toolwire.engines._fuzz import fuzz_with
+    from toolwire.engines._fuzz_report import render_fuzz
+    from toolwire.engines._handlers import PrintReport, SaveCounterexamples, ShowProgress
+    from toolwire.engines._options import FuzzOptions
+
+    ignore = [*args.ignore, *(_ignore_file(args.ignore_file) if args.ignore_file else [])]
+    options = FuzzOptions(
+        source=args.source,
+        destination=args.destination,
+        max_examples=args.max_examples,
+        seed=args.seed,
+        quirks=args.quirks,
+        timeout=args.timeout,
+        mutate=args.mutate,
+        time_limit=args.time_limit,
+        ignore=tuple(ignore),
+        database=args.database,
+        workers=args.workers,
+        min_coverage=args.min_coverage,
     )
+    if args.like:
+        from toolwire.engines._shapes import learned
+
+        like, matched = learned(args.like, args.source)
+        given = [q for q in (args.quirks or "").split(",") if q]
+        quirks = ",".join(dict.fromkeys([*given, *matched])) or None
+        print(
+            f"toolwire: shaped like {len(args.like)} recording(s): {len(like)} shape features, "
+            f"quirk profiles: {', '.join(matched) or 'none'}",
+            file=sys.stderr,
+        )
+        options = replace(options, like=tuple(like), quirks=quirks)
+    handlers: list[Handler] = [
+        SaveCounterexamples(args.out),
+        ShowProgress(sys.stderr),
+        PrintReport(lambda run: render_fuzz(run, args.format)),
+    ]
+    run = fuzz_with(args.target, options, handlers)
+    return 130 if run.interrupted and not run.counterexamples else run.exit_code
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from toolwire.engines._counterexample import replay
+    from toolwire.engines._fuzz_report import render_replay, reproduces
+
+    saved, outcome = replay(args.file, args.target, timeout=args.timeout)
+    print(render_replay(saved, outcome, args.format))
+    return 1 if reproduces(saved, outcome) else 0
+
+
+def _shapes(args: argparse.Namespace) -> int:
+    from toolwire.engines._shapes import render_shapes, shapes_file
+    from toolwire.protocols import get_protocol
+
+    get_protocol(args.protocol)
+    print(render_shapes([shapes_file(path, args.protocol) for path in args.files], args.format))
+    return 0
+
+
+def _analyse(args: argparse.Namespace) -> int:
+    from toolwire.engines._analysis import analyse_machine
+    from toolwire.engines._explore_report import render_analysis
+    from toolwire.protocols import machines
+
+    print(render_analysis([analyse_machine(name) for name in args.machines or machines()], args.format))
+    return 0
+
+
+def _rules(args: argparse.Namespace) -> int:
+    from toolwire.engines._report import render_rules
+    from toolwire.protocols import rules_for
+
+    print(render_rules(rules_for(args.protocol), args.format))
+    return 0
 
 
 def _check(args: argparse.Namespace) -> int:
-    from toolwire import engines
-    from toolwire.protocols import get_protocol
+    from toolwire.engines._check import _STDIN_TWICE, check_path, check_usage
+    from toolwire.engines._report import render_json, render_text
 
     if any(getattr(args, name) for name in _LOG_OPTIONS):
         return _check_logs(args)
-    fmt = None if args.input_format == "auto" else args.input_format
-    if args.protocol is not None:
-        get_protocol(args.protocol).make(args.profile)  # a wrong profile is wrong for every file
-    elif args.after is not None:
-        raise UsageError("--after needs -p: name the request's protocol")
+    check_usage(args.protocol, args.profile, args.after)
     if [*args.files, args.after].count("-") > 1:
-        raise UsageError("standard input (-) can be read once; name it once among FILE and --after")
-    if "-" in args.files and args.protocol is None:
-        # Detection reads the start of the input, then the check reads all of it.
-        sys.stdin = io.TextIOWrapper(io.BytesIO(sys.stdin.buffer.read()))
+        raise UsageError(_STDIN_TWICE)
+    fmt = None if args.input_format == "auto" else args.input_format
     reports = []
     for path in args.files:
-        try:
-            if _looks_otlp(path):
-                from toolwire.engines._logs import check_log
+        if _looks_otlp(path):
+            from toolwire.engines._logs import check_log
 
-                reports.extend(check_log([path], protocol=args.protocol, profile=args.profile))
-                continue
-            raw = _recording(path)
-            if raw is not None:
-                from toolwire.engines._exchanges import check_recording
-
-                reports.extend(check_recording(path, raw, args.protocol, args.profile))
-                continue
-            protocol = args.protocol or _detected(path, fmt, args.format)
-            if protocol is None:
-                reports.append(engines.Report(str(path), "", 0, problems=(_undetected(path, fmt),)))
-                continue
-            reports.append(
-                engines.check_file(path, protocol, input_format=fmt, after=args.after, profile=args.profile)
-            )
-        except UsageError as exc:
-            # One unreadable file: say so, and still check the others.
-            print(f"toolwire: {exc}", file=sys.stderr)
-            problem = engines.Problem(None, None, str(exc))
-            reports.append(engines.Report(str(path), args.protocol or "", 0, problems=(problem,)))
-    render = engines.render_json if args.format == "json" else engines.render_text
+            reports.extend(check_log([path], protocol=args.protocol, profile=args.profile))
+            continue
+        found = check_path(path, args.protocol, input_format=fmt, after=args.after, profile=args.profile)
+        for report in found:
+            if report.unreadable is not None:
+                print(f"toolwire: {report.unreadable}", file=sys.stderr)
+            elif report.detected:
+                where = sys.stderr if args.format == "json" else sys.stdout
+                print(f"{path}: detected {report.protocol}", file=where)
+        reports.extend(found)
+    render = render_json if args.format == "json" else render_text
     print(render(reports))
     return max(report.exit_code for report in reports)
 
@@ -302,89 +313,30 @@ def _looks_otlp(path: str) -> bool:
     return is_otlp(head)
 
 
-def _recording(path: str) -> bytes | None:
-    """The bytes of ``path`` when it is a cassette or HAR file (read whole: YAML and HAR are documents)."""
-    from toolwire.models import recording_kind
+def _proxy(args: argparse.Namespace) -> int:
+    """``toolwire proxy``: serve until SIGINT or SIGTERM, print each finding, then the summary."""
+    if args.mitmproxy_addon_path:
+        from toolwire import mitmproxy_addon
 
-    def is_recording(head: bytes) -> bool:
-        return recording_kind(head) is not None
-
-    if path == "-":
-        stdin = sys.stdin.buffer
-        if not stdin.seekable():
-            return None
-        head = stdin.read(65536)
-        raw = head + stdin.read() if is_recording(head) else None
-        stdin.seek(0)
-        return raw
+        print(mitmproxy_addon.__file__)
+        return 0
+    if not args.upstream:
+        raise UsageError("name the upstream: toolwire proxy --upstream https://api.openai.com")
     try:
-        with open(path, "rb") as handle:
-            head = handle.read(65536)
-            return head + handle.read() if is_recording(head) else None
-    except OSError:
-        return None  # check_file says why it cannot be read
-
-
-def _detected(path: str, fmt: Any, output: str) -> str | None:
-    """The protocol detected for the trace at ``path``; says which on stdout (stderr for JSON output)."""
-    from toolwire.engines._detect import detect_file
-
-    detection = detect_file(path, fmt)
-    if detection.protocol is not None:
-        print(f"{path}: {detection.explain()}", file=sys.stderr if output == "json" else sys.stdout)
-    return detection.protocol
-
-
-def _undetected(path: str, fmt: Any) -> Any:
-    from toolwire.engines import Problem
-    from toolwire.engines._detect import detect_file
-
-    return Problem(None, None, f"{detect_file(path, fmt).explain()}")
-
-
-def _fuzz(args: argparse.Namespace) -> int:
-    from dataclasses import replace
-
-    from toolwire.engines._events import Handler
-    from toolwire.engines._fuzz import fuzz_with
-    from toolwire.engines._fuzz_report import render_fuzz
-    from toolwire.engines._handlers import PrintReport, SaveCounterexamples, ShowProgress
-    from toolwire.engines._options import FuzzOptions
-
-    ignore = [*args.ignore, *(_ignore_file(args.ignore_file) if args.ignore_file else [])]
-    options = FuzzOptions(
-        source=args.source,
-        destination=args.destination,
-        max_examples=args.max_examples,
-        seed=args.seed,
-        quirks=args.quirks,
-        timeout=args.timeout,
-        mutate=args.mutate,
-        time_limit=args.time_limit,
-        ignore=tuple(ignore),
-        database=args.database,
-        workers=args.workers,
-        min_coverage=args.min_coverage,
+        from toolwire.engines._proxy_main import run_proxy
+    except ImportError as exc:
+        raise UsageError(
+            f"toolwire proxy needs uvicorn, Starlette and httpx ({exc.name} is missing): "
+            "pip install 'toolwire[proxy]'"
+        ) from None
+    return run_proxy(
+        args.upstream,
+        args.listen,
+        protocols=tuple(args.protocol),
+        report=args.report,
+        record=args.record,
+        fmt=args.format,
     )
-    if args.like:
-        from toolwire.engines._shapes import learned
-
-        like, matched = learned(args.like, args.source)
-        given = [q for q in (args.quirks or "").split(",") if q]
-        quirks = ",".join(dict.fromkeys([*given, *matched])) or None
-        print(
-            f"toolwire: shaped like {len(args.like)} recording(s): {len(like)} shape features, "
-            f"quirk profiles: {', '.join(matched) or 'none'}",
-            file=sys.stderr,
-        )
-        options = replace(options, like=tuple(like), quirks=quirks)
-    handlers: list[Handler] = [
-        SaveCounterexamples(args.out),
-        ShowProgress(sys.stderr),
-        PrintReport(lambda run: render_fuzz(run, args.format)),
-    ]
-    run = fuzz_with(args.target, options, handlers)
-    return 130 if run.interrupted and not run.counterexamples else run.exit_code
 
 
 def _explore(args: argparse.Namespace) -> int:
@@ -435,3 +387,19 @@ def _explore(args: argparse.Namespace) -> int:
     ]
     run = explore_with(args.target, args.source, args.destination, bounds, options, handlers)
     return run.exit_code
+
+
+#: Each verb's handler.
+_VERBS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "check": _check,
+    "rules": _rules,
+    "diagram": _diagram,
+    "ids": _ids,
+    "fuzz": _fuzz,
+    "replay": _replay,
+    "explore": _explore,
+    "analyse": _analyse,
+    "shapes": _shapes,
+    "protocols": _protocols,
+    "proxy": _proxy,
+}

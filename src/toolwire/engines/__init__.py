@@ -1,4 +1,8 @@
-"""Engines around the properties: the monitor behind ``check``, the fuzzer, the explorer, the renderers.
+"""Engines around the properties: the monitor behind ``check``, the fuzzer, the explorer, the diagrams.
+
+The renderers of their results (text, JSON, JUnit, diagram files) are the command line's, each in
+its engine's module (``_report``, ``_fuzz_report``, ``_explore_report``, ``_diagram`` ...), not
+part of this API: results are frozen dataclasses with ``to_json``.
 
 The fuzzer and the explorer import Hypothesis and networkx, so they load on
 first use: ``toolwire check`` never pays for them, nor for the diagram, ids
@@ -8,8 +12,7 @@ and shapes engines, which load every protocol family.
 from typing import TYPE_CHECKING
 
 from toolwire._lazy import lazy
-from toolwire.engines._check import Problem, Report, check, check_file
-from toolwire.engines._report import render_json, render_protocols, render_rules, render_text
+from toolwire.engines._check import Problem, Report, check, check_file, check_path
 
 __all__ = [
     "Analysis",
@@ -41,6 +44,7 @@ __all__ = [
     "check_file",
     "check_id",
     "check_log",
+    "check_path",
     "coverage_suite",
     "diagram",
     "explore",
@@ -50,18 +54,6 @@ __all__ = [
     "load_counterexample",
     "load_target",
     "paths",
-    "render_analysis",
-    "render_diagrams",
-    "render_exploration",
-    "render_fuzz",
-    "render_ids",
-    "render_json",
-    "render_protocols",
-    "render_replay",
-    "render_rules",
-    "render_shapes",
-    "render_space",
-    "render_text",
     "replay",
     "shapes_file",
     "state_space",
@@ -73,27 +65,23 @@ __all__ = [
 if TYPE_CHECKING:
     from toolwire.engines._analysis import Analysis, analyse, analyse_machine
     from toolwire.engines._counterexample import Counterexample, load_counterexample, replay
-    from toolwire.engines._diagram import Diagram, diagram, render_diagrams, to_dot, to_mermaid
+    from toolwire.engines._diagram import Diagram, diagram, to_dot, to_mermaid
     from toolwire.engines._events import EngineEvent, FindingFound, FindingShrunk, Finished, Progress, Started
     from toolwire.engines._explore import Exploration, StateSpace, coverage_suite, explore, paths, state_space
-    from toolwire.engines._explore_report import render_analysis, render_exploration, render_space
     from toolwire.engines._fuzz import FuzzRun, fuzz
-    from toolwire.engines._fuzz_report import render_fuzz, render_replay
     from toolwire.engines._handlers import PrintReport, SaveCounterexamples, ShowProgress
-    from toolwire.engines._ids import IdVerdict, check_id, id_shape, render_ids
+    from toolwire.engines._ids import IdVerdict, check_id, id_shape
     from toolwire.engines._judge import Outcome, judge
     from toolwire.engines._logs import check_log
     from toolwire.engines._options import ExploreOptions, FuzzOptions
-    from toolwire.engines._shapes import ShapeReport, render_shapes, shapes_file
+    from toolwire.engines._shapes import ShapeReport, shapes_file
     from toolwire.engines._targets import Target, load_target, tool_result
 
 _LAZY = {
-    **dict.fromkeys(
-        ("Diagram", "diagram", "render_diagrams", "to_dot", "to_mermaid"), "toolwire.engines._diagram"
-    ),
-    **dict.fromkeys(("IdVerdict", "check_id", "id_shape", "render_ids"), "toolwire.engines._ids"),
+    **dict.fromkeys(("Diagram", "diagram", "to_dot", "to_mermaid"), "toolwire.engines._diagram"),
+    **dict.fromkeys(("IdVerdict", "check_id", "id_shape"), "toolwire.engines._ids"),
     "check_log": "toolwire.engines._logs",
-    **dict.fromkeys(("ShapeReport", "render_shapes", "shapes_file"), "toolwire.engines._shapes"),
+    **dict.fromkeys(("ShapeReport", "shapes_file"), "toolwire.engines._shapes"),
     **dict.fromkeys(("Counterexample", "load_counterexample", "replay"), "toolwire.engines._counterexample"),
     **dict.fromkeys(
         ("EngineEvent", "FindingFound", "FindingShrunk", "Finished", "Progress", "Started"),
@@ -103,14 +91,10 @@ _LAZY = {
     **dict.fromkeys(("PrintReport", "SaveCounterexamples", "ShowProgress"), "toolwire.engines._handlers"),
     **dict.fromkeys(("Outcome", "judge"), "toolwire.engines._judge"),
     **dict.fromkeys(("ExploreOptions", "FuzzOptions"), "toolwire.engines._options"),
-    **dict.fromkeys(("render_fuzz", "render_replay"), "toolwire.engines._fuzz_report"),
     **dict.fromkeys(("Analysis", "analyse", "analyse_machine"), "toolwire.engines._analysis"),
     **dict.fromkeys(
         ("Exploration", "StateSpace", "coverage_suite", "explore", "paths", "state_space"),
         "toolwire.engines._explore",
-    ),
-    **dict.fromkeys(
-        ("render_analysis", "render_exploration", "render_space"), "toolwire.engines._explore_report"
     ),
     **dict.fromkeys(("Target", "load_target", "tool_result"), "toolwire.engines._targets"),
 }

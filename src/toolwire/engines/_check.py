@@ -2,22 +2,35 @@
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import gc
 import itertools
 import os
+import re
 import stat
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Final, Literal
 
 from toolwire.errors import UsageError
-from toolwire.models import Frame, InputFormat, detect_format, is_eventstream, plain, read_frames, sniff
+from toolwire.models import (
+    DONE,
+    Frame,
+    InputFormat,
+    detect_format,
+    is_eventstream,
+    plain,
+    read_frames,
+    recording_kind,
+)
+from toolwire.models._wire import SNIFF_BYTES, Prefixed
 from toolwire.properties import Finding, Monitor, Notice, Protocol
 from toolwire.properties._monitor import MAX_NOTICES
 from toolwire.protocols import check_round_trip, get_protocol
 
-__all__ = ["Problem", "Report", "check", "check_file"]
+__all__ = ["Problem", "Report", "check", "check_file", "check_path"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +61,13 @@ class Report:
     events: int
     findings: tuple[Finding, ...] = ()
     problems: tuple[Problem, ...] = field(default=())
+    #: Whether ``protocol`` was detected from the content (no protocol was named).
+    detected: bool = field(default=False, compare=False)
+    #: Why the file could not be read at all (it cannot be opened, or a recording cannot be
+    #: parsed): the report's one problem says the same.  None when it was read.
+    unreadable: str | None = field(default=None, compare=False)
+    #: A recording's reports, one per request and response (see :func:`check_file`).
+    parts: tuple[Report, ...] = field(default=(), compare=False)
 
     @property
     def errors(self) -> list[Finding]:
@@ -61,7 +81,9 @@ class Report:
 
     @property
     def exit_code(self) -> int:
-        """1: rules broken; 2: input partly unreadable; 0: clean."""
+        """1: rules broken; 2: input partly unreadable; 0: clean (a recording: its worst part's)."""
+        if self.parts:
+            return max(part.exit_code for part in self.parts)
         if self.errors:
             return 1
         if any(p.severity == "error" for p in self.problems):
@@ -100,8 +122,50 @@ def check(
     spec = get_protocol(protocol)
     values = [trace] if isinstance(trace, dict) else trace
     frames: Iterator[Frame] = ((None, value, None) for value in values)
-    previous = None if after is None else _stream_before(spec, iter([(None, v, None) for v in after]))
+    previous = None if after is None else _stream_before(spec, iter([(None, v, None) for v in after]))[0]
     return _run(spec, frames, "<python>", [], None, previous, profile)
+
+
+def check_path(
+    path: str | os.PathLike[str],
+    protocol: str | None = None,
+    *,
+    input_format: InputFormat | None = None,
+    after: str | os.PathLike[str] | None = None,
+    profile: str | None = None,
+) -> list[Report]:
+    """What ``toolwire check PATH`` reports: one report for a trace, one per request and response
+    of a VCR cassette or HAR file.  ``-`` reads standard input (once, as it comes).
+
+    Without ``protocol`` the trace's protocol is detected from its content (a recording's parts
+    from their endpoints too); ``after`` is the stream a request followed, for the round-trip
+    rules.  A file that cannot be read is a :class:`Problem` of its report (with
+    :attr:`Report.unreadable` saying why); only usage that is wrong for every file (an unknown
+    protocol or profile, ``after`` without a protocol, standard input twice) raises
+    :class:`UsageError`.
+
+    >>> reports = check_path("tests/data/recordings/crewai-anthropic-gzip.yaml")
+    >>> [(r.source.split("#")[1], r.protocol, r.exit_code) for r in reports]
+    [('1 request', 'anthropic-messages', 0), ('1 response', 'anthropic-message-response', 0)]
+    """
+    make = check_usage(protocol, profile, after)
+    if str(path) == "-" and after is not None and str(after) == "-":
+        raise UsageError(_STDIN_TWICE)
+    try:
+        with _open(path) as raw:
+            head, stream = _head(raw)
+            if recording_kind(head[:65536]) is not None:
+                from toolwire.engines._exchanges import check_recording
+
+                return check_recording(path, stream.read(), protocol, profile)
+            if protocol is None:
+                return [_detected(path, raw, head, stream, input_format, profile)]
+            assert make is not None
+            return [_checked(path, get_protocol(protocol), make(), raw, head, stream, input_format, after)]
+    except UsageError as exc:
+        # This file alone cannot be read: say so in its report, and let the caller check the others.
+        problem = Problem(None, None, str(exc))
+        return [Report(str(path), protocol or "", 0, problems=(problem,), unreadable=str(exc))]
 
 
 def check_file(
@@ -112,39 +176,143 @@ def check_file(
     after: str | os.PathLike[str] | None = None,
     profile: str | None = None,
 ) -> Report:
-    """Check a recorded trace on disk (``-`` reads standard input).
+    """Check a recorded trace on disk (``-`` reads standard input) as ``protocol``: :func:`check_path`
+    as one report.
 
-    Raises :class:`UsageError` for a file that cannot be opened; anything
-    wrong inside the file is a :class:`Problem` of the report instead.
+    A recording's parts come as the report's :attr:`~Report.parts`, their findings and problems
+    gathered into its own.  Anything wrong with the file, inside or out, is a :class:`Problem`.
+
+    >>> report = check_file("tests/data/recordings/crewai-anthropic-gzip.yaml", "anthropic-messages")
+    >>> report.exit_code, [part.protocol for part in report.parts]
+    (0, ['anthropic-messages', ''])
     """
-    spec = get_protocol(protocol)
+    reports = check_path(path, protocol, input_format=input_format, after=after, profile=profile)
+    if len(reports) == 1 and reports[0].source == str(path):
+        return reports[0]
+    findings = tuple(f for r in reports for f in r.findings)
+    problems = tuple(p for r in reports for p in r.problems)
+    events = sum(r.events for r in reports)
+    return Report(str(path), protocol, events, findings, problems, parts=tuple(reports))
+
+
+def check_usage(
+    protocol: str | None, profile: str | None, after: str | os.PathLike[str] | None
+) -> Callable[[], Monitor] | None:
+    """What makes ``protocol``'s monitors of ``profile`` (None without a protocol); a
+    :class:`UsageError` for usage wrong for every file: an unknown protocol or profile, or
+    ``after`` without a protocol."""
+    if protocol is not None:
+        return get_protocol(protocol).factory(profile)
+    if after is not None:
+        raise UsageError("--after needs -p: name the request's protocol")
+    return None
+
+
+_STDIN_TWICE: Final = "standard input (-) can be read once; name it once among FILE and --after"
+
+
+def _checked(
+    path: str | os.PathLike[str],
+    spec: Protocol,
+    monitor: Monitor,
+    raw: BinaryIO,
+    head: bytes,
+    stream: BinaryIO,
+    input_format: InputFormat | None,
+    after: str | os.PathLike[str] | None,
+) -> Report:
+    """The report of the trace in ``stream`` (``head`` its first bytes) checked as ``spec`` by
+    ``monitor`` (a request log's first body's)."""
     previous = None
     problems: list[Problem] = []
     if after is not None:
-        with _open(after) as stream:
-            before: list[Problem] = []
-            previous = _stream_before(spec, read_frames(stream, _sink(before)))
-        problems.extend(
-            Problem(p.line, p.index, f"in --after {after}: {p.message}", p.severity) for p in before
+        previous, before = _after(spec, after)
+        problems.extend(before)
+    unreadable = not_a_trace(head)
+    if unreadable is not None:
+        return Report(str(path), spec.name, 0, problems=(*problems, Problem(None, None, unreadable)))
+    fmt = input_format or detect_format(head)
+    # Typed decoding pays for importing msgspec on long traces only.
+    hot = monitor.load_hot() if _long(raw) else ()
+    return _run_quietly(
+        spec, read_frames(stream, _sink(problems), fmt, hot), str(path), problems, fmt, previous, monitor
+    )
+
+
+def _detected(
+    path: str | os.PathLike[str],
+    raw: BinaryIO,
+    head: bytes,
+    stream: BinaryIO,
+    input_format: InputFormat | None,
+    profile: str | None,
+) -> Report:
+    """The report of the trace in ``stream`` checked as the protocol its first values show."""
+    from toolwire.engines._detect import Detection, detect, is_document
+
+    if not_a_trace(head) is not None:
+        return Report(str(path), "", 0, problems=(Problem(None, None, Detection(None, ()).explain()),))
+    fmt = input_format or detect_format(head)
+    problems: list[Problem] = []
+    frames = read_frames(stream, _sink(problems), fmt)
+    sample = list(itertools.islice(frames, _SAMPLE))
+    detection = detect(sample, document=is_document(head, fmt))
+    if detection.protocol is None:
+        return Report(str(path), "", 0, problems=(Problem(None, None, detection.explain()),))
+    spec = get_protocol(detection.protocol)
+    monitor = spec.make(profile)
+    if _long(raw) and raw.seekable() and raw is not sys.stdin.buffer:
+        # A long file is read again from its start, typed (see :func:`_checked`).
+        raw.seek(0)
+        head, stream = _head(raw)
+        return dataclasses.replace(
+            _checked(path, spec, monitor, raw, head, stream, input_format, None), detected=True
         )
-    with _open(path) as raw:
-        head, stream = sniff(raw)
+    report = _run_quietly(spec, itertools.chain(sample, frames), str(path), problems, fmt, None, monitor)
+    return dataclasses.replace(report, detected=True)
+
+
+def _after(spec: Protocol, after: str | os.PathLike[str]) -> tuple[Monitor, list[Problem]]:
+    """The monitor of the stream a request followed, and what of it could not be read (named so)."""
+    before: list[Problem] = []
+    with _open(after) as raw:
+        head, stream = _head(raw)
         unreadable = not_a_trace(head)
-        if unreadable is not None:
-            return Report(str(path), spec.name, 0, problems=(*problems, Problem(None, None, unreadable)))
-        fmt = input_format or detect_format(head)
-        # Typed decoding pays for importing msgspec on long traces only.
-        hot = spec.make(profile).load_hot() if _long(raw) else ()
-        frames = read_frames(stream, _sink(problems), fmt, hot)
-        # What is read here holds no reference cycles: garbage collection would only walk the
-        # millions of fresh dicts again and again (half the time of a request log).
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
-            return _run(spec, frames, str(path), problems, fmt, previous, profile)
-        finally:
-            if collecting:
-                gc.enable()
+        fmt = detect_format(head)
+        frames = iter(()) if unreadable is not None else read_frames(stream, _sink(before), fmt)
+        previous, stream_spec, first, events = _stream_before(spec, frames)
+    # A stream that could not be read leaves the round-trip rules nothing to judge: never a
+    # silent pass.
+    if unreadable is not None:
+        before.append(Problem(None, None, unreadable))
+    elif events == 0 and not any(p.severity == "error" for p in before):
+        before.append(Problem(None, None, _EMPTY))
+    elif events and (foreign := _foreign(stream_spec, first, events, previous.skipped, fmt)):
+        before.append(Problem(None, None, foreign))
+    return previous, [
+        Problem(p.line, p.index, f"in --after {after}: {p.message}", p.severity) for p in before
+    ]
+
+
+def _run_quietly(
+    spec: Protocol,
+    frames: Iterator[Frame],
+    source: str,
+    problems: list[Problem],
+    fmt: InputFormat | None,
+    previous: Monitor | None,
+    monitor: Monitor,
+) -> Report:
+    """:func:`_run` with garbage collection off."""
+    # What is read here holds no reference cycles: garbage collection would only walk the
+    # millions of fresh dicts again and again (half the time of a request log).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _run(spec, frames, source, problems, fmt, previous, monitor=monitor)
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def not_a_trace(head: bytes) -> str | None:
@@ -171,10 +339,12 @@ def not_a_trace(head: bytes) -> str | None:
     return None
 
 
-def _stream_before(spec: Protocol, frames: Iterator[Frame]) -> Monitor:
+def _stream_before(spec: Protocol, frames: Iterator[Frame]) -> tuple[Monitor, Protocol, list[Frame], int]:
+    """The monitor of the stream a request of ``spec`` followed, fed ``frames``; the stream's
+    protocol, its first frames and their count."""
     if not spec.follows:
         raise UsageError(f"{spec.name} is not a request that follows a stream; drop --after")
-    head = list(itertools.islice(frames, 1))
+    head = list(itertools.islice(frames, _SAMPLE))
     # What the request followed: the first of its protocols that recognises the first value (a
     # response body), else its stream.
     followed = [get_protocol(name) for name in spec.follows]
@@ -182,8 +352,7 @@ def _stream_before(spec: Protocol, frames: Iterator[Frame]) -> Monitor:
         (p for p in followed if p.recognises is not None and head and p.recognises(head[0][1])), followed[0]
     )
     monitor = stream_spec.monitor()
-    _feed_stream(monitor, itertools.chain(head, frames))
-    return monitor
+    return monitor, stream_spec, head, _feed_stream(monitor, itertools.chain(head, frames))
 
 
 def _run(
@@ -194,34 +363,32 @@ def _run(
     fmt: InputFormat | None,
     previous: Monitor | None,
     profile: str | None = None,
+    *,
+    monitor: Monitor | None = None,
 ) -> Report:
-    sample: list[Any] = []
-    if spec.recognises is not None:
-        # The first events (or the first messages of the first bodies) say whether any of it is
-        # this protocol's traffic at all; the rest streams past unsampled.
-        head = list(itertools.islice(frames, _SAMPLE))
-        frames = itertools.chain(head, frames)
-        sample = _sampled([plain(value) for _, value, _ in head], spec.container)
+    """Check ``frames`` as ``spec`` (with ``monitor``, the first monitor, when one is made already)."""
+    # The first events (or the first messages of the first bodies) say whether the input is this
+    # protocol's traffic at all; the rest streams past unsampled.
+    head = list(itertools.islice(frames, _SAMPLE))
+    frames = itertools.chain(head, frames)
     tally = _Tally()
     if spec.shape == "stream":
-        monitor = spec.make(profile)
+        monitor = monitor or spec.make(profile)
         monitor.input_format = fmt
         monitor.keep_calls = False
         events = _feed_stream(monitor, frames)
         tally.add(monitor)
     else:
-        events = _feed_conversations(spec, frames, problems, profile, previous, tally)
+        events = _feed_conversations(spec, frames, problems, profile, previous, tally, monitor)
     findings, notices, skipped, unlisted = tally.findings, tally.notices, tally.skipped, tally.unlisted
     if events == 0:
         # Nothing was read: whatever a rule says of an empty trace is made up.
         if not any(p.severity == "error" for p in problems):
             problems.append(Problem(None, None, _EMPTY))
         findings = []
-    elif events and (
-        skipped >= events or (spec.recognises is not None and not any(map(spec.recognises, sample)))
-    ):
-        # Not one event was recognised: whatever a rule says of such a trace is made up.
-        problems.append(Problem(None, None, _unrecognised(spec)))
+    elif foreign := _foreign(spec, head, events, skipped, fmt):
+        # Too little was this protocol's to judge: whatever a rule says of such a trace is made up.
+        problems.append(Problem(None, None, foreign))
         findings = []
     problems.extend(Problem(n.line, n.index, n.message, "warning") for n in notices)
     if unlisted:
@@ -263,6 +430,7 @@ def _feed_conversations(
     profile: str | None,
     previous: Monitor | None,
     tally: _Tally,
+    first: Monitor | None = None,
 ) -> int:
     """Each request body is its own conversation; bare messages (JSON Lines) form one.
 
@@ -280,11 +448,20 @@ def _feed_conversations(
     keep_calls = previous is not None
     # Bodies of the usual shapes come typed (see Monitor.hot); their items are the monitor's.
     make = spec.factory(profile)
-    hot = make().loaded_hot()
+    made = first or make()
+    hot = made.loaded_hot()
+    spare: Monitor | None = made
+
+    def fresh() -> Monitor:
+        # The monitor made already serves the first body (or the bare messages).
+        nonlocal spare
+        monitor, spare = spare or make(), None
+        return monitor
+
     for line, value, _ in frames:
         typed = type(value) in hot
         if typed or (isinstance(value, dict) and container in value):
-            monitor = make()
+            monitor = fresh()
             monitor.keep_calls = keep_calls
             monitor.open_document(value)
             items = getattr(value, container) if typed else value[container]
@@ -297,7 +474,7 @@ def _feed_conversations(
             count += len(items)
             continue
         if loose is None:
-            loose = spec.make(profile)
+            loose = fresh()
             loose.keep_calls = previous is not None
         for item in value if isinstance(value, list) else [value]:
             loose.feed(item, count, line, None)
@@ -330,11 +507,41 @@ def _sampled(values: list[Any], container: str | None) -> list[Any]:
 MAX_PROBLEMS: Final = 50
 
 
-def _unrecognised(spec: Protocol) -> str:
-    return (
-        f"nothing in the input is {spec.name} traffic (every event was skipped): check -p, "
-        "or run toolwire shapes on it"
-    )
+def _foreign(spec: Protocol, head: list[Frame], events: int, skipped: int, fmt: InputFormat | None) -> str:
+    """Why a trace of ``events`` (``head`` its first frames, read as ``fmt``) is too little
+    ``spec``'s traffic to judge, and what it reads as; empty when it is ``spec``'s.
+
+    It is not when its monitor skipped most of it.  Nor when its first values leave a doubt (half
+    of them skipped, or one that ``spec``, or the protocol it is a variant of, does not
+    recognise), do not read as ``spec``'s the way detection asks
+    (:func:`toolwire.engines._detect.reads_as`), and either read as another protocol's or are
+    mostly not recognised.  A trace of ``spec``'s with a damaged event or two (skipped, each with
+    a notice) is still judged.
+    """
+    base = get_protocol(spec.variant_of) if spec.variant_of else None
+    recognisers = [r for r in (spec.recognises, base.recognises if base else None) if r is not None]
+    values = _sampled([plain(value) for _, value, _ in head if value is not DONE], spec.container)
+    recognised = sum(all(r(value) for r in recognisers) for value in values)
+    if skipped * 2 < events and recognised == len(values):
+        return ""  # the usual case, decided without another monitor
+    from toolwire.engines._detect import detect, reads_as
+
+    if skipped * 2 <= events and reads_as(spec, head):
+        return ""
+    # SSE and JSON Lines are streams, even of one value; a JSON document may be a response body.
+    document = None if fmt in (None, "json") else False
+    looks = [name for name in detect(head, document=document).candidates if name != spec.name]
+    if looks:
+        return (
+            f"nothing in the input is {spec.name} traffic: it reads as {', '.join(looks)}; "
+            f"check it with -p {looks[0]}"
+        )
+    if skipped * 2 > events or recognised * 2 <= len(values):
+        return (
+            f"nothing in the input is {spec.name} traffic, nor any registered protocol's: "
+            "check -p, or run toolwire shapes on it"
+        )
+    return ""
 
 
 def _sink(problems: list[Problem]) -> Any:
@@ -364,15 +571,42 @@ def _long(stream: BinaryIO) -> bool:
     return not stat.S_ISREG(status.st_mode) or status.st_size > TYPED_BYTES
 
 
-def _open(path: str | os.PathLike[str]) -> BinaryIO:
+def _open(path: str | os.PathLike[str]) -> contextlib.AbstractContextManager[BinaryIO]:
+    """``path`` opened for reading (``-``: standard input, left open for whoever reads it next)."""
     if str(path) == "-":
-        return sys.stdin.buffer
+        return contextlib.nullcontext(sys.stdin.buffer)
     if os.path.isdir(path):
         raise UsageError(f"{path} is a folder; name a trace file")
     try:
         return open(path, "rb")
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror}") from None
+
+
+#: Bytes read before anything is decided: where a cassette or HAR file says what it is.
+HEAD_BYTES: Final = 65536
+
+
+def _head(raw: BinaryIO) -> tuple[bytes, BinaryIO]:
+    """The first bytes of ``raw`` and a stream that still yields every byte.
+
+    At least :data:`HEAD_BYTES` when there are that many, and on through the first line end
+    (up to :data:`~toolwire.models.SNIFF_BYTES`): the format is decided on a whole first line,
+    however long, and however a pipe delivers it.
+    """
+    read = getattr(raw, "read1", raw.read)
+    head = b""
+    while len(head) < SNIFF_BYTES:
+        chunk = read(HEAD_BYTES)
+        if not chunk:
+            break
+        head += chunk
+        if len(head) >= HEAD_BYTES and _LINE_END.search(head.lstrip(b" \t\r\n")):
+            break
+    return head, Prefixed(head, raw)  # type: ignore[return-value]
+
+
+_LINE_END: Final = re.compile(rb"[\r\n]")
 
 
 def _peek_format(stream: BinaryIO) -> InputFormat:

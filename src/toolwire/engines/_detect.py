@@ -38,7 +38,7 @@ from toolwire.models import DONE, Frame, InputFormat, detect_format, read_frames
 from toolwire.properties import Protocol
 from toolwire.protocols import _registry
 
-__all__ = ["Detection", "detect", "detect_file", "endpoint_of", "is_document"]
+__all__ = ["Detection", "detect", "detect_file", "endpoint_of", "is_document", "reads_as"]
 
 Side = Literal["request", "response"]
 #: Values looked at to decide (events, or messages of the first bodies).
@@ -112,10 +112,10 @@ def detect(
     return Detection(left[0] if len(left) == 1 else None, left, endpoint)
 
 
-def _base_reads(spec: Protocol, frames: Sequence[Frame]) -> bool:
+def _base_reads(spec: Protocol, frames: Sequence[Frame], *, lone: bool = False) -> bool:
     """A variant shares its base's wire: what the base cannot read is not the variant's either."""
     base = _registry.PROTOCOLS.get(spec.variant_of or "")
-    return base is None or _reads(base, frames)
+    return base is None or _reads(base, frames, lone=lone)
 
 
 def _by_endpoint(endpoint: str | None) -> list[Protocol]:
@@ -133,8 +133,22 @@ def _by_endpoint(endpoint: str | None) -> list[Protocol]:
     return [spec for spec in specs if scores.get(spec.name) == best]
 
 
-def _reads(spec: Protocol, frames: Sequence[Frame]) -> bool:
-    """``spec``'s monitor and ``recognises`` take ``frames`` for its own traffic."""
+def reads_as(spec: Protocol, frames: Sequence[Frame]) -> bool:
+    """Whether ``frames`` read as ``spec``'s traffic, as detection asks it of a candidate (and of
+    the protocol a variant is of); a lone message counts as a conversation of one.
+
+    >>> from toolwire.properties import get_protocol
+    >>> reads_as(get_protocol("openai-chat"), [(1, {"role": "user", "content": "Hi"}, None)])
+    True
+    >>> reads_as(get_protocol("anthropic-stream"), [(1, {"role": "user", "content": "Hi"}, None)])
+    False
+    """
+    return _reads(spec, frames, lone=True) and _base_reads(spec, frames, lone=True)
+
+
+def _reads(spec: Protocol, frames: Sequence[Frame], *, lone: bool = False) -> bool:
+    """``spec``'s monitor and ``recognises`` take ``frames`` for its own traffic (``lone``: a
+    single message may be a conversation)."""
     sample = [f for f in frames if f[1] is not DONE][:_SAMPLE]
     events = [value for _, value, _ in sample]
     if not events:
@@ -145,7 +159,7 @@ def _reads(spec: Protocol, frames: Sequence[Frame]) -> bool:
         bodies = [v for v in events if isinstance(v, dict) and isinstance(v.get(container), list)]
         if bodies:
             items = [item for body in bodies for item in body[container]][:_SAMPLE]
-        elif len(events) > 1 and all(isinstance(v, dict) for v in events):
+        elif (len(events) > 1 or lone) and all(isinstance(v, dict) for v in events):
             items = events
         else:
             return False

@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Final
 
 from toolwire.engines._check import Problem, Report, _run, _sink
@@ -52,6 +53,9 @@ def check_recording(
     reports: list[Report] = []
     for exchange in exchanges:
         reports.extend(exchange_reports(str(path), exchange, protocol, profile))
+    if protocol is not None and not any(report.protocol for report in reports):
+        # Not one part is the named protocol's traffic: under -p that is unusable input, never clean.
+        return [replace(r, problems=tuple(replace(p, severity="error") for p in r.problems)) for r in reports]
     return reports
 
 

@@ -48,8 +48,8 @@ from toolwire.engines._judge import MUTATIONS, PROPERTIES, Fault, Outcome, judge
 from toolwire.engines._options import FuzzOptions
 from toolwire.engines._targets import Target, load_target
 from toolwire.errors import UsageError
-from toolwire.protocols._shapes import shapes_of
 from toolwire.protocols import get_protocol, mutate, traces
+from toolwire.protocols._shapes import shapes_of
 
 __all__ = ["Campaign", "FuzzRun", "fuzz", "fuzz_with", "hypothesis_home"]
 

@@ -595,7 +595,7 @@ SNIFF_BYTES: Final = 1 << 20
 _EMPTY_STREAM: Final = cast(BinaryIO, io.BytesIO())
 
 
-class _Prefixed:
+class Prefixed:
     """A stream whose first bytes were read already (to sniff the format), then the rest."""
 
     def __init__(self, head: bytes, rest: BinaryIO) -> None:
@@ -628,4 +628,4 @@ def sniff(stream: BinaryIO) -> tuple[bytes, BinaryIO]:
         head += chunk
         if _EOL.search(head.lstrip(b" \t\r\n")):
             break
-    return head, _Prefixed(head, stream)  # type: ignore[return-value]
+    return head, Prefixed(head, stream)  # type: ignore[return-value]
