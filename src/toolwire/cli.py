@@ -240,7 +240,7 @@ def _rules(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from toolwire.engines._check import _STDIN_TWICE, check_path, check_usage
+    from toolwire.engines._paths import _STDIN_TWICE, check_path, check_usage
     from toolwire.engines._report import render_json, render_text
 
     if any(getattr(args, name) for name in _LOG_OPTIONS):
@@ -251,11 +251,6 @@ def _check(args: argparse.Namespace) -> int:
     fmt = None if args.input_format == "auto" else args.input_format
     reports = []
     for path in args.files:
-        if _looks_otlp(path):
-            from toolwire.engines._logs import check_log
-
-            reports.extend(check_log([path], protocol=args.protocol, profile=args.profile))
-            continue
         found = check_path(path, args.protocol, input_format=fmt, after=args.after, profile=args.profile)
         for report in found:
             if report.unreadable is not None:
@@ -295,22 +290,6 @@ def _check_logs(args: argparse.Namespace) -> int:
     render = engines.render_json if args.format == "json" else engines.render_text
     print(render(reports))
     return max(report.exit_code for report in reports)
-
-
-def _looks_otlp(path: str) -> bool:
-    """Whether ``path`` is an OTLP JSON file (its first bytes are read; the reader decides)."""
-    if path == "-":
-        return False
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(4096)
-    except OSError:
-        return False
-    if b'"resource' not in head:
-        return False  # the usual case: no need to load the OTLP reader
-    from toolwire.engines._otlp import is_otlp
-
-    return is_otlp(head)
 
 
 def _proxy(args: argparse.Namespace) -> int:

@@ -12,7 +12,8 @@ and shapes engines, which load every protocol family.
 from typing import TYPE_CHECKING
 
 from toolwire._lazy import lazy
-from toolwire.engines._check import Problem, Report, check, check_file, check_path
+from toolwire.engines._check import Problem, Report, check
+from toolwire.engines._paths import check_file, check_path
 
 __all__ = [
     "Analysis",

@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal
 
-from toolwire.engines._check import MAX_PROBLEMS, Problem, Report, not_a_trace
-from toolwire.engines._detect import detect, endpoint_of
+from toolwire.engines._check import MAX_PROBLEMS, Problem, Report
+from toolwire.engines._detect import detect, endpoint_of, not_a_trace
 from toolwire.engines._envelopes import MISSING, Preset, dig, preset
 from toolwire.engines._otlp import is_otlp, recorded_calls
 from toolwire.errors import UsageError
