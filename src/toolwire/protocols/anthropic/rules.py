@@ -97,9 +97,12 @@ RULES: Final = (
         "always",
         (MESSAGES,),
         "tool_use blocks appear only in assistant messages, tool_result blocks only in user messages.",
-        source=f"protocol-rules AN-7; {_HANDLE}",
+        source=f"protocol-rules AN-7; {_HANDLE}"
+        ". Severity error -> warning (issue 29): the docs describe the roles but document no rejection, "
+        "and none is recorded.",
         fix="Put calls in the assistant message and results in the user message after it; a "
         "converter from a 'tool' role maps it to a user message with tool_result blocks.",
+        severity="warning",
     ),
     Rule(
         "AN-10a",
@@ -142,7 +145,10 @@ RULES: Final = (
         "input. A delta of another known type on a tool block breaks it too; an unknown delta type "
         "is passed over.",
         source=f"protocol-rules AN-10 ('the final tool_use.input is always an object'); {_STREAMING}; "
-        "anthropic-sdk-python lib/streaming/_messages.py accumulate_event ('if json_buf:' keeps {}); "
+        "anthropic-sdk-python lib/streaming/_messages.py accumulate_event ('if json_buf:' keeps {}; "
+        "fragments that are not JSON raise 'Unable to parse tool parameter JSON from model. Please "
+        "retry your request or adjust your prompt.', the rejection that keeps this an error; cut-off "
+        "JSON parses in partial mode); "
         "real streams with one empty partial_json: shared/traffic posit-dev__chatlas "
         "anthropic.test_anthropic_tool_variations.i1.sse, simonw__llm-anthropic test_tools.i1.sse. "
         f"Scope narrowed (issue 29): a start that carries the whole input with no fragment after it "
@@ -157,8 +163,11 @@ RULES: Final = (
         (STREAM,),
         'message_delta carries stop_reason "tool_use" when the message called client tools, unless '
         "the message stopped unfinished (max_tokens, model_context_window_exceeded, pause_turn, "
-        "refusal).",
-        source=f"protocol-rules AN-10; {_STREAMING}. Scope narrowed (issue 29): the unfinished stop "
+        "refusal, compaction).",
+        source=f"protocol-rules AN-10; {_STREAMING}; anthropic 2.12.0 lib/tools/_beta_runner.py "
+        "(_STOP_REASON_STEPS: on any stop reason but tool_use the runner runs no tool call, 'its "
+        "tool_use blocks must not be executed', and an unanswered tool_use is then AN-3's rejection "
+        "on replay: why this stays an error). Scope narrowed (issue 29): the unfinished stop "
         f"reasons say why a message with calls ended otherwise, {_STOP}; anthropic 2.12.0 "
         "types/stop_reason.py",
         fix='Set stop_reason "tool_use" on a turn that ends in client tool calls; clients stop '

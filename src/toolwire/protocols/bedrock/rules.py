@@ -103,8 +103,11 @@ RULES: Final = (
         "eventually",
         (STREAM,),
         'messageStop carries stopReason "tool_use" when the message has toolUse blocks.',
-        source=f"protocol-rules BR-9; {_MODEL} (StopReason)",
+        source=f"protocol-rules BR-9; {_MODEL} (StopReason)"
+        ". Severity error -> warning (issue 29): no rejection is documented or recorded; StopReason also "
+        "has max_tokens, malformed_tool_use and others that can end a message with toolUse blocks.",
         fix='End a turn that calls tools with stopReason "tool_use".',
+        severity="warning",
     ),
     Rule(
         "BR-10a",
@@ -124,7 +127,9 @@ RULES: Final = (
         'stopReason is "tool_use" when output.message has toolUse blocks, and only then.',
         source=f"{_MODEL} (ConverseResponse.stopReason, StopReason); protocol-rules BR-9 (messageStop "
         "stopReason tool_use); every recorded response with toolUse stops tool_use: shared/traffic "
-        "bedrock-converse-response",
+        "bedrock-converse-response"
+        ". Severity error -> warning (issue 29): no rejection is documented or recorded (see BR-9e).",
         fix='Take stopReason from the stream\'s messageStop; a turn with toolUse blocks stops "tool_use".',
+        severity="warning",
     ),
 )

@@ -26,9 +26,12 @@ RULES: Final = (
         (CONTENTS,),
         "A function response answers its call: the same id when the call has one, and always the same name.",
         source=f"protocol-rules GM-1; {_TYPES} (FunctionCall.id, FunctionResponse.id: 'Populated by "
-        "the client to match the corresponding function call id')",
+        "the client to match the corresponding function call id')"
+        ". Severity error -> warning (issue 29): Gemini's rejection of a response whose id or name "
+        "differs from its call's is neither documented nor recorded.",
         fix="Copy the call's id (when there is one) and name into its functionResponse; never "
         "pair by name alone when one function is called twice.",
+        severity="warning",
     ),
     Rule(
         "GM-2",
