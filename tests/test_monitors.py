@@ -114,3 +114,20 @@ def test_a_role_or_output_type_of_any_json_shape_is_a_finding_not_a_crash(protoc
             },
         ]
         toolwire.check(messages, protocol)  # reports what it reports; it never raises
+
+
+def test_an_unknown_type_is_one_notice_but_every_event_of_it_counts_as_skipped() -> None:
+    # One notice per type keeps the report short; detection still weighs every skipped event.
+    monitor = PROTOCOLS["openai-responses-stream"].make(None)
+    for index in range(3):
+        event = {"type": "response.future.thing", "sequence_number": index}
+        monitor.feed(event, index, index + 1, None)
+    monitor.feed({"type": "response.other.thing", "sequence_number": 3}, 3, 4, None)
+    assert [n.message.split(" is not")[0] for n in monitor.notices] == [
+        "event type 'response.future.thing'",
+        "event type 'response.other.thing'",
+    ]
+    assert "(toolwire models openai 3.54.0)" in monitor.notices[0].message
+    assert monitor.noticed == 2
+    assert monitor.skipped == 4
+    assert [f.rule for f in monitor.findings] == ["RS-7a"]  # no response.created: not the type's fault
