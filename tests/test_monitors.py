@@ -260,3 +260,20 @@ def test_a_field_that_once_crashed_a_monitor_is_checked(
     )
     assert report.events > 0  # it was read and checked, not a traceback
     assert {f.rule for f in report.findings} <= {r.id for r in toolwire.rules_for(protocol)}
+
+
+def test_an_unknown_type_is_one_notice_but_every_event_of_it_counts_as_skipped() -> None:
+    # One notice per type keeps the report short; detection still weighs every skipped event.
+    monitor = PROTOCOLS["openai-responses-stream"].make(None)
+    for index in range(3):
+        event = {"type": "response.future.thing", "sequence_number": index}
+        monitor.feed(event, index, index + 1, None)
+    monitor.feed({"type": "response.other.thing", "sequence_number": 3}, 3, 4, None)
+    assert [n.message.split(" is not")[0] for n in monitor.notices] == [
+        "event type 'response.future.thing'",
+        "event type 'response.other.thing'",
+    ]
+    assert "(toolwire models openai 3.54.0)" in monitor.notices[0].message
+    assert monitor.noticed == 2
+    assert monitor.skipped == 4
+    assert [f.rule for f in monitor.findings] == ["RS-7a"]  # no response.created: not the type's fault

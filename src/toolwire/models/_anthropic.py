@@ -14,6 +14,8 @@ __all__ = [
     "BLOCK_DELTA",
     "BLOCK_START",
     "BLOCK_STOP",
+    "BLOCK_TYPES",
+    "DELTA_TYPES",
     "ERROR",
     "INPUT_JSON_DELTA",
     "MESSAGE_DELTA",
@@ -28,6 +30,7 @@ __all__ = [
     "TOOL_RESULT",
     "TOOL_USE",
     "TOOL_USE_ID",
+    "UNFINISHED_STOP_REASONS",
     "is_server_result",
 ]
 
@@ -41,6 +44,48 @@ PING: Final = "ping"
 ERROR: Final = "error"
 INPUT_JSON_DELTA: Final = "input_json_delta"
 STOP_TOOL_USE: Final = "tool_use"
+#: Stop reasons of a message the model did not finish: cut off at ``max_tokens`` or the context
+#: window, a server-tool loop paused (``pause_turn``, beta ``compaction``), or a refusal.  A tool
+#: block may then be incomplete, and the message need not say ``tool_use``.  ``anthropic`` 2.12.0
+#: ``types/stop_reason.py``; https://platform.claude.com/docs/en/build-with-claude/handling-stop-reasons.
+UNFINISHED_STOP_REASONS: Final = frozenset(
+    {"compaction", "max_tokens", "model_context_window_exceeded", "pause_turn", "refusal"}
+)
+#: Content block types of ``anthropic`` 2.12.0 ``ContentBlock`` and ``BetaContentBlock``; any other
+#: type is passed over with a notice.
+BLOCK_TYPES: Final = frozenset(
+    {
+        "advisor_tool_result",
+        "bash_code_execution_tool_result",
+        "code_execution_tool_result",
+        "compaction",
+        "container_upload",
+        "fallback",
+        "mcp_tool_listing",
+        "mcp_tool_result",
+        "mcp_tool_use",
+        "redacted_thinking",
+        "server_tool_use",
+        "text",
+        "text_editor_code_execution_tool_result",
+        "thinking",
+        "tool_search_tool_result",
+        "tool_use",
+        "web_fetch_tool_result",
+        "web_search_tool_result",
+    }
+)
+#: Delta types of ``RawContentBlockDelta`` and ``BetaRawContentBlockDelta``.
+DELTA_TYPES: Final = frozenset(
+    {
+        "citations_delta",
+        "compaction_delta",
+        "input_json_delta",
+        "signature_delta",
+        "text_delta",
+        "thinking_delta",
+    }
+)
 
 ROLE_USER: Final = "user"
 ROLE_ASSISTANT: Final = "assistant"

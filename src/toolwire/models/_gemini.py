@@ -20,6 +20,7 @@ __all__ = [
     "function_call",
     "function_response",
     "member",
+    "set_partial",
 ]
 
 ROLE_USER: Final = "user"
@@ -51,3 +52,78 @@ def function_response(part: Any) -> dict[str, Any] | None:
     """The ``functionResponse`` of a part, or ``None``."""
     response = member(part, "functionResponse") if isinstance(part, dict) else None
     return response if isinstance(response, dict) else None
+
+
+_STEP: Final = re.compile(r"\.([A-Za-z_][\w-]*)|\[(\d+)\]|\['([^']*)'\]|\[\"([^\"]*)\"\]")
+
+
+def set_partial(args: dict[str, Any], partial: dict[str, Any], more: bool) -> bool:
+    """Put one streamed ``PartialArg`` into ``args``; ``False`` when its ``jsonPath`` cannot be read.
+
+    ``more`` says the previous piece at that path said ``willContinue``: a string piece is
+    then appended.  Src: ``google-genai`` 3.4.0 ``PartialArg`` (``json_path``, RFC 9535;
+    ``string_value``, ``number_value``, ``bool_value``, ``null_value``, ``will_continue``).
+
+    >>> args: dict[str, Any] = {}
+    >>> set_partial(args, {"jsonPath": "$.city", "stringValue": "Par"}, False)
+    True
+    >>> set_partial(args, {"jsonPath": "$.city", "stringValue": "is"}, True)
+    True
+    >>> set_partial(args, {"jsonPath": "$.days[1].hot", "boolValue": True}, False)
+    True
+    >>> args
+    {'city': 'Paris', 'days': [None, {'hot': True}]}
+    """
+    path = member(partial, "jsonPath")
+    if not isinstance(path, str) or not path.startswith("$"):
+        return False
+    steps: list[str | int] = []
+    at = 1
+    while at < len(path):
+        match = _STEP.match(path, at)
+        if match is None:
+            return False
+        name, number, quoted, double = match.groups()
+        steps.append(
+            int(number) if number is not None else next(x for x in (name, quoted, double) if x is not None)
+        )
+        at = match.end()
+    if not steps:
+        return False
+    value: Any = None
+    for field in ("stringValue", "numberValue", "boolValue"):
+        if member(partial, field) is not None:
+            value = member(partial, field)
+            break
+    holder: Any = args
+    for step, after in zip(steps, [*steps[1:], None], strict=True):
+        if after is None:
+            break
+        empty: Any = [] if isinstance(after, int) else {}
+        holder = _slot(holder, step, empty)
+        if holder is None:
+            return False
+    last = steps[-1]
+    if isinstance(last, int):
+        if not isinstance(holder, list):
+            return False
+        holder.extend([None] * (last + 1 - len(holder)))
+    elif not isinstance(holder, dict):
+        return False
+    before = holder[last] if isinstance(last, int) or last in holder else None
+    holder[last] = before + value if more and isinstance(before, str) and isinstance(value, str) else value
+    return True
+
+
+def _slot(holder: Any, step: str | int, empty: Any) -> Any:
+    """The container at ``holder[step]``, made ``empty`` when absent; ``None`` on a type clash."""
+    if isinstance(step, int):
+        if not isinstance(holder, list):
+            return None
+        holder.extend([None] * (step + 1 - len(holder)))
+    elif not isinstance(holder, dict):
+        return None
+    current = holder[step] if isinstance(step, int) else holder.get(step)
+    if current is None:
+        holder[step] = current = empty
+    return current if isinstance(current, type(empty)) else None

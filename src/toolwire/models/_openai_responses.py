@@ -28,6 +28,7 @@ __all__ = [
     "ITEM_DONE",
     "ITEM_EVENT_TYPES",
     "OPEN_RESPONSES_FUNCTION_CALL_FIELDS",
+    "OUTPUT_ITEM_TYPES",
     "QUEUED",
     "TERMINAL_EVENT_TYPES",
     "is_extension_type",
@@ -56,6 +57,42 @@ FUNCTION_CALL_ITEM_ID_PREFIX: Final = "fc"
 #: OR-1: the output ``FunctionCall`` requires all of these.
 OPEN_RESPONSES_FUNCTION_CALL_FIELDS: Final = ("type", "id", "call_id", "name", "arguments", "status")
 
+#: The output item types of ``openai`` 3.54.0 ``ResponseOutputItem`` (hosted tools included:
+#: tool search, MCP, custom tools, shell, code interpreter ...).  Each is a known item whose
+#: lifecycle at its ``output_index`` is checked; any other type is passed over with a notice.
+OUTPUT_ITEM_TYPES: Final = frozenset(
+    {
+        "additional_tools",
+        "apply_patch_call",
+        "apply_patch_call_output",
+        "code_interpreter_call",
+        "compaction",
+        "computer_call",
+        "computer_call_output",
+        "custom_tool_call",
+        "custom_tool_call_output",
+        "file_search_call",
+        "function_call",
+        "function_call_output",
+        "image_generation_call",
+        "local_shell_call",
+        "local_shell_call_output",
+        "mcp_approval_request",
+        "mcp_approval_response",
+        "mcp_call",
+        "mcp_list_tools",
+        "message",
+        "program",
+        "program_output",
+        "reasoning",
+        "shell_call",
+        "shell_call_output",
+        "tool_search_call",
+        "tool_search_output",
+        "web_search_call",
+    }
+)
+
 TERMINAL_EVENT_TYPES: Final = frozenset({COMPLETED, FAILED, INCOMPLETE})
 
 #: Events that address an output item by ``output_index`` (besides added/done and
@@ -71,6 +108,7 @@ ITEM_EVENT_TYPES: Final = frozenset(
         "response.code_interpreter_call.completed",
         "response.code_interpreter_call.in_progress",
         "response.code_interpreter_call.interpreting",
+        "response.compaction.compacting",
         "response.content_part.added",
         "response.content_part.done",
         "response.custom_tool_call_input.delta",
@@ -101,6 +139,11 @@ ITEM_EVENT_TYPES: Final = frozenset(
         "response.reasoning_text.done",
         "response.refusal.delta",
         "response.refusal.done",
+        "response.shell_call_command.added",
+        "response.shell_call_command.delta",
+        "response.shell_call_command.done",
+        "response.shell_call_output_content.delta",
+        "response.shell_call_output_content.done",
         "response.web_search_call.completed",
         "response.web_search_call.in_progress",
         "response.web_search_call.searching",

@@ -39,6 +39,10 @@ class BlockRules:
     stop_tool_use: str
     #: Block indexes run 0, 1, 2, ... without gaps (Anthropic); otherwise they only grow (Bedrock).
     contiguous: bool = True
+    #: The rule a tool block's unparsable input breaks when the message then stops unfinished
+    #: (a stop reason in ``unfinished``): the call was cut off, not malformed.  ``None``: ``input``.
+    truncated: str | None = None
+    unfinished: frozenset[str] = frozenset()
 
     def lifecycle(self) -> Lifecycle:
         """The :class:`ContentBlock` lifecycle with these rules on its illegal steps."""
@@ -66,6 +70,9 @@ class BlockStreamMonitor(KeyedMonitor):
         self._next = 0
         self._ended = False
         self._stop_reason_at: int | None = None
+        #: Tool blocks whose input did not parse, judged when the stop reason says whether the
+        #: message was cut off: (block, problem, event, line, where its finding goes).
+        self._unparsed: list[tuple[Item, str, int, int | None, int]] = []
 
     def describe(self, item: Item) -> str:
         if item.key == MESSAGE:
@@ -154,17 +161,33 @@ class BlockStreamMonitor(KeyedMonitor):
             self._check_input(item, index, line)
 
     def _check_input(self, item: Item, index: int, line: int | None) -> None:
-        text = item.text()
-        problem = json_problem(text, want_object=True)
+        problem = json_problem(item.text(), want_object=True)
         if problem is None:
             return
-        self.report(
-            self.rules.input,
-            f"the input fragments of block {item.key} ({item.id}) joined {problem}: {clip(text)}",
-            index=index,
-            line=line,
-            ids=(item.id,),
-        )
+        if self.rules.truncated is None:
+            self._report_input(self.rules.input, item, problem, index, line)
+        else:
+            self._unparsed.append((item, problem, index, line, len(self.findings)))
+
+    def _report_input(self, rule: str, item: Item, problem: str, index: int, line: int | None) -> None:
+        text = item.text()
+        if rule == self.rules.input:
+            message = f"the input fragments of block {item.key} ({item.id}) joined {problem}: {clip(text)}"
+        else:
+            message = (
+                f"the message stopped unfinished while block {item.key} ({item.id}) streamed its input, "
+                f"which {problem}: {clip(text)}; the call is incomplete"
+            )
+        self.report(rule, message, index=index, line=line, ids=(item.id,))
+
+    def _judge_unparsed(self, reason: Any) -> None:
+        """Report the unparsed inputs: cut off when ``reason`` says the message stopped unfinished."""
+        cut = self.rules.truncated if reason in self.rules.unfinished else None
+        for shift, (item, problem, index, line, at) in enumerate(self._unparsed):
+            self._report_input(cut or self.rules.input, item, problem, index, line)
+            # In event order: where the finding would have gone had it been reported at once.
+            self.findings.insert(at + shift, self.findings.pop())
+        self._unparsed.clear()
 
     def close_blocks(self, what: str, index: int, line: int | None) -> None:
         """The message is ending: every block still streaming breaks the open rule."""
@@ -187,8 +210,9 @@ class BlockStreamMonitor(KeyedMonitor):
     def stop_reason(self, reason: Any, index: int, line: int | None) -> None:
         """The message's stop reason: it says ``tool_use`` when the message called tools."""
         self._stop_reason_at = index
+        self._judge_unparsed(reason)
         calls = [item.id for item in self.tool_calls()]
-        if calls and reason != self.rules.stop_tool_use:
+        if calls and reason != self.rules.stop_tool_use and reason not in self.rules.unfinished:
             self.report(
                 self.rules.stop_reason,
                 f"stop reason {reason!r} on a message that calls {', '.join(map(str, calls))}",
@@ -198,6 +222,7 @@ class BlockStreamMonitor(KeyedMonitor):
             )
 
     def finish(self, index: int, line: int | None) -> None:
+        self._judge_unparsed(None)
         if self._ended:
             return
         self.finish_items(index, line)

@@ -118,6 +118,9 @@ class Monitor:
     #: defines them and their names, loaded by :meth:`load_hot`.  :meth:`consume` turns any it does
     #: not handle on its hot path back into a plain value (``toolwire.models.plain``).
     hot: ClassVar[tuple[str, tuple[str, ...]] | None] = None
+    #: The SDK release whose types this monitor's model follows (``openai 3.54.0``), named by the
+    #: notice :meth:`unknown` makes for a type outside that model.
+    modelled_sdk: ClassVar[str] = ""
 
     @classmethod
     def load_hot(cls) -> Hot:
@@ -149,6 +152,7 @@ class Monitor:
         self.skipped = 0
         self._noticed_at: int | None = None
         self._rules = rules
+        self._unknown: set[tuple[str, str]] = set()
 
     def open_document(self, document: dict[str, Any]) -> None:
         """A request body is about to be fed item by item; note its request-level fields."""
@@ -249,3 +253,35 @@ class Monitor:
             self._noticed_at = index
         if len(self.notices) < MAX_NOTICES:
             self.notices.append(Notice(index, line, message))
+
+    def unknown(
+        self,
+        kind: str,
+        name: Any,
+        index: int | None,
+        line: int | None,
+        passed: str = "passed over",
+        *,
+        skipped: bool = True,
+    ) -> None:
+        """A ``kind`` (item, block, event ...) of type ``name`` this monitor does not model.
+
+        Never a finding (providers add types every few weeks): the monitor passes it over, and
+        the report carries one notice per type, naming the SDK release the model follows.
+        ``skipped`` says the event was not judged at all (an unknown item whose lifecycle is
+        still tracked was judged).
+        """
+        if skipped and index is not None and index != self._noticed_at:
+            # Counted each time: protocol detection weighs how much of a trace a monitor skips.
+            self.skipped += 1
+            self._noticed_at = index
+        key = (kind, str(name))
+        if key in self._unknown:
+            return
+        self._unknown.add(key)
+        self.noticed += 1
+        follows = f" (toolwire models {self.modelled_sdk})" if self.modelled_sdk else ""
+        if len(self.notices) < MAX_NOTICES:
+            self.notices.append(
+                Notice(index, line, f"{kind} type {name!r} is not modelled{follows}; {passed}")
+            )

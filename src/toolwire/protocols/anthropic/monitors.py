@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Final
 
@@ -13,7 +14,7 @@ from toolwire.properties._lifecycle import Item, Lifecycle
 from toolwire.properties._monitor import Monitor, Violations, hot_type
 from toolwire.properties._text import clip
 from toolwire.properties._turn import Call, Turn
-from toolwire.protocols.anthropic.rules import MESSAGES, RULES, STREAM
+from toolwire.protocols.anthropic.rules import MESSAGES, MODELLED_SDK, RULES, STREAM
 
 if TYPE_CHECKING:
     from toolwire.models._anthropic_hot import ToolInputDelta
@@ -34,6 +35,8 @@ BLOCK_RULES: Final = BlockRules(
     id="AN-1",
     duplicate="AN-2",
     stop_tool_use=wire.STOP_TOOL_USE,
+    truncated="AN-10f",
+    unfinished=wire.UNFINISHED_STOP_REASONS,
 )
 ENVELOPE: Final = Lifecycle.declare(
     MessageStream,
@@ -93,6 +96,7 @@ class StreamMonitor(BlockStreamMonitor):
     envelope = ENVELOPE
 
     hot = (_HOT, ("ToolInputDelta",))
+    modelled_sdk = MODELLED_SDK
 
     def __init__(self) -> None:
         super().__init__(_BOOK)
@@ -121,6 +125,7 @@ class StreamMonitor(BlockStreamMonitor):
                     and message is not None
                     and message.state == open_message
                     and item.data.get("tool")
+                    and "whole" not in item.data
                 ):
                     item.parts.append(value.delta.partial_json)
                     index += 1
@@ -140,6 +145,8 @@ class StreamMonitor(BlockStreamMonitor):
                         and message is not None
                         and message.state == open_message
                         and item.data.get("tool")
+                        and "whole" not in item.data
+                        and "whole" not in item.data
                     ):
                         item.parts.append(fragment)
                         index += 1
@@ -166,6 +173,13 @@ class StreamMonitor(BlockStreamMonitor):
                 tool = delta.get("type") == wire.INPUT_JSON_DELTA
                 fragment = delta.get("partial_json")
                 what = f"content_block_delta ({delta.get('type')})"
+                if "type" in delta and delta["type"] not in wire.DELTA_TYPES:
+                    # Open world: the block's lifecycle goes on, what the delta says is not judged.
+                    self.unknown("content block delta", delta["type"], index, line, skipped=False)
+                    self.step(key, "delta", index, line, what=what)
+                    return
+                if tool:
+                    self._whole_at_start(key, index, line)
                 self.block_delta(
                     key, fragment if isinstance(fragment, str) else None, tool, index, line, what
                 )
@@ -185,27 +199,64 @@ class StreamMonitor(BlockStreamMonitor):
         elif kind == wire.ERROR:
             self.end_with_error()
         elif kind != wire.PING:
-            self.notice(index, line, f"unknown event type {kind!r}; skipped")
+            self.unknown("event", kind, index, line, "skipped")
 
     def _start(self, key: int, value: dict[str, Any], index: int, line: int | None) -> None:
         block = value.get("content_block")
         block = block if isinstance(block, dict) else {}
         kind = block.get("type")
+        if "type" in block and kind not in wire.BLOCK_TYPES:
+            # Open world: it still occupies its index; it is not a tool call toolwire knows.
+            self.unknown("content block", kind, index, line, f"it holds index {key}", skipped=False)
         tool = kind in (wire.TOOL_USE, wire.SERVER_TOOL_USE)
         call_id = block.get("id")
         problem = id_problem(kind, call_id) if tool else None
         bad = None if problem is None else f"{kind} id {problem}"
         item = self.block_start(key, tool, call_id, block.get("name"), bad, index, line, wire.BLOCK_START)
         item.data["client"] = kind == wire.TOOL_USE
-        if kind == wire.TOOL_USE and block.get("input", {}) != {}:
+        start_input = block.get("input", {})
+        if kind == wire.TOOL_USE and not isinstance(start_input, dict):
             self.report(
                 "AN-10d",
-                f"tool_use block {key} starts with input {clip(block.get('input'))}; the "
-                "input streams as input_json_delta after an empty {}",
+                f"tool_use block {key} starts with input {clip(start_input)}, not an object",
                 index=index,
                 line=line,
                 ids=(call_id,),
             )
+        elif kind == wire.TOOL_USE and start_input != {}:
+            # A programmatic call (made from inside the code-execution tool, with a ``caller``)
+            # comes whole in its start, with no input_json_delta after it: judged at its first
+            # fragment, if one comes.
+            item.data["whole"] = start_input
+
+    def _whole_at_start(self, key: int, index: int, line: int | None) -> None:
+        """An input fragment for a tool block whose start carried a non-empty input: AN-10d."""
+        item = self.items.get(key)
+        if item is None or "whole" not in item.data:
+            return
+        start_input = item.data.pop("whole")
+        self.report(
+            "AN-10d",
+            f"tool_use block {key} starts with input {clip(start_input)} and then streams "
+            "input_json_delta: the input streams after an empty {}, or comes whole in the start "
+            "with no fragment",
+            index=index,
+            line=line,
+            ids=(item.id,),
+        )
+
+    def calls(self) -> list[Turn]:
+        """The streamed client tool blocks, as one turn; a programmatic call's input is its start's."""
+        blocks = self.tool_calls()
+        if not blocks:
+            return []
+        turn = Turn(blocks[0].index, blocks[0].line, "message")
+        for item in blocks:
+            text = item.text()
+            if not text and isinstance(item.data.get("whole"), dict):
+                text = json.dumps(item.data["whole"])
+            turn.calls.append(Call(item.id, item.name, text or "{}"))
+        return [turn]
 
     def tool_calls(self) -> list[Item]:
         """Client tool_use blocks only: server tools are run by Anthropic."""

@@ -10,7 +10,7 @@ from toolwire.models import gemini as wire
 from toolwire.properties._monitor import Monitor, Violations
 from toolwire.properties._text import clip
 from toolwire.properties._turn import Call, Turn
-from toolwire.protocols.gemini.rules import CONTENTS, RULES, STREAM
+from toolwire.protocols.gemini.rules import CONTENTS, MODELLED_SDK, RULES, STREAM
 
 __all__ = ["ContentsMonitor", "StreamMonitor"]
 
@@ -280,8 +280,28 @@ class ContentsMonitor(Monitor):
         return self._turns
 
 
+#: The fields of ``google-genai`` 3.4.0 ``Part``, as the REST API and the SDK spell them.
+_PART_FIELDS: Final = frozenset(
+    {
+        *("audioMetadata", "audioTranscription", "codeExecutionResult", "documentMetadata"),
+        *("executableCode", "fileData", "functionCall", "functionResponse", "inlineData"),
+        *("mediaProcessing", "mediaResolution", "partMetadata", "speechMetadata"),
+        *("spreadsheetMetadata", "text", "thought", "thoughtSignature", "toolCall", "toolResponse"),
+        *("videoMetadata", "audio_metadata", "audio_transcription", "code_execution_result"),
+        *("document_metadata", "executable_code", "file_data", "function_call", "function_response"),
+        *("inline_data", "media_processing", "media_resolution", "part_metadata", "speech_metadata"),
+        *("spreadsheet_metadata", "thought_signature", "tool_call", "tool_response", "video_metadata"),
+    }
+)
+
+
 class StreamMonitor(Monitor):
     """Checks ``streamGenerateContent`` chunks: whole function calls, gathered into one turn per candidate.
+
+    A call may also stream its arguments (Gemini 3, on the Gemini API and on Vertex AI): a part
+    with its name and ``willContinue: true`` opens it, parts without a name carry
+    ``partialArgs`` pieces, and a part without ``willContinue`` (or the end of the stream)
+    closes it.
 
     >>> m = StreamMonitor()
     >>> m.feed({"candidates": [{"content": {"role": "model", "parts": [
@@ -291,10 +311,14 @@ class StreamMonitor(Monitor):
     """
 
     protocol = STREAM
+    modelled_sdk = MODELLED_SDK
 
     def __init__(self) -> None:
         super().__init__(_BOOK)
         self._turns: dict[Any, Turn] = {}
+        #: By candidate: the name and arguments of the call whose arguments are streaming, and
+        #: the paths whose last piece said ``willContinue``.
+        self._streaming: dict[Any, tuple[Any, dict[str, Any], set[str]]] = {}
 
     def feed(self, value: Any, index: int, line: int | None, sse_event: str | None) -> None:
         if isinstance(value, list):
@@ -316,32 +340,65 @@ class StreamMonitor(Monitor):
             key = key if isinstance(key, int) else number
             content = candidate.get("content")
             parts = content.get("parts") if isinstance(content, dict) else None
-            for k, call in enumerate(map(wire.function_call, parts if isinstance(parts, list) else [])):
+            for k, part in enumerate(parts if isinstance(parts, list) else []):
+                call = wire.function_call(part)
                 if call is None:
-                    continue
-                problem = _whole(call)
-                if problem is None and (
-                    wire.member(call, "partialArgs") or wire.member(call, "willContinue")
-                ):
-                    self.report(
-                        "GM-7",
-                        f"candidate {key} part {k}: functionCall {call.get('name')} streams partial "
-                        "args, which only Vertex AI sends (stream_function_call_arguments)",
-                        index=index,
-                        line=line,
-                        ids=(call.get("id"),),
-                        severity="warning",
-                    )
-                elif problem is not None:
-                    self.report(
-                        "GM-7",
-                        f"candidate {key} part {k}: functionCall {problem}",
-                        index=index,
-                        line=line,
-                        ids=(call.get("id"),),
-                    )
-                turn = self._turns.setdefault(key, Turn(index, line, f"candidate {key}"))
-                turn.calls.append(Call(call.get("id"), call.get("name"), call.get("args")))
+                    self._unknown_part(part, index, line)
+                elif key in self._streaming and not call.get("name"):
+                    self._continue(key, call, index, line)
+                else:
+                    self._call(key, k, call, index, line)
+
+    def _call(self, key: int, k: int, call: dict[str, Any], index: int, line: int | None) -> None:
+        self._streaming.pop(key, None)
+        problem = _whole(call)
+        if problem is not None:
+            # Args that are not an object fail the SDK's FunctionCall (args: dict); a call without
+            # a name does not (name is Optional there), and no rejection of one in a stream is
+            # documented: a warning.
+            self.report(
+                "GM-7",
+                f"candidate {key} part {k}: functionCall {problem}",
+                index=index,
+                line=line,
+                ids=(call.get("id"),),
+                severity="warning" if "name" in problem else None,
+            )
+        call_args = call.get("args")
+        if wire.member(call, "willContinue") is True and problem is None:
+            call_args = dict(call_args) if isinstance(call_args, dict) else {}
+            self._streaming[key] = (call.get("name"), call_args, set())
+            self._continue(key, call, index, line, opening=True)
+        turn = self._turns.setdefault(key, Turn(index, line, f"candidate {key}"))
+        turn.calls.append(Call(call.get("id"), call.get("name"), call_args))
+
+    def _continue(
+        self, key: int, call: dict[str, Any], index: int, line: int | None, *, opening: bool = False
+    ) -> None:
+        """A piece of the streaming call of candidate ``key``: its partialArgs go into its args."""
+        name, args, open_paths = self._streaming[key]
+        pieces = wire.member(call, "partialArgs")
+        for piece in pieces if isinstance(pieces, list) else []:
+            path = wire.member(piece, "jsonPath") if isinstance(piece, dict) else None
+            if not isinstance(piece, dict) or not wire.set_partial(args, piece, path in open_paths):
+                self.notice(index, line, f"a partialArgs piece of {name} at {clip(path)} not read")
+                continue
+            if not isinstance(path, str):
+                continue
+            if wire.member(piece, "willContinue") is True:
+                open_paths.add(path)
+            else:
+                open_paths.discard(path)
+        if not opening and wire.member(call, "willContinue") is not True:
+            del self._streaming[key]
+
+    def _unknown_part(self, part: Any, index: int, line: int | None) -> None:
+        """A part toolwire does not model: one notice per kind of part, never a finding."""
+        if not isinstance(part, dict):
+            return
+        data = [name for name in part if name not in _PART_FIELDS]
+        if data:
+            self.unknown("part", data[0], index, line, "passed over", skipped=False)
 
     def calls(self) -> list[Turn]:
         """Every candidate's calls, from all chunks, as one turn: how they must be replayed."""

@@ -6,7 +6,11 @@ from typing import Final
 
 from toolwire.properties._rule import Rule
 
-__all__ = ["MCP", "RULES"]
+__all__ = ["MCP", "MODELLED_SDK", "RULES"]
+
+#: The SDK release whose types this family's model follows (pinned in pyproject.toml's dev
+#: extra): a type outside it is passed over with one notice naming this, never a finding.
+MODELLED_SDK: Final = "mcp 2.3.0"
 
 MCP: Final = "mcp"
 

@@ -12,7 +12,7 @@ from toolwire.properties._fragments import FragmentCall, FragmentMonitor
 from toolwire.properties._monitor import Monitor, Violations, hot_type
 from toolwire.properties._text import clip as _clip
 from toolwire.properties._turn import Call, Turn
-from toolwire.protocols.openai_chat.rules import CHAT, CHAT_STREAM, RULES
+from toolwire.protocols.openai_chat.rules import CHAT, CHAT_STREAM, MODELLED_SDK, RULES
 
 if TYPE_CHECKING:
     from toolwire.models._openai_chat_hot import ArgumentsChunk, RequestMessage
@@ -79,6 +79,7 @@ class StreamMonitor(FragmentMonitor):
 
     protocol = CHAT_STREAM
     hot = (_HOT, ("ArgumentsChunk",))
+    modelled_sdk = MODELLED_SDK
     fragments = _FRAGMENTS
     tools_reason = wire.FINISH_TOOL_CALLS
     finish_rule = "CC-6d"
@@ -88,6 +89,8 @@ class StreamMonitor(FragmentMonitor):
         super().__init__(_BOOK)
         self._live: dict[tuple[Any, int], _StreamedCall] = {}
         self._all: list[_StreamedCall] = []
+        #: (choice, index) pairs a tool_calls entry of a type toolwire does not model holds.
+        self._opaque: set[tuple[Any, int]] = set()
         self._finished: dict[Any, int] = {}
         self._done = False
 
@@ -186,6 +189,18 @@ class StreamMonitor(FragmentMonitor):
                 ids=(fragment.get("id"),),
             )
             return
+        kind = fragment.get("type")
+        if kind is not None and kind != "function":
+            # Open world (ChoiceDeltaToolCall.type is only "function" in the SDK): the entry
+            # holds its index, and its fragments are not judged.
+            self._opaque.add((choice, position))
+            self.unknown(
+                "tool_calls entry", kind, index, line, f"index {position} passed over", skipped=False
+            )
+            return
+        if kind is None and (choice, position) in self._opaque:
+            return
+        self._opaque.discard((choice, position))
         function = fragment.get("function")
         function = function if isinstance(function, dict) else {}
         call_id = fragment.get("id")

@@ -23,7 +23,7 @@ from toolwire.models import openai_responses as wire
 from toolwire.properties._monitor import Monitor, Violations, hot_type
 from toolwire.properties._text import clip as _clip
 from toolwire.properties._turn import Call, Turn
-from toolwire.protocols.openai_responses.rules import OPEN_STREAM, RULES, STREAM
+from toolwire.protocols.openai_responses.rules import MODELLED_SDK, OPEN_STREAM, RULES, STREAM
 
 if TYPE_CHECKING:
     from toolwire.models._openai_responses_hot import ArgumentsDelta
@@ -277,6 +277,7 @@ class StreamMonitor(Monitor):
     """
 
     hot = (_HOT, ("ArgumentsDelta",))
+    modelled_sdk = MODELLED_SDK
 
     def __init__(self, profile: StreamProfile = OPENAI_RESPONSES) -> None:
         super().__init__(_BOOK)
@@ -403,7 +404,7 @@ class StreamMonitor(Monitor):
         elif etype in _ENVELOPE_EVENTS:
             self._terminal(etype, index, line)
         elif not wire.is_extension_type(etype):
-            self.notice(index, line, f"unknown event type {etype!r}; not checked")
+            self.unknown("event", etype, index, line, "not checked")
 
     def _delta(self, event: dict[str, Any], index: int, line: int | None) -> None:
         item = self._item(_output_index(event))
@@ -466,6 +467,15 @@ class StreamMonitor(Monitor):
             )
         if raw is None:
             return
+        if item.type not in wire.OUTPUT_ITEM_TYPES:
+            self.unknown(
+                "output item",
+                item.type,
+                index,
+                line,
+                f"it holds output_index {output_index} until its output_item.done, its content is not judged",
+                skipped=False,
+            )
         if item.function:
             self._require_fields(item, raw, "response.output_item.added", index, line)
             self._claim_call_id(item, index, line)
@@ -558,9 +568,15 @@ class StreamMonitor(Monitor):
         raw = event.get("item")
         if not isinstance(raw, dict):
             return
+        # An item of a type toolwire does not model keeps only its type: what its ids mean is not known.
+        identity = (
+            (("type", item.type), ("call_id", item.call_id), ("id", item.id))
+            if item.type in wire.OUTPUT_ITEM_TYPES
+            else (("type", item.type),)
+        )
         changed = [
             name
-            for name, before in (("type", item.type), ("call_id", item.call_id), ("id", item.id))
+            for name, before in identity
             if before is not None and raw.get(name) is not None and raw.get(name) != before
         ]
         if changed:
