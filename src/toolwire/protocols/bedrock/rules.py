@@ -124,8 +124,8 @@ RULES: Final = (
         "always",
         (RESPONSE,),
         'stopReason is "tool_use" when output.message has toolUse blocks, and only then.',
-        source=f"{_MODEL} (ConverseResponse.stopReason, StopReason); every recorded response with toolUse stops tool_use: tests/data/traffic "
-        "bedrock-converse-response"
+        source=f"{_MODEL} (ConverseResponse.stopReason, StopReason); every recorded response with "
+        "toolUse stops tool_use: tests/data/traffic bedrock-converse-response"
         ". Severity error -> warning (issue 29): no rejection is documented or recorded (see BR-9e).",
         fix='Take stopReason from the stream\'s messageStop; a turn with toolUse blocks stops "tool_use".',
         severity="warning",
