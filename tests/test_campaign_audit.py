@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from toolwire.cli import main
 from toolwire.engines import explore, fuzz, load_counterexample
 from toolwire.properties import Bounds
-from toolwire.protocols import EXPLORED, PROTOCOLS
+from toolwire.protocols import EXPLORED, GENERATED, PROTOCOLS
 
 Wire = list[dict[str, Any]]
 EXAMPLES = Path(__file__).parents[1] / "examples"
@@ -74,7 +74,7 @@ def _saved_inputs(folder: Path) -> list[Wire]:
 
 @nested
 @given(
-    source=st.sampled_from(sorted(PROTOCOLS)),
+    source=st.sampled_from(sorted(GENERATED)),
     destination=st.sampled_from(sorted(PROTOCOLS)),
     how=st.sampled_from(sorted(CHANGES)),
 )

@@ -332,6 +332,11 @@ def _foreign(spec: Protocol, head: list[Frame], events: int, skipped: int, fmt: 
 
     if skipped * 2 <= events and reads_as(spec, head):
         return ""
+    if recognisers and 0 < skipped <= 2 and skipped * 2 <= events:
+        # A damaged event or two: the rest, what ``spec`` recognises, decides.
+        kept = [f for f in head if f[1] is not DONE and all(r(plain(f[1])) for r in recognisers)]
+        if kept and len(kept) < len(head) and reads_as(spec, kept):
+            return ""
     # SSE and JSON Lines are streams, even of one value; a JSON document may be a response body.
     document = None if fmt in (None, "json") else False
     looks = [name for name in detect(head, document=document).candidates if name != spec.name]

@@ -136,7 +136,7 @@ def reads_as(spec: Protocol, frames: Sequence[Frame]) -> bool:
     """Whether ``frames`` read as ``spec``'s traffic, as detection asks it of a candidate (and of
     the protocol a variant is of); a lone message counts as a conversation of one.
 
-    >>> from toolwire.properties import get_protocol
+    >>> from toolwire.protocols import get_protocol
     >>> reads_as(get_protocol("openai-chat"), [(1, {"role": "user", "content": "Hi"}, None)])
     True
     >>> reads_as(get_protocol("anthropic-stream"), [(1, {"role": "user", "content": "Hi"}, None)])

@@ -27,6 +27,7 @@ __all__ = [
     "ITEM_ADDED",
     "ITEM_DONE",
     "ITEM_EVENT_TYPES",
+    "KNOWN_EVENT_TYPES",
     "OPEN_RESPONSES_FUNCTION_CALL_FIELDS",
     "OUTPUT_ITEM_TYPES",
     "QUEUED",
@@ -149,6 +150,22 @@ ITEM_EVENT_TYPES: Final = frozenset(
         "response.web_search_call.searching",
     }
 )
+
+#: Every stream event type the monitor models: its handlers', the items' events and the envelope's
+#: (tests/test_vocabulary.py holds it to the pinned SDK's ResponseStreamEvent union).
+KNOWN_EVENT_TYPES: Final = ITEM_EVENT_TYPES | {
+    CREATED,
+    QUEUED,
+    IN_PROGRESS,
+    COMPLETED,
+    FAILED,
+    INCOMPLETE,
+    ERROR,
+    ITEM_ADDED,
+    ITEM_DONE,
+    ARGS_DELTA,
+    ARGS_DONE,
+}
 
 
 def is_extension_type(event_type: str) -> bool:
