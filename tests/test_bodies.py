@@ -157,8 +157,15 @@ def test_the_examples_accumulators_are_caught_and_cleared() -> None:
 
 @pytest.mark.slow
 def test_anthropics_own_accumulator_keeps_every_relation() -> None:
+    # The SDK's first call imports it and builds its pydantic adapter: seconds on a loaded machine,
+    # which the default 5 s per example would call a hang.
     run = fuzz(
-        acc.anthropic_sdk, "anthropic-stream", "anthropic-message-response", max_examples=150, out=None
+        acc.anthropic_sdk,
+        "anthropic-stream",
+        "anthropic-message-response",
+        max_examples=150,
+        out=None,
+        timeout=60,
     )
     assert [c.finding for c in run.counterexamples] == []
 
@@ -177,6 +184,7 @@ def test_openais_own_accumulator_keeps_every_relation_on_openais_stream_shape() 
         max_examples=150,
         out=None,
         like=like,
+        timeout=60,  # as above: the SDK's first call imports it
     )
     assert [c.finding for c in run.counterexamples] == []
 
@@ -194,6 +202,7 @@ def test_openais_own_accumulator_raises_on_continuations_that_carry_type_null() 
         max_examples=150,
         out=None,
         like=like,
+        timeout=60,  # as above: the SDK's first call imports it
     )
     (found,) = run.counterexamples
     assert (found.finding, found.message.split(" at ")[0]) == ("raises", "AssertionError: ")

@@ -269,8 +269,8 @@ _LOG_OPTIONS = ("request", "response", "body", "log", "group_by", "order_by")
 
 
 def _check_logs(args: argparse.Namespace) -> int:
-    from toolwire import engines
     from toolwire.engines import check_log
+    from toolwire.engines._report import render_json, render_text
 
     if args.after is not None:
         raise UsageError("--after checks one request after one stream; in a log, use --group-by")
@@ -287,7 +287,7 @@ def _check_logs(args: argparse.Namespace) -> int:
         protocol=args.protocol,
         profile=args.profile,
     )
-    render = engines.render_json if args.format == "json" else engines.render_text
+    render = render_json if args.format == "json" else render_text
     print(render(reports))
     return max(report.exit_code for report in reports)
 

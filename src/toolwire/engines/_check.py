@@ -333,9 +333,12 @@ def _foreign(spec: Protocol, head: list[Frame], events: int, skipped: int, fmt: 
     if skipped * 2 <= events and reads_as(spec, head):
         return ""
     if recognisers and 0 < skipped <= 2 and skipped * 2 <= events:
-        # A damaged event or two: the rest, what ``spec`` recognises, decides.
-        kept = [f for f in head if f[1] is not DONE and all(r(plain(f[1])) for r in recognisers)]
-        if kept and len(kept) < len(head) and reads_as(spec, kept):
+        # A damaged event or two (events no protocol reads) do not make a trace foreign: the rest,
+        # what ``spec`` recognises, decides.  Events another protocol reads are no damage.
+        values_of = [(f, plain(f[1])) for f in head if f[1] is not DONE]
+        kept = [f for f, value in values_of if all(r(value) for r in recognisers)]
+        odd = [f for f, value in values_of if not all(r(value) for r in recognisers)]
+        if kept and odd and reads_as(spec, kept) and not detect(odd, document=False).candidates:
             return ""
     # SSE and JSON Lines are streams, even of one value; a JSON document may be a response body.
     document = None if fmt in (None, "json") else False
