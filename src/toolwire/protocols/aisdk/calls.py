@@ -164,7 +164,10 @@ def recognises_full(part: Any) -> bool:
         return False  # a list or an object is no type, and cannot be looked up in a set
     if kind in ("text-delta", "reasoning-delta"):
         return "text" in part
-    return kind in wire.FULL_TOOL_PARTS or kind in ("start-step", "finish-step", "start", "finish")
+    # The parts the full-stream monitor takes anywhere (full.py's _ANYWHERE) are its parts too.
+    return kind in wire.FULL_TOOL_PARTS or kind in (
+        "start-step", "finish-step", "start", "finish", "error", "abort", "ping", "raw", "steering-message"
+    )  # fmt: skip
 
 
 def recognises_ui(message: Any) -> bool:
