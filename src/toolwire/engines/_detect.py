@@ -33,11 +33,12 @@ from typing import BinaryIO, Final, Literal
 from urllib.parse import unquote, urlsplit
 
 from toolwire.errors import UsageError
-from toolwire.models import DONE, Frame, InputFormat, detect_format, is_eventstream, read_frames, sniff
+from toolwire.models import DONE, Frame, InputFormat, detect_format, read_frames, sniff
+from toolwire.models._wire import not_a_trace
 from toolwire.properties import Protocol
 from toolwire.protocols import _registry
 
-__all__ = ["Detection", "detect", "detect_file", "endpoint_of", "is_document", "not_a_trace", "reads_as"]
+__all__ = ["Detection", "detect", "detect_file", "endpoint_of", "is_document", "reads_as"]
 
 Side = Literal["request", "response"]
 #: Values looked at to decide (events, or messages of the first bodies).
@@ -213,27 +214,3 @@ def is_document(head: bytes, fmt: InputFormat) -> bool:
     (True, False)
     """
     return fmt == "json" and not head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"[")
-
-
-def not_a_trace(head: bytes) -> str | None:
-    """Why bytes that start like ``head`` are no trace toolwire reads (gzip, UTF-16, binary), or None.
-
-    >>> not_a_trace(b"\\x1f\\x8b\\x08\\x00")
-    'the input is gzip-compressed: decompress it first (gunzip, or zcat FILE | toolwire check -)'
-    """
-    if is_eventstream(head):
-        return None
-    if head.startswith(b"\x1f\x8b"):
-        return "the input is gzip-compressed: decompress it first (gunzip, or zcat FILE | toolwire check -)"
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")) or head[:64].count(b"\x00") > 8:
-        return (
-            "the input looks like UTF-16 (NUL bytes between characters): convert it to UTF-8 (iconv -t utf-8)"
-        )
-    sample = head[:4096]
-    if b"\x00" in sample:
-        return "the input is binary (NUL bytes), not a trace: give an SSE capture, JSON Lines or JSON"
-    # A stray byte is a problem of its line; mostly undecodable bytes are no text at all.
-    bad = sample.decode("utf-8", "replace").count("\ufffd")
-    if bad > max(8, len(sample) // 50):
-        return "the input is not UTF-8 text (random or binary bytes): give an SSE capture, JSON Lines or JSON"
-    return None

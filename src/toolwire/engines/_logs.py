@@ -26,11 +26,12 @@ from pathlib import Path
 from typing import Any, Final, Literal
 
 from toolwire.engines._check import MAX_PROBLEMS, Problem, Report
-from toolwire.engines._detect import detect, endpoint_of, not_a_trace
+from toolwire.engines._detect import detect, endpoint_of
 from toolwire.engines._envelopes import MISSING, Preset, dig, preset
 from toolwire.engines._otlp import is_otlp, recorded_calls
 from toolwire.errors import UsageError
 from toolwire.models import detect_format, read_frames, sniff
+from toolwire.models._wire import not_a_trace
 from toolwire.properties import Finding, Monitor, Protocol
 from toolwire.properties._turn import Turn
 from toolwire.protocols import check_round_trip, get_protocol

@@ -27,9 +27,9 @@ from toolwire.engines._check import (
     _sink,
     _stream_before,
 )
-from toolwire.engines._detect import not_a_trace
 from toolwire.errors import UsageError
 from toolwire.models import InputFormat, detect_format, read_frames, recording_kind
+from toolwire.models._wire import not_a_trace
 from toolwire.properties import Monitor, Protocol
 from toolwire.protocols import get_protocol
 

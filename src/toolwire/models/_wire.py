@@ -30,6 +30,7 @@ __all__ = [
     "ProblemSink",
     "decode_json",
     "detect_format",
+    "not_a_trace",
     "plain",
     "read_frames",
     "read_jsonl",
@@ -629,3 +630,27 @@ def sniff(stream: BinaryIO) -> tuple[bytes, BinaryIO]:
         if _EOL.search(head.lstrip(b" \t\r\n")):
             break
     return head, Prefixed(head, stream)  # type: ignore[return-value]
+
+
+def not_a_trace(head: bytes) -> str | None:
+    """Why bytes that start like ``head`` are no trace toolwire reads (gzip, UTF-16, binary), or None.
+
+    >>> not_a_trace(b"\\x1f\\x8b\\x08\\x00")
+    'the input is gzip-compressed: decompress it first (gunzip, or zcat FILE | toolwire check -)'
+    """
+    if is_eventstream(head):
+        return None
+    if head.startswith(b"\x1f\x8b"):
+        return "the input is gzip-compressed: decompress it first (gunzip, or zcat FILE | toolwire check -)"
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")) or head[:64].count(b"\x00") > 8:
+        return (
+            "the input looks like UTF-16 (NUL bytes between characters): convert it to UTF-8 (iconv -t utf-8)"
+        )
+    sample = head[:4096]
+    if b"\x00" in sample:
+        return "the input is binary (NUL bytes), not a trace: give an SSE capture, JSON Lines or JSON"
+    # A stray byte is a problem of its line; mostly undecodable bytes are no text at all.
+    bad = sample.decode("utf-8", "replace").count("\ufffd")
+    if bad > max(8, len(sample) // 50):
+        return "the input is not UTF-8 text (random or binary bytes): give an SSE capture, JSON Lines or JSON"
+    return None
