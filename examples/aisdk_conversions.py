@@ -131,6 +131,24 @@ def ui_to_model(messages: Iterable[Message]) -> list[Message]:
     return _convert(messages, ("output-available", "output-error", "output-denied", "approval-responded"))
 
 
+def ui_to_model_ignoring_incomplete(messages: Iterable[Message]) -> list[Message]:
+    """``convertToModelMessages(messages, {ignoreIncompleteToolCalls: true})``: tool parts still
+    waiting for their input or output (``input-streaming``, ``input-available``) are dropped first."""
+    waiting = ("input-streaming", "input-available")
+    kept = [
+        message
+        | {
+            "parts": [
+                p
+                for p in message.get("parts") or []
+                if _tool_name(p) is None or p.get("state") not in waiting
+            ]
+        }
+        for message in messages
+    ]
+    return ui_to_model(kept)
+
+
 def ui_to_model_buggy(messages: Iterable[Message]) -> list[Message]:
     """Answers only ``output-available`` parts: errors and denials are left without a result."""
     return _convert(messages, ("output-available", "approval-responded"))

@@ -29,16 +29,26 @@ def fixed(chunks: Iterable[Event]) -> list[Event]:
 
 
 def _convert(chunks: Iterable[Event], planted: bool) -> list[Event]:
-    calls: dict[Any, dict[str, Any]] = {}
+    calls: dict[int, dict[str, Any]] = {}  # call number -> its id and name
+    current: dict[Any, int] = {}  # fragment index -> the number of the call it continues
     arguments: dict[Any, str] = {}
     for chunk in chunks:
         for choice in chunk.get("choices") or []:
             for fragment in (choice.get("delta") or {}).get("tool_calls") or []:
-                call = calls.setdefault(fragment.get("index", 0), {"id": None, "name": None})
+                index = fragment.get("index", 0)
+                # Some servers send later fragments with the id "null" or "": no id at all.
+                fresh = fragment.get("id") if fragment.get("id") not in ("", "null") else None
+                number = current.get(index)
+                # A new id at a busy index is a new call (providers that put every call at index 0,
+                # or reuse an index once its call is done); a repeated id continues the call.
+                if number is None or (fresh and calls[number]["id"] and fresh != calls[number]["id"]):
+                    number = current[index] = len(calls)
+                    calls[number] = {"id": None, "name": None}
+                call = calls[number]
                 function = fragment.get("function") or {}
-                call["id"] = call["id"] or fragment.get("id")
+                call["id"] = call["id"] or fresh
                 call["name"] = call["name"] or function.get("name")
-                key = call["name"] if planted else fragment.get("index", 0)
+                key = call["name"] if planted else number
                 arguments[key] = arguments.get(key, "") + (function.get("arguments") or "")
     message = {
         "id": "msg_01XFDUDYJgAACzvnptvVoYEL",

@@ -46,8 +46,8 @@ def _convert(contents: list[Item], planted: bool) -> list[Item]:
         for part in content.get("parts") or []:
             if "text" in part:
                 blocks.append({"type": "text", "text": part["text"]})
-            elif "functionCall" in part:
-                call = part["functionCall"]
+            elif _field(part, "functionCall", "function_call") is not None:
+                call = _field(part, "functionCall", "function_call")
                 call_id = call.get("id")
                 if call_id is None:
                     minted += 1
@@ -60,8 +60,8 @@ def _convert(contents: list[Item], planted: bool) -> list[Item]:
                 pending.setdefault(call["name"], deque()).append(call_id)
                 by_name[call["name"]] = call_id
                 blocks.append({"type": "tool_use", "id": call_id, "name": call["name"], "input": args})
-            elif "functionResponse" in part:
-                response = part["functionResponse"]
+            elif _field(part, "functionResponse", "function_response") is not None:
+                response = _field(part, "functionResponse", "function_response")
                 queue = pending.get(response["name"]) or deque([response.get("id") or ""])
                 answered = queue.popleft()
                 if response.get("id") is not None and not planted:
@@ -81,6 +81,11 @@ def _convert(contents: list[Item], planted: bool) -> list[Item]:
         if results or blocks:
             messages.append({"role": role, "content": results + blocks})
     return messages
+
+
+def _field(part: Item, camel: str, snake: str) -> Any:
+    """A part's field as the REST API spells it, or as the Python SDK and ADK do (snake_case)."""
+    return part.get(camel, part.get(snake))
 
 
 def _take(queue: deque[str], first: str, wanted: str) -> str:

@@ -67,10 +67,13 @@ class _StreamProtocol:
             parts = content.get("parts") or []
             yield {"type": "start-step"}
             for part in parts:
-                if "functionCall" in part:
-                    yield from self.function_call(part["functionCall"])
-                elif "functionResponse" in part:
-                    yield from self.function_response(part["functionResponse"])
+                # The REST API spells parts in camelCase; ADK and the Python SDK in snake_case.
+                call = part.get("functionCall", part.get("function_call"))
+                response = part.get("functionResponse", part.get("function_response"))
+                if call is not None:
+                    yield from self.function_call(call)
+                elif response is not None:
+                    yield from self.function_response(response)
             yield {"type": "finish-step"}
         yield {"type": "finish"}
 

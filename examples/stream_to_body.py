@@ -38,9 +38,25 @@ def _body(chunks: list[Chunk], calls: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def fixed(chunks: Iterable[Chunk]) -> dict[str, Any]:
-    """Fragments accumulated by index: one call per index, id and name from its first fragment."""
+    """Fragments accumulated by index, a new id at a busy index starting a new call."""
     chunks = list(chunks)
     return _body(chunks, accumulate(chunks))
+
+
+def index_keyed(chunks: Iterable[Chunk]) -> dict[str, Any]:
+    """Fragments accumulated strictly by index, id and name from its first fragment: right for
+    OpenAI's own streams, wrong for servers that send every call at index 0 (Mistral, Ollama)."""
+    chunks = list(chunks)
+    calls: dict[int, dict[str, Any]] = {}
+    for chunk in chunks:
+        for choice in chunk.get("choices") or []:
+            for fragment in (choice.get("delta") or {}).get("tool_calls") or []:
+                call = calls.setdefault(fragment.get("index", 0), {"id": None, "name": None, "arguments": ""})
+                function = fragment.get("function") or {}
+                call["id"] = call["id"] or fragment.get("id")
+                call["name"] = call["name"] or function.get("name")
+                call["arguments"] += function.get("arguments") or ""
+    return _body(chunks, [calls[index] for index in sorted(calls)])
 
 
 def buggy(chunks: Iterable[Chunk]) -> dict[str, Any]:

@@ -18,6 +18,7 @@ EXAMPLES = Path(__file__).parents[1] / "examples"
 CHAT_TO_RESPONSES = str(EXAMPLES / "multibug_chat_to_responses.py")
 STREAM_TO_ANTHROPIC = str(EXAMPLES / "multibug_chat_stream_to_anthropic.py")
 GEMINI_TO_ANTHROPIC = str(EXAMPLES / "multibug_gemini_to_anthropic.py")
+ANTHROPIC_TO_CHAT = str(EXAMPLES / "multibug_anthropic_to_chat_stream.py")
 #: The fixed stream -> Anthropic converter, as the command line names it.
 FIXED_STREAM_TO_ANTHROPIC = [
     "fuzz",
@@ -48,12 +49,18 @@ PLANTED = [
         "anthropic-messages",
         {"identity:replaced", "arguments:changed", "correlation:crossed"},
     ),
+    (
+        ANTHROPIC_TO_CHAT,
+        "anthropic-stream",
+        "openai-chat-stream",
+        {"raises", "arguments:changed", "names:changed"},
+    ),
 ]
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    ("path", "source", "destination", "planted"), PLANTED, ids=["chat", "stream", "gemini"]
+    ("path", "source", "destination", "planted"), PLANTED, ids=["chat", "stream", "gemini", "raises-first"]
 )
 def test_one_campaign_reports_every_planted_bug_each_with_a_replayable_counterexample(
     path: str, source: str, destination: str, planted: set[str], tmp_path: Path

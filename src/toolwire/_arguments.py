@@ -161,7 +161,13 @@ def parser() -> argparse.ArgumentParser:
         help="ids to set aside, one a line; '#' starts a comment saying why",
     )
     fuzz.add_argument("--seed", type=int, default=0, help="the same seed gives the same run")
-    fuzz.add_argument("--quirks", metavar="PROFILE", help="provider quirk profile(s), comma-separated")
+    fuzz.add_argument(
+        "--quirks",
+        metavar="PROFILE",
+        help="by default each example switches a random few of the input protocol's quirk profiles on "
+        "(what real providers send: ids on every fragment, every call at index 0, ...), so one campaign "
+        "covers them all; 'none' keeps the strictest wire; PROFILE,... pins those on every example",
+    )
     fuzz.add_argument("--timeout", type=float, default=5.0, metavar="S", help="per example (default 5 s)")
     fuzz.add_argument(
         "--mutate",

@@ -194,15 +194,23 @@ def replay(
 ) -> tuple[Counterexample, Outcome]:
     """Re-run a saved counterexample's input through ``target``: the saved case and today's outcome."""
     from toolwire.engines._judge import judge
-    from toolwire.engines._options import check_timeout
+    from toolwire.engines._options import check_timeout, deviated, waiting
     from toolwire.engines._targets import load_target
 
     check_timeout(timeout)
     saved = load_counterexample(path)
     loaded = load_target(target)
     try:
+        quirks = (saved.quirks or "").split(",")
         return saved, judge(
-            loaded, saved.input, saved.source, saved.destination, timeout=timeout, mutate=saved.mutate
+            loaded,
+            saved.input,
+            saved.source,
+            saved.destination,
+            timeout=timeout,
+            mutate=saved.mutate,
+            deviates=deviated(quirks),
+            unanswered_optional=waiting(quirks),
         )
     finally:
         if loaded is not target:

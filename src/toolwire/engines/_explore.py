@@ -31,12 +31,12 @@ from toolwire.engines._counterexample import Counterexample
 from toolwire.engines._events import EngineEvent, FindingFound, Finished, Handler, Progress, Started
 from toolwire.engines._handlers import SaveCounterexamples
 from toolwire.engines._judge import MUTATIONS, Outcome, judge
-from toolwire.engines._options import ExploreOptions
+from toolwire.engines._options import ExploreOptions, deviated, waiting
 from toolwire.engines._targets import Target, load_target
 from toolwire.errors import DefinitionError
 from toolwire.properties import Bounds, Space
 from toolwire.properties._spaces import Fired, Move
-from toolwire.protocols import QUIRKS, get_protocol, mutate, space_for
+from toolwire.protocols import get_protocol, mutate, space_for
 
 __all__ = [
     "Exploration",
@@ -387,7 +387,7 @@ def _run_all(
     started: float,
 ) -> None:
     quirks = ",".join(sorted(space.bounds.quirks)) or None
-    deviates = frozenset(rule for q in space.bounds.quirks for rule in QUIRKS[q].deviates)
+    deviates, unanswered_optional = deviated(space.bounds.quirks), waiting(space.bounds.quirks)
     tally = Tally()
     reported = 0.0
     max_traces = options.max_traces
@@ -418,6 +418,7 @@ def _run_all(
                     timeout=options.timeout,
                     mutate=run.mutate,
                     deviates=deviates,
+                    unanswered_optional=unanswered_optional,
                 )
                 if outcome.verdict is not None:
                     judged = outcome.judged if outcome.judged is not None else given

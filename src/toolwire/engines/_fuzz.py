@@ -17,13 +17,15 @@ import itertools
 import json
 import os
 import queue
+import signal
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
-from typing import Any, ClassVar, TextIO
+from typing import Any, ClassVar, Final, TextIO
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
 from hypothesis import strategies as st
@@ -45,11 +47,13 @@ from toolwire.engines._events import (
 )
 from toolwire.engines._handlers import SaveCounterexamples, ShowProgress
 from toolwire.engines._judge import MUTATIONS, PROPERTIES, Fault, Outcome, judge
-from toolwire.engines._options import FuzzOptions
+from toolwire.engines._options import FuzzOptions, deviated, waiting
+from toolwire.engines._steer import Example, Signature, Steering, steered
 from toolwire.engines._targets import Target, load_target
 from toolwire.errors import UsageError
-from toolwire.protocols import get_protocol, mutate, traces
+from toolwire.protocols import get_protocol, mutate
 from toolwire.protocols._shapes import shapes_of
+from toolwire.protocols._traces import Drawn, drawn_traces, swarm_profiles
 
 __all__ = ["Campaign", "FuzzRun", "fuzz", "fuzz_with", "hypothesis_home"]
 
@@ -71,6 +75,8 @@ class FuzzRun:
     mutate: bool = False
     #: The shape features the inputs were restricted to (``--like``), empty when not.
     like: tuple[str, ...] = ()
+    #: The quirk profiles each example switched a random few of on (the default), empty when pinned.
+    swarm: tuple[str, ...] = ()
     examples: int = 0
     seconds: float = 0.0
     #: One minimal counterexample per distinct finding, in :data:`PROPERTIES` order.
@@ -182,21 +188,40 @@ class _Spent(BaseException):
         self.reason = reason
 
 
+class _Resteer(BaseException):
+    """What the campaign knows of its findings changed: end the round, the next one steers anew."""
+
+
+#: How often (in examples) a round checks whether it should steer anew.
+RESTEER_EVERY: Final = 10
+
+
 def _inputs(
-    source: str, quirks: str | None, mutated: bool, like: Iterable[str] | None = None
-) -> st.SearchStrategy[Wire]:
-    valid = traces(source, quirks, like=like, swarm=True)
-    if not mutated:
-        return valid
+    options: FuzzOptions, signatures: Sequence[Signature] = (), plain: bool = False
+) -> st.SearchStrategy[Example]:
+    """The campaign's examples: valid traces of the source (a swarm of its quirk profiles by
+    default), damaged with ``--mutate``, drawn away from the ``signatures`` of what was found
+    (and half of them ``plain`` when nothing tells a finding apart)."""
+    source = options.source
+    valid = drawn_traces(
+        source, options.pinned, like=options.like, swarm=True, swarm_quirks=options.swarm, plain=plain
+    )
+    drawn: st.SearchStrategy[Drawn] = valid
+    if options.mutate:
 
-    @st.composite
-    def broken(draw: st.DrawFn) -> Wire:
-        trace = draw(valid)
-        for name in draw(st.lists(st.sampled_from(MUTATIONS), max_size=2)):
-            trace = mutate(trace, source, name) or trace
-        return trace
+        @st.composite
+        def broken(draw: st.DrawFn) -> Drawn:
+            trace, quirks = draw(valid)
+            for name in draw(st.lists(st.sampled_from(MUTATIONS), max_size=2)):
+                trace = mutate(trace, source, name) or trace
+            return Drawn(trace, quirks)
 
-    return broken()
+        drawn = broken()
+
+    def describe(example: Drawn) -> Example:
+        return Example(example.trace, example.quirks, frozenset(_shapes(example.trace, source)))
+
+    return steered(drawn, describe, signatures)
 
 
 class Campaign:
@@ -209,7 +234,12 @@ class Campaign:
 
     def __init__(self, target: Target, options: FuzzOptions, emit: Handler) -> None:
         self.target, self.options, self.emit = target, options, emit
-        self.strategy = _inputs(options.source, options.quirks, options.mutate, options.like)
+        self.steering = Steering()
+        #: The signatures this round draws away from (fixed for a round: Hypothesis replays choices).
+        self.signatures: tuple[Signature, ...] = ()
+        self.plain = False
+        self.round_examples, self.shrinking = 0, False
+        self.strategy = _inputs(options)
         shaped = tuple(sorted(options.like)) if options.like is not None else ()
         self.result = FuzzRun(
             target.name,
@@ -220,6 +250,7 @@ class Campaign:
             options.quirks,
             options.mutate,
             shaped,
+            swarm=tuple(swarm_profiles(options.source)) if options.swarm else (),
             time_limit=options.seconds,
             ignoring=options.ignore,
             min_coverage=options.min_coverage,
@@ -233,8 +264,9 @@ class Campaign:
             ).encode()
         ).digest()
         self.best: dict[str, Counterexample] = {}
-        #: Hypothesis's choices that drew each finding's best example (to shrink it again on its own).
-        self.choices: dict[str, tuple[Any, ...]] = {}
+        #: Hypothesis's choices that drew each finding's best example, and the round's strategy
+        #: that read them (to shrink it again on its own).
+        self.choices: dict[str, tuple[tuple[Any, ...], st.SearchStrategy[Example]]] = {}
         #: Findings a finished round has shrunk: later rounds look for others.
         self.done: set[str] = set()
         self.watch = Watch(self.result.coverage)
@@ -249,9 +281,10 @@ class Campaign:
             Started(engine="fuzz", target=result.target, source=result.source, destination=result.destination)
         )
         database = _database(options.database)
+        noted = _Interrupts()
         try:
             # Every table notes the steps the monitors take while this campaign judges examples.
-            with self.watch.installed(), hypothesis_home():
+            with noted, self.watch.installed(), hypothesis_home():
                 self._search(database)
                 # Each finding's best example, shrunk once more on its own: while searching, an
                 # example that showed two findings could only count for one of them.
@@ -264,6 +297,13 @@ class Campaign:
             result.stopped = "interrupted"
         except Flaky as exc:
             result.note = f"the target is not deterministic: {str(exc).splitlines()[0]}"
+        except BaseException as exc:
+            # Ctrl-C can land inside Hypothesis's own bookkeeping, which then fails with an error
+            # of its own (an AssertionError, a group): the campaign still ends with its report.
+            if not (noted.seen or _interrupted(exc)):
+                raise
+            result.interrupted = True
+            result.stopped = "interrupted"
         finally:
             result.seconds = time.monotonic() - self.started
         result.counterexamples = _ordered(self.best.values())
@@ -282,6 +322,7 @@ class Campaign:
                 # The first round replays the database's findings; later ones leave it alone, so that
                 # a finding this campaign has set aside is not deleted from under another campaign.
                 replay_first = database is not None and round_number == 0
+                self._steer()
                 test = settings(
                     max_examples=budget,
                     database=database,
@@ -295,7 +336,10 @@ class Campaign:
                     suppress_health_check=list(HealthCheck),
                 )(seed(options.seed + round_number)(given(self.strategy)(self.attempt)))
                 test._hypothesis_internal_database_key = self.key  # type: ignore[attr-defined]
-                finals = _round(test)
+                try:
+                    finals = _round(test)
+                except _Resteer:
+                    continue
                 if not finals:
                     # Hypothesis ran the rest of the budget (or exhausted the inputs): nothing new.
                     result.stopped = "max-examples" if result.examples >= options.limit else "exhausted"
@@ -304,17 +348,38 @@ class Campaign:
         except _Spent as spent:
             result.stopped = spent.reason
 
-    def _judge(self, trace: Wire, watch: Watch | None = None) -> Outcome:
+    def _resteer(self) -> None:
+        """End the round when the findings' signatures have changed since it began.
+
+        Checked every :data:`RESTEER_EVERY` examples, and never once the round has a finding
+        to shrink (ending the round would cut its shrinking short).
+        """
+        self.round_examples += 1
+        if self.shrinking or self.round_examples % RESTEER_EVERY:
+            return
+        if (self.steering.signatures(), self.steering.saturated()) != (self.signatures, self.plain):
+            raise _Resteer
+
+    def _steer(self) -> None:
+        """A new round draws away from every finding held so far (:mod:`~toolwire.engines._steer`)."""
+        self.round_examples, self.shrinking = 0, False
+        signatures, plain = self.steering.signatures(), self.steering.saturated()
+        if (signatures, plain) != (self.signatures, self.plain):
+            self.signatures, self.plain = signatures, plain
+            self.strategy = _inputs(self.options, signatures, plain)
+
+    def _judge(self, example: Example, watch: Watch | None = None) -> Outcome:
         options = self.options
         return judge(
             self.target,
-            trace,
+            example.trace,
             options.source,
             options.destination,
             timeout=options.timeout,
             mutate=options.mutate,
-            deviates=options.deviates,
+            deviates=options.deviates | deviated(example.quirks),
             watch=watch,
+            unanswered_optional=waiting(example.quirks) or waiting(options.pinned),
         )
 
     def _progress(self) -> None:
@@ -333,7 +398,7 @@ class Campaign:
             )
         )
 
-    def attempt(self, trace: Wire) -> None:
+    def attempt(self, example: Example) -> None:
         """Judge one generated example; raise the first new finding for Hypothesis to shrink."""
         result = self.result
         if result.examples >= self.options.limit:
@@ -344,29 +409,36 @@ class Campaign:
         self._progress()
         coverage = result.coverage
         taken = coverage.input_machines.size() + coverage.output_machines.size()
-        outcome = self._judge(trace, self.watch)
-        judged = outcome.judged if outcome.judged is not None else trace
+        outcome = self._judge(example, self.watch)
+        judged = outcome.judged if outcome.judged is not None else example.trace
         # Steer towards examples that show shape features, or take machine states, transitions
         # and transition pairs, that no example has yet.
         taken = coverage.input_machines.size() + coverage.output_machines.size() - taken
-        shown = coverage.add(
-            _shapes(judged, self.options.source), _shapes(outcome.output, self.options.destination)
-        )
+        shown = coverage.add(set(example.features), _shapes(outcome.output, self.options.destination))
         target_value(float(shown + taken))
         fresh = []
-        for fault in outcome.faults():
+        steering = {s.finding for s in self.signatures if s.finding in self.done}
+        faults = outcome.faults()
+        self.steering.observe(example, (fault.finding for fault in faults))
+        for fault in faults:
             if fault.names() & set(result.ignoring):
                 result.ignored[fault.finding] = result.ignored.get(fault.finding, 0) + 1
+                if fault.finding not in steering:
+                    self.steering.hold(fault.finding, example, (len(judged), len(json.dumps(judged))))
             elif fault.finding not in self.done:
                 result.hits[fault.finding] = result.hits.get(fault.finding, 0) + 1
                 result.first_seen.setdefault(fault.finding, time.monotonic() - self.started)
                 fresh.append(fault)
         if not fresh:
+            self._resteer()
             return
+        self.shrinking = True
         made = current_build_context().data.choices
         for fault in fresh:
-            if self.keep(self._counterexample(judged, outcome, fault)):
-                self.choices[fault.finding] = made
+            found = self._counterexample(judged, outcome, fault, example.shown)
+            if self.keep(found):
+                self.choices[fault.finding] = (made, self.strategy)
+                self.steering.hold(fault.finding, example, found.key())
         raise _Found.named(fresh[0].finding, self.best[fresh[0].finding])
 
     def keep(self, found: Counterexample) -> bool:
@@ -386,32 +458,35 @@ class Campaign:
     def polish(self, finding: str) -> None:
         """Shrink ``finding``'s best example on its own: only that finding counts as a failure."""
 
-        def only(trace: Wire) -> None:
+        def only(example: Example) -> None:
             if self.deadline is not None and time.monotonic() >= self.deadline:
                 raise _Spent("time-limit")
             self.result.shrinks += 1
-            outcome = self._judge(trace)
-            judged = outcome.judged if outcome.judged is not None else trace
+            outcome = self._judge(example)
+            judged = outcome.judged if outcome.judged is not None else example.trace
             for fault in outcome.faults():
                 if fault.finding == finding:
-                    self.keep(self._counterexample(judged, outcome, fault))
+                    self.keep(self._counterexample(judged, outcome, fault, example.shown))
                     raise _Found.named(finding, self.best[finding])
 
         # Under the secondary key: Hypothesis takes a primary-key example as shrunk already.
+        made, strategy = self.choices[finding]
         start = InMemoryExampleDatabase()
-        start.save(b"polish.secondary", choices_to_bytes(self.choices[finding]))
+        start.save(b"polish.secondary", choices_to_bytes(made))
         test = settings(
             database=start,
             deadline=None,
             verbosity=Verbosity.quiet,
             phases=(Phase.reuse, Phase.shrink),
             suppress_health_check=list(HealthCheck),
-        )(seed(self.options.seed)(given(self.strategy)(only)))
+        )(seed(self.options.seed)(given(strategy)(only)))
         test._hypothesis_internal_database_key = b"polish"  # type: ignore[attr-defined]
         with contextlib.suppress(_Found):
             test()
 
-    def _counterexample(self, trace: Wire, outcome: Outcome, fault: Fault) -> Counterexample:
+    def _counterexample(
+        self, trace: Wire, outcome: Outcome, fault: Fault, quirks: frozenset[str]
+    ) -> Counterexample:
         result = self.result
         return Counterexample(
             target=self.target.name,
@@ -422,11 +497,53 @@ class Campaign:
             input=trace,
             output=outcome.output,
             showing=tuple(outcome.showing(fault)),
-            quirks=result.quirks,
+            quirks=",".join(sorted(quirks)) or None,
             mutate=result.mutate,
             seed=result.seed,
             kind=fault.kind,
         )
+
+
+class _Interrupts:
+    """Notes a SIGINT while a campaign runs (then passes it on as before): whatever error it
+    causes on its way out, the campaign knows it was interrupted.  Main thread only."""
+
+    def __init__(self) -> None:
+        self.seen = False
+        self.previous: Any = None
+
+    def __enter__(self) -> _Interrupts:
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGINT, self._note)
+        return self
+
+    def _note(self, number: int, frame: Any) -> None:
+        self.seen = True
+        if callable(self.previous):
+            self.previous(number, frame)
+        elif self.previous != signal.SIG_IGN:
+            raise KeyboardInterrupt
+
+    def __exit__(self, *exc: object) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+
+
+def _interrupted(exc: BaseException) -> bool:
+    """``exc`` is, holds, or was raised while handling a KeyboardInterrupt."""
+    seen: set[int] = set()
+    stack = [exc]
+    while stack:
+        current = stack.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        if isinstance(current, KeyboardInterrupt):
+            return True
+        if isinstance(current, BaseExceptionGroup):
+            stack.extend(current.exceptions)
+        stack.extend(e for e in (current.__context__, current.__cause__) if e is not None)
+    return False
 
 
 def _round(test: Callable[[], None]) -> list[Counterexample]:

@@ -19,7 +19,10 @@ def _line(value: Any) -> str:
 
 def counterexample_text(found: Counterexample, saved: str | None, how: str = "minimal") -> list[str]:
     """A counterexample as report lines: the input, the output events that show it, where it is saved."""
-    lines = [f"FAIL {_name(found)}: {found.message}", f"  input ({len(found.input)} events, {how}):"]
+    lines = [f"FAIL {_name(found)}: {found.message}"]
+    if found.quirks:  # shrinking drops the profiles a finding does not need
+        lines.append(f"  quirk profiles: {found.quirks}")
+    lines.append(f"  input ({len(found.input)} events, {how}):")
     lines.extend(f"    {_line(event)}" for event in found.input)
     if found.output is not None:
         shown = [n for n in found.showing if n < len(found.output)] or list(range(min(3, len(found.output))))
@@ -40,7 +43,7 @@ def _header(run: FuzzRun) -> str:
     bounds = f"seed {run.seed}" + (f", max-examples {run.max_examples}" if run.max_examples < 10**9 else "")
     if run.time_limit is not None:
         bounds += f", time-limit {run.time_limit:g} s"
-    bounds += f", quirks {run.quirks or 'none'}"
+    bounds += f", quirks {_quirks(run)}"
     if run.like:
         bounds += f", like a recording: {len(run.like)} shape features"
     if run.mutate:
@@ -48,6 +51,12 @@ def _header(run: FuzzRun) -> str:
     if run.ignoring:
         bounds += f", ignoring {', '.join(run.ignoring)}"
     return f"toolwire fuzz {run.target}: {run.source} -> {run.destination} ({bounds})"
+
+
+def _quirks(run: FuzzRun) -> str:
+    if run.swarm:
+        return f"a swarm of {', '.join(run.swarm)}"
+    return run.quirks or "none"
 
 
 def render_fuzz(run: FuzzRun, fmt: str = "text") -> str:
@@ -61,6 +70,7 @@ def render_fuzz(run: FuzzRun, fmt: str = "text") -> str:
                 "seed": run.seed,
                 "max_examples": run.max_examples,
                 "quirks": run.quirks,
+                "swarm": list(run.swarm),
                 "like": list(run.like),
                 "mutate": run.mutate,
                 "time_limit": run.time_limit,
@@ -103,10 +113,13 @@ def render_fuzz(run: FuzzRun, fmt: str = "text") -> str:
     count = len(run.counterexamples)
     if count:
         summary += f"{count} distinct finding{'s' if count != 1 else ''}"
+        needed = sorted({q for c in run.counterexamples for q in (c.quirks or "").split(",") if q})
+        if run.swarm:
+            summary += f"; quirk profiles the findings needed: {', '.join(needed) or 'none'}"
     else:
         summary += (
             "no counterexample; every property held on these examples "
-            "(a bounded run: raise --max-examples or --time-limit, or try --quirks for more)"
+            "(a bounded run: raise --max-examples or --time-limit for more)"
         )
     if run.ignored:
         summary += f"; ignored {', '.join(f'{k} ({n} examples)' for k, n in sorted(run.ignored.items()))}"

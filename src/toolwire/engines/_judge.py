@@ -81,9 +81,11 @@ class Outcome:
             Fault("input", rule, f"the generated input breaks {rule}: {finding.message}")
             for rule, finding in firsts.items()
         ]
+        relations = [Fault(b.relation, b.kind, b.message, b) for b in self.broken]
         if self.failure is not None:
-            return [Fault(self.failure.kind, "", self.failure.message), *found]
-        return [*found, *(Fault(b.relation, b.kind, b.message, b) for b in self.broken)]
+            # A target that changed its input still gave an output, judged like any other.
+            return [Fault(self.failure.kind, "", self.failure.message), *found, *relations]
+        return [*found, *relations]
 
     @property
     def verdict(self) -> str | None:
@@ -126,6 +128,7 @@ def judge(
     mutate: bool = False,
     deviates: frozenset[str] = frozenset(),
     watch: Watch | None = None,
+    unanswered_optional: bool = False,
 ) -> Outcome:
     """Run ``target`` on ``trace`` and judge the output against every relation.
 
@@ -134,8 +137,13 @@ def judge(
     finding (``mutates``).  ``mutate`` is for converters fed mutated history
     (sanitizers): only the input's intact call/result pairs must survive, and
     the mutated input is not itself judged.  ``deviates`` are the rules the
-    input's quirk profiles break on purpose.  ``watch`` notes the machine
-    coverage of the input's and the output's monitors.
+    input's quirk profiles break on purpose: the provider's deviation, not the
+    converter's, so neither the input nor an output that passes it on breaks
+    them.  ``watch`` notes the machine coverage of the input's and the output's
+    monitors.  A target that changes its input (``mutates``) is also judged on
+    its output, against the input as it was generated.  ``unanswered_optional``:
+    the input's calls without a result wait on the client, and are not owed
+    (:attr:`Quirk.unanswered_optional`).
     """
     returns = round_trip(source, destination)
     # A worker converts its own copy of the input while this process copies and reads the input:
@@ -154,9 +162,9 @@ def judge(
         output = finish()
     except TargetFailure as failure:
         return Outcome(None, failure=failure, invalid_input=invalid, judged=snapshot)
+    changed = None
     if trace != snapshot:
         changed = TargetFailure("mutates", "the target changed its input trace in place")
-        return Outcome(output, failure=changed, invalid_input=invalid, judged=snapshot)
     if returns:
         before.results = [Result(c.id, c.name, tool_result(c.name, c.arguments)) for c in before.calls]
     keep = None
@@ -169,6 +177,9 @@ def judge(
             after = ledger(output, destination)
     except Exception as exc:
         unread = TargetFailure("garbage", f"toolwire could not read the output: {exc!r}")
-        return Outcome(output, failure=unread, invalid_input=invalid, judged=snapshot)
-    broken = relate(before, after, exact_ids=returns, keep=keep, target=destination)
-    return Outcome(output, tuple(broken), invalid_input=invalid, judged=snapshot)
+        return Outcome(output, failure=changed or unread, invalid_input=invalid, judged=snapshot)
+    answered = {result.id for result in before.results}
+    optional = [n for n, c in enumerate(before.calls) if c.id not in answered] if unanswered_optional else []
+    broken = relate(before, after, exact_ids=returns, keep=keep, target=destination, optional=optional)
+    owed = tuple(b for b in broken if not (b.relation == "validity" and b.kind in deviates))
+    return Outcome(output, owed, failure=changed, invalid_input=invalid, judged=snapshot)

@@ -8,6 +8,7 @@ Durations read alike for both engines: ``90s``, ``10m``, ``1h``, or seconds as a
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -15,7 +16,18 @@ from toolwire.errors import UsageError
 from toolwire.protocols import QUIRKS, get_protocol
 from toolwire.protocols._relations import damageable
 
-__all__ = ["ExploreOptions", "FuzzOptions", "check_timeout", "duration"]
+__all__ = [
+    "NO_QUIRKS",
+    "ExploreOptions",
+    "FuzzOptions",
+    "check_timeout",
+    "deviated",
+    "duration",
+    "waiting",
+]
+
+#: ``--quirks none``: the strictest, best-behaved wire, no quirk profile at all.
+NO_QUIRKS: Final = "none"
 
 #: ``max_examples`` when only a time limit bounds a campaign.
 UNLIMITED: Final = 10**9
@@ -46,6 +58,16 @@ def duration(value: str | float | None, what: str = "--time-limit") -> float | N
     return seconds
 
 
+def deviated(quirks: Iterable[str]) -> frozenset[str]:
+    """The rules traffic with these quirk profiles breaks on purpose (:attr:`Quirk.deviates`)."""
+    return frozenset(rule for name in quirks if name in QUIRKS for rule in QUIRKS[name].deviates)
+
+
+def waiting(quirks: Iterable[str]) -> bool:
+    """Traffic with these quirk profiles leaves calls waiting on the client (not owed)."""
+    return any(QUIRKS[name].unanswered_optional for name in quirks if name in QUIRKS)
+
+
 def _count(value: object) -> bool:
     """``value`` is a whole number (not a bool, which Python counts as one)."""
     return isinstance(value, int) and not isinstance(value, bool)
@@ -65,6 +87,9 @@ class FuzzOptions:
 
     ``max_examples`` None means 200, or no limit when ``time_limit`` bounds the campaign.
     ``time_limit`` takes a duration (``"90s"``, ``"10m"``) or seconds; it is kept as seconds.
+    ``quirks`` None (the default) is a swarm over every quirk profile of ``source``: each example
+    switches a random few on (:func:`~toolwire.protocols.drawn_traces`); ``"none"`` switches none
+    on; ``"a,b"`` pins those profiles on every example, and no others.  ``like`` pins too.
     """
 
     source: str
@@ -80,7 +105,7 @@ class FuzzOptions:
     database: str | None = None
     workers: int = 1
     min_coverage: float | None = None
-    #: The quirk profiles' rules the inputs break on purpose (derived).
+    #: The pinned quirk profiles' rules every input breaks on purpose (derived; a swarm adds per example).
     deviates: frozenset[str] = field(init=False, default=frozenset())
 
     def __post_init__(self) -> None:
@@ -114,8 +139,21 @@ class FuzzOptions:
         set_(self, "ignore", tuple(self.ignore))
         if self.like is not None:
             set_(self, "like", tuple(self.like))
-        quirks = (self.quirks or "").split(",")
-        set_(self, "deviates", frozenset(r for q in quirks if q in QUIRKS for r in QUIRKS[q].deviates))
+        if self.quirks is not None and not isinstance(self.quirks, str):
+            raise UsageError(f"quirks takes comma-separated profile names, not {self.quirks!r}")
+        set_(self, "deviates", deviated(self.pinned))
+
+    @property
+    def pinned(self) -> tuple[str, ...]:
+        """The quirk profiles on in every example (``quirks`` named them; ``none`` names none)."""
+        if self.quirks is None or self.quirks.strip() == NO_QUIRKS:
+            return ()
+        return tuple(q for q in self.quirks.split(",") if q)
+
+    @property
+    def swarm(self) -> bool:
+        """Each example switches a random few of the source's quirk profiles on (the default)."""
+        return self.quirks is None and self.like is None
 
     @property
     def limit(self) -> int:

@@ -60,7 +60,9 @@ class Quirk:
     breaks on purpose (empty when the quirk is legal but unusual): ``check``
     reports exactly those on it, and a converter must still cope.
     ``excludes`` names quirks it cannot be combined with; ``sequential``
-    quirks make calls arrive one after the other.
+    quirks make calls arrive one after the other.  ``unanswered_optional``:
+    the calls such traffic leaves without a result wait on the client, and a
+    converter may drop them (or keep them): they are not owed.
     """
 
     name: str
@@ -72,6 +74,7 @@ class Quirk:
     sequential: bool = False
     #: The shape features that mark traffic with this quirk (``toolwire shapes``, ``fuzz --like``).
     features: tuple[str, ...] = ()
+    unanswered_optional: bool = False
 
 
 @dataclass(frozen=True, slots=True)

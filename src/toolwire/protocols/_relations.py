@@ -142,6 +142,7 @@ def relate(
     exact_ids: bool = False,
     keep: Iterable[int] | None = None,
     target: str | None = None,
+    optional: Iterable[int] = (),
 ) -> list[Broken]:
     """Every relation ``output`` breaks against ``source``, in :data:`RELATIONS` order.
 
@@ -151,8 +152,10 @@ def relate(
     accepts them (a round trip: the next request must carry the ids the
     provider emitted).  ``keep`` names the source calls that must survive when a
     converter may drop others (a sanitizer of damaged history); by default all must.
+    ``optional`` names source calls a converter may drop or keep (calls waiting on the
+    client); kept, they are judged like any other.
     """
-    must = set(range(len(source.calls)) if keep is None else keep)
+    must = set(range(len(source.calls)) if keep is None else keep) - set(optional)
     pairs = _pair(source.calls, output.calls)
     if keep is not None:
         # Damaged input: only the intact pairs are owed; the rest is for validity to judge.

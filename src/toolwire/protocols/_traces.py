@@ -12,17 +12,42 @@ Each protocol's descriptor loads its :class:`~toolwire.properties.Generator` (in
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 from hypothesis import strategies as st
 
 from toolwire.errors import UsageError
 from toolwire.properties._shapes import INTERLEAVED, SEVERAL
 from toolwire.properties._strategies._plan import Plan, plans
-from toolwire.properties._strategies._render import Generator
+from toolwire.properties._strategies._render import PLAIN, Generator
 from toolwire.protocols._registry import GENERATED, PROTOCOLS, QUIRKS, quirks_for
 
-__all__ = ["traces"]
+__all__ = ["Drawn", "drawn_traces", "swarm_profiles", "traces"]
+
+
+class Drawn(NamedTuple):
+    """A generated trace and the quirk profiles it was drawn with."""
+
+    trace: list[dict[str, Any]]
+    quirks: frozenset[str]
+
+
+def swarm_profiles(protocol: str, pinned: Iterable[str] = ()) -> list[str]:
+    """The quirk profiles a default campaign switches on at random for ``protocol`` (all but ``pinned``)."""
+    pinned = set(pinned)
+    return [name for name in quirks_for(protocol) if name not in pinned]
+
+
+def _compatible(names: Iterable[str], base: frozenset[str]) -> frozenset[str]:
+    """``names`` in order, each kept when it contradicts none kept before it (nor ``base``)."""
+    kept = set(base)
+    for name in names:
+        clash = any(other in kept for other in QUIRKS[name].excludes) or any(
+            name in QUIRKS[other].excludes for other in kept
+        )
+        if not clash:
+            kept.add(name)
+    return frozenset(kept)
 
 
 def _quirk_set(protocol: str, quirks: str | Iterable[str] | None) -> frozenset[str]:
@@ -56,6 +81,7 @@ def traces(
     max_calls: int = 4,
     like: Iterable[str] | None = None,
     swarm: bool = False,
+    swarm_quirks: bool = False,
 ) -> st.SearchStrategy[list[dict[str, Any]]]:
     """A strategy of valid traces of ``protocol``: stream events, or a conversation's messages.
 
@@ -64,6 +90,9 @@ def traces(
     between the halves of a surrogate pair), interleaved where the protocol
     allows, with text, reasoning and ping events between them.  ``quirks``
     (comma-separated or a list) adds provider quirk profiles; see :data:`QUIRKS`.
+    ``swarm_quirks`` also switches a random subset of the protocol's other quirk
+    profiles on for each trace (none in about two traces of five, so that
+    well-behaved traffic stays common; shrinking switches them off).
     ``like`` names shape features (``toolwire shapes``): where the generator
     chooses between shapes, it chooses only among those, and calls interleave
     or come several to a turn only when ``like`` names it.  ``swarm`` switches a
@@ -71,6 +100,30 @@ def traces(
     unusual combinations come up far more often than by independent choices).
     Every trace passes ``toolwire.check`` for ``protocol``, except for the
     rules its quirks deviate from on purpose (:attr:`Quirk.deviates`).
+    """
+    return drawn_traces(
+        protocol, quirks, max_calls=max_calls, like=like, swarm=swarm, swarm_quirks=swarm_quirks
+    ).map(_trace)
+
+
+def _trace(drawn: Drawn) -> list[dict[str, Any]]:
+    return drawn.trace
+
+
+def drawn_traces(
+    protocol: str,
+    quirks: str | Iterable[str] | None = None,
+    *,
+    max_calls: int = 4,
+    like: Iterable[str] | None = None,
+    swarm: bool = False,
+    swarm_quirks: bool = False,
+    plain: bool = False,
+) -> st.SearchStrategy[Drawn]:
+    """:func:`traces`, each with the quirk profiles it was drawn with (what a campaign judges it by).
+
+    ``plain`` makes about half the traces the plainest the protocol has: no quirk profile or
+    shape feature beyond those pinned, no text or fillers, the first of every choice of shape.
     """
     spec = PROTOCOLS.get(protocol)
     if spec is None or spec.generator is None:
@@ -80,20 +133,34 @@ def traces(
     shape: Generator = spec.generator()
     chosen = _quirk_set(protocol, quirks)
     shaped = _like_set(protocol, like)
-    interleave = shape.interleave and not any(QUIRKS[q].sequential for q in chosen)
+    interleave = shape.interleave
     if like is not None:
         interleave = interleave and INTERLEAVED in shaped
         max_calls = max_calls if SEVERAL in shaped else min(max_calls, 1)
-    drawn = plans(turns=shape.turns, max_calls=max_calls, fragments=shape.fragments, interleave=interleave)
-    switches = chosen | shaped
+
+    plan_strategies = {
+        (weave, bare): plans(
+            turns=shape.turns, max_calls=max_calls, fragments=shape.fragments, interleave=weave, plain=bare
+        )
+        for weave in (True, False)
+        for bare in (True, False)
+    }
     catalogue = sorted(spec.shapes.catalogue()) if swarm and like is None and spec.shapes else []
     # Features drawn with repeats (cheaper to draw than a set; shrinks the same way: fewer, earlier ones).
     features = st.lists(st.sampled_from(catalogue)) if catalogue else st.nothing()
+    others = swarm_profiles(protocol, chosen) if swarm_quirks and like is None else []
+    extra = st.lists(st.sampled_from(others), max_size=3) if others else st.nothing()
 
     @st.composite
-    def rendered(draw: st.DrawFn) -> list[dict[str, Any]]:
-        on = frozenset(draw(features)) if catalogue else frozenset()
-        plan: Plan = draw(drawn)
-        return shape.render(draw, plan, switches | on)
+    def rendered(draw: st.DrawFn) -> Drawn:
+        bare = plain and draw(st.booleans())
+        if bare:
+            on, active = frozenset({PLAIN}), chosen
+        else:
+            on = frozenset(draw(features)) if catalogue else frozenset()
+            active = _compatible(draw(extra), chosen) if others else chosen
+        weave = interleave and not any(QUIRKS[q].sequential for q in active)
+        plan: Plan = draw(plan_strategies[weave, bare])
+        return Drawn(shape.render(draw, plan, active | shaped | on), active)
 
     return rendered()

@@ -169,8 +169,12 @@ def plans(
     fragments: bool = True,
     interleave: bool = False,
     token_size: int = 24,
+    plain: bool = False,
 ) -> Plan:
-    """Draw a :class:`Plan` of up to ``turns`` turns (at least one) of up to ``max_calls`` calls each."""
+    """Draw a :class:`Plan` of up to ``turns`` turns (at least one) of up to ``max_calls`` calls each.
+
+    ``plain`` plans have no text before the calls and no fillers between them.
+    """
     count = 1 + draw(upto(turns - 1))
     sizes = [draw(upto(max_calls)) if count == 1 else 1 + draw(upto(max_calls - 1)) for _ in range(count)]
     # Consecutive numbers from one drawn base: distinct tokens in one draw (tokens are hashes).
@@ -181,8 +185,8 @@ def plans(
         bodies = _CALL_BODY[fragments]
         calls = tuple(PlannedCall(token(n, token_size), *draw(bodies)) for n in range(start, start + size))
         schedule = _schedule(draw, calls, interleave)
-        fillers = tuple(sorted(set(draw(_fillers(len(schedule))))))
-        text = draw(_TEXTS)
+        fillers = () if plain else tuple(sorted(set(draw(_fillers(len(schedule))))))
+        text = "" if plain else draw(_TEXTS)
         user = draw(_USERS)
         drawn.append(PlannedTurn(text, calls, schedule, fillers, user))
     return Plan(tuple(drawn))

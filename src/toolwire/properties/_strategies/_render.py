@@ -9,13 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from hypothesis import strategies as st
 
 from toolwire.properties._strategies._plan import Plan, PlannedCall, PlannedTurn, upto
 
-__all__ = ["Generator", "Renderer", "Spelling", "Wire", "conversation", "pick"]
+__all__ = ["PLAIN", "Generator", "Renderer", "Spelling", "Wire", "conversation", "pick"]
+
+#: The switch for the plainest traffic: every :func:`pick` takes its first option unless another
+#: switch names one (a campaign looking past a finding that nearly every example trips).
+PLAIN: Final = "plain"
 
 T = TypeVar("T")
 Wire = list[dict[str, Any]]
@@ -81,9 +85,10 @@ def pick(draw: st.DrawFn, options: Mapping[str, T], switches: frozenset[str]) ->
     """One of ``options``, keyed by the shape feature each produces.
 
     When ``switches`` name some of them (a quirk profile, or ``fuzz --like``: the
-    features a recording shows), only those are drawn; otherwise any.  The first
-    option is what examples shrink to: list the commonest real shape first.
+    features a recording shows), only those are drawn; otherwise any, or with
+    :data:`PLAIN` the first.  The first option is what examples shrink to: list
+    the commonest real shape first.
     """
     named = [feature for feature in options if feature in switches]
-    keys = named or list(options)
+    keys = named or (list(options)[:1] if PLAIN in switches else list(options))
     return options[keys[draw(upto(len(keys) - 1))] if len(keys) > 1 else keys[0]]

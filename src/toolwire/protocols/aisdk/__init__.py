@@ -135,6 +135,7 @@ FAMILY: Final = Family(
             "(ignoreIncompleteToolCalls drops such parts; without it streamText raises "
             "AI_MissingToolResultsError)",
             features=("input-available",),
+            unanswered_optional=True,
         ),
     ),
     envelope_ids=("txt-",),
