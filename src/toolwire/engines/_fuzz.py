@@ -426,6 +426,7 @@ class Campaign:
             mutate=result.mutate,
             seed=result.seed,
             kind=fault.kind,
+            exchange=outcome.exchange,
         )
 
 

@@ -71,6 +71,8 @@ class Outcome:
     invalid_input: tuple[Finding, ...] = ()
     #: The input as it was before the target saw it (the target may have changed its own copy).
     judged: Wire | None = None
+    #: What crossed the wire, when the target is a gateway (:meth:`Target.exchange`).
+    exchange: dict[str, Any] | None = None
 
     def faults(self) -> list[Fault]:
         """Every distinct failure of this example, in :data:`PROPERTIES` order."""
@@ -153,7 +155,9 @@ def judge(
     try:
         output = finish()
     except TargetFailure as failure:
-        return Outcome(None, failure=failure, invalid_input=invalid, judged=snapshot)
+        return Outcome(
+            None, failure=failure, invalid_input=invalid, judged=snapshot, exchange=target.exchange()
+        )
     if trace != snapshot:
         changed = TargetFailure("mutates", "the target changed its input trace in place")
         return Outcome(output, failure=changed, invalid_input=invalid, judged=snapshot)
@@ -171,4 +175,11 @@ def judge(
         unread = TargetFailure("garbage", f"toolwire could not read the output: {exc!r}")
         return Outcome(output, failure=unread, invalid_input=invalid, judged=snapshot)
     broken = relate(before, after, exact_ids=returns, keep=keep, target=destination)
-    return Outcome(output, tuple(broken), invalid_input=invalid, judged=snapshot)
+    try:
+        # A target that drives a turn of its own (a gateway sends the tool results back upstream).
+        broken += target.follow_up(before, after, timeout)
+    except TargetFailure as failure:
+        return Outcome(
+            output, failure=failure, invalid_input=invalid, judged=snapshot, exchange=target.exchange()
+        )
+    return Outcome(output, tuple(broken), invalid_input=invalid, judged=snapshot, exchange=target.exchange())
