@@ -182,8 +182,16 @@ def test_each_planted_gateway_bug_is_found_and_shrunk(bug: str, tmp_path: Path) 
     assert len(minimal.input) <= (1 if family == "gemini" else 6), minimal.input
     exchange = minimal.exchange
     assert exchange is not None and exchange["turns"][0]["upstream"], "the exchange is saved"
-    saved = load_counterexample(next(tmp_path.glob(f"*{finding.replace(':', '-')}*.json")))
+    path = next(tmp_path.glob(f"*{finding.replace(':', '-')}*.json"))
+    saved = load_counterexample(path)
     assert saved.exchange == json.loads(json.dumps(exchange))
+    # The four legs of each turn as a HAR file beside it: client request and gateway answer, upstream
+    # request and the mock's answer.
+    har = json.loads(path.with_suffix(".har").read_text())["log"]["entries"]
+    assert len(har) >= 2
+    assert har[0]["request"]["url"].endswith(CHAT)
+    assert har[1]["request"]["url"].startswith("http://127.0.0.1:")
+    assert len(list(tmp_path.glob("*.har"))) == len(list(tmp_path.glob("*.json")))
 
 
 @pytest.mark.slow

@@ -135,6 +135,12 @@ def save(found: Counterexample, folder: Path) -> Path:
     path = folder / file_name(found)
     text = json.dumps(found.to_json(), indent=1, ensure_ascii=False, allow_nan=False, default=repr)
     write_file(path, (text + "\n").encode("utf-8"))
+    if found.exchange is not None:
+        # A gateway's exchange is also a HAR file beside it: browsers' tools and ``toolwire check`` read it.
+        from toolwire.engines._record import har_of
+
+        har = json.dumps(har_of(found.exchange), indent=1, ensure_ascii=False, default=repr)
+        write_file(path.with_suffix(".har"), (har + "\n").encode("utf-8"))
     return path
 
 
