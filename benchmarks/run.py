@@ -541,13 +541,16 @@ def main() -> None:
     parser.add_argument("--wall", action="store_true", help="wall-clock time instead of CPU time")
     parser.add_argument("--proxy-chunks", type=int, default=1000, help="chunks per proxied stream")
     parser.add_argument("--proxy-streams", type=int, default=100, help="concurrent proxied streams")
-    parser.add_argument("--only", help="comma-separated: check,memory,startup,requests,fuzz,explore,proxy")
+    parser.add_argument("--gateway-examples", type=int, default=200, help="examples per gateway campaign")
+    parser.add_argument(
+        "--only", help="comma-separated: check,memory,startup,requests,fuzz,explore,proxy,gateway"
+    )
     args = parser.parse_args()
     OPTIONS["wall"] = args.wall
     only = (
         set(args.only.split(","))
         if args.only
-        else {"check", "memory", "startup", "requests", "fuzz", "explore", "proxy"}
+        else {"check", "memory", "startup", "requests", "fuzz", "explore", "proxy", "gateway"}
     )
     print(f"machine: {machine()}; times: {'wall-clock' if OPTIONS['wall'] else 'CPU'} seconds")
     print(f"{'figure':<44} {'ratio (measured / baseline)':<52} {'target':<14} verdict")
@@ -572,6 +575,10 @@ def main() -> None:
 
             streams = args.proxy_streams
             bench_proxy(table.add, args.proxy_chunks, streams, streams * 2)
+        if "gateway" in only:
+            from bench_gateway import bench_gateway
+
+            bench_gateway(table.add, args.gateway_examples)
     missed = [figure for figure, _, _, met in table.rows if not met]
     print(
         f"{len(table.rows) - len(missed)} of {len(table.rows)} targets met"

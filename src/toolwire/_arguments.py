@@ -109,7 +109,11 @@ def parser() -> argparse.ArgumentParser:
     fuzz = verbs.add_parser(
         "fuzz", help="drive a converter with generated traffic; shrink and save what breaks it"
     )
-    fuzz.add_argument("target", metavar="TARGET", help="module:function, path/file.py:function, or a command")
+    fuzz.add_argument(
+        "target",
+        metavar="TARGET",
+        help="module:function, path/file.py:function, a command, or a gateway's http(s):// URL",
+    )
     fuzz.add_argument(
         "--from", dest="source", required=True, metavar="P", help="the protocol the target reads"
     )
@@ -183,12 +187,14 @@ def parser() -> argparse.ArgumentParser:
     )
     fuzz.add_argument("--out", default="counterexamples", help="folder for counterexamples")
     fuzz.add_argument("--format", choices=("text", "json", "junit"), default="text")
+    _gateway_options(fuzz)
 
     replay = verbs.add_parser("replay", help="re-run a saved counterexample through a target")
     replay.add_argument("file", metavar="FILE")
     replay.add_argument("target", metavar="TARGET")
     replay.add_argument("--timeout", type=float, default=5.0, metavar="S")
     replay.add_argument("--format", choices=("text", "json"), default="text")
+    _gateway_options(replay)
 
     explore = verbs.add_parser(
         "explore",
@@ -316,8 +322,12 @@ _EXAMPLES = {
     "  toolwire diagram --counterexample counterexamples/FILE.json",
     "ids": "toolwire ids call_abc123 --for {request},{other}",
     "fuzz": "toolwire fuzz conv.py:convert --from {stream} --to {request} --time-limit 60s\n"
-    "  toolwire fuzz 'node conv.js' --from {stream} --to {other} --quirks PROFILE",
-    "replay": "toolwire replay counterexamples/FILE.json conv.py:convert",
+    "  toolwire fuzz 'node conv.js' --from {stream} --to {other} --quirks PROFILE\n"
+    "  toolwire fuzz http://127.0.0.1:4000/v1/chat/completions --from {stream} "
+    "--to {answer} --upstream 127.0.0.1:8788",
+    "replay": "toolwire replay counterexamples/FILE.json conv.py:convert\n"
+    "  toolwire replay counterexamples/FILE.json http://127.0.0.1:4000/v1/chat/completions "
+    "--upstream 127.0.0.1:8788",
     "explore": "toolwire explore conv.py:convert --from {stream} --to {request} --calls 3",
     "analyse": "toolwire analyse --format json",
     "shapes": "toolwire shapes recording.sse -p {stream}",
@@ -336,6 +346,24 @@ _EXITS = {
     "explore": "0 holds within the bounds; 1 a counterexample; 2 bad usage",
     "proxy": "0 nothing broke a rule; 1 rule violations seen; 2 bad usage",
 }
+
+
+def _gateway_options(verb: argparse.ArgumentParser) -> None:
+    """The options of an http(s):// target: a gateway between toolwire's client and its mock provider."""
+    group = verb.add_argument_group("a gateway target (an http:// or https:// URL)")
+    group.add_argument(
+        "--upstream",
+        metavar="HOST:PORT",
+        help="where toolwire's mock provider listens (loopback); point the gateway's upstream at it",
+    )
+    group.add_argument("--model", metavar="NAME", help="the model the client asks the gateway for")
+    group.add_argument(
+        "--header",
+        action="append",
+        default=[],
+        metavar="'NAME: VALUE'",
+        help="a header on every client request (repeatable): a routing header, a fake key",
+    )
 
 
 def _wrapped(text: str) -> str:
@@ -364,6 +392,8 @@ def _epilog(name: str) -> str:
         "request": requests[0].name,
         "stream": requests[0].follows[0],
         "other": next(p.name for p in requests if p.name != requests[0].name),
+        # A gateway's other side: a stream that another request follows.
+        "answer": next(p.follows[0] for p in requests if p.name != requests[0].name),
     }
     parts = []
     if name in ("fuzz", "explore"):

@@ -5,9 +5,10 @@ Exit codes: 0 clean, 1 violations found, 2 unusable input or usage.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
@@ -200,15 +201,47 @@ def _fuzz(args: argparse.Namespace) -> int:
         ShowProgress(sys.stderr),
         PrintReport(lambda run: render_fuzz(run, args.format)),
     ]
-    run = fuzz_with(args.target, options, handlers)
+    with _target(args, args.source, args.destination) as target:
+        run = fuzz_with(target, options, handlers)
     return 130 if run.interrupted and not run.counterexamples else run.exit_code
 
 
+@contextlib.contextmanager
+def _target(args: argparse.Namespace, source: str, destination: str) -> Iterator[Any]:
+    """The target as spelled, or for an http(s):// URL a gateway behind the mock provider, closed after."""
+    if not args.target.strip().lower().startswith(("http://", "https://")):
+        if args.upstream or args.model or args.header:
+            raise UsageError("--upstream, --model and --header are for a gateway target (an http(s):// URL)")
+        yield args.target
+        return
+    from toolwire.engines._gateway import GatewayTarget, parse_headers
+
+    if not args.upstream:
+        raise UsageError(
+            f"{args.target} is a gateway: say where toolwire's mock provider listens, "
+            "--upstream 127.0.0.1:PORT, and point the gateway's upstream at it"
+        )
+    gateway = GatewayTarget(
+        args.target,
+        source,
+        destination,
+        upstream=args.upstream,
+        model=args.model,
+        headers=parse_headers(args.header),
+    )
+    try:
+        yield gateway
+    finally:
+        gateway.close()
+
+
 def _replay(args: argparse.Namespace) -> int:
-    from toolwire.engines._counterexample import replay
+    from toolwire.engines._counterexample import load_counterexample, replay
     from toolwire.engines._fuzz_report import render_replay, reproduces
 
-    saved, outcome = replay(args.file, args.target, timeout=args.timeout)
+    saved = load_counterexample(args.file)
+    with _target(args, saved.source, saved.destination) as target:
+        saved, outcome = replay(args.file, target, timeout=args.timeout)
     print(render_replay(saved, outcome, args.format))
     return 1 if reproduces(saved, outcome) else 0
 

@@ -50,6 +50,9 @@ class Counterexample:
     seed: int = 0
     #: How the property broke (a rule id for ``validity``); empty when the property says it all.
     kind: str = ""
+    #: A gateway's whole exchange, turn by turn: the client's request, each upstream request and
+    #: the mock provider's answer, the gateway's answer (credentials redacted); None for other targets.
+    exchange: dict[str, Any] | None = None
 
     @builtins.property
     def finding(self) -> str:
@@ -73,7 +76,7 @@ class Counterexample:
             "input": self.input,
             "output": self.output,
             "showing": list(self.showing),
-        }
+        } | ({"exchange": self.exchange} if self.exchange is not None else {})
 
     def key(self) -> tuple[int, int]:
         """Smaller is better: fewer input events, then less text."""
@@ -132,6 +135,12 @@ def save(found: Counterexample, folder: Path) -> Path:
     path = folder / file_name(found)
     text = json.dumps(found.to_json(), indent=1, ensure_ascii=False, allow_nan=False, default=repr)
     write_file(path, (text + "\n").encode("utf-8"))
+    if found.exchange is not None:
+        # A gateway's exchange is also a HAR file beside it: browsers' tools and ``toolwire check`` read it.
+        from toolwire.engines._record import har_of
+
+        har = json.dumps(har_of(found.exchange), indent=1, ensure_ascii=False, default=repr)
+        write_file(path.with_suffix(".har"), (har + "\n").encode("utf-8"))
     return path
 
 
@@ -158,7 +167,7 @@ def load_counterexample(path: str | os.PathLike[str]) -> Counterexample:
     expected: dict[str, type | tuple[type, ...]] = {
         "from": str, "to": str, "target": str, "property": str, "kind": str, "message": str,
         "quirks": (str, type(None)), mutate_key: bool, "seed": int, "showing": list,
-        "output": (list, type(None)),
+        "output": (list, type(None)), "exchange": (dict, type(None)),
     }  # fmt: skip
     wrong = [key for key, kind in expected.items() if key in data and not isinstance(data[key], kind)]
     wrong += [key for key in ("seed",) if isinstance(data.get(key), bool)]
@@ -186,6 +195,7 @@ def load_counterexample(path: str | os.PathLike[str]) -> Counterexample:
         mutate=bool(data.get(mutate_key, False)),
         seed=int(data.get("seed", 0)),
         kind=str(data.get("kind", "")),
+        exchange=data.get("exchange"),
     )
 
 

@@ -501,6 +501,7 @@ class Campaign:
             mutate=result.mutate,
             seed=result.seed,
             kind=fault.kind,
+            exchange=outcome.exchange,
         )
 
 

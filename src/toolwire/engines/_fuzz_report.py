@@ -30,7 +30,12 @@ def counterexample_text(found: Counterexample, saved: str | None, how: str = "mi
         lines.extend(f"    [{n}] {_line(found.output[n])}" for n in shown)
     if saved:
         lines.append(f"  saved: {saved}")
-        lines.append(f"  replay: toolwire replay {saved} {found.target}")
+        upstream = (
+            f" --upstream {found.exchange['upstream']}"
+            if found.exchange and "upstream" in found.exchange
+            else ""
+        )
+        lines.append(f"  replay: toolwire replay {saved} {found.target}{upstream}")
     return lines
 
 

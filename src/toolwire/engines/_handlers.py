@@ -49,6 +49,7 @@ class SaveCounterexamples:
             # file too (same target, same example): it is that campaign's result as well.
             if previous is not None and previous != path and previous.name in self.made:
                 (self.folder / previous.name).unlink(missing_ok=True)
+                (self.folder / previous.name).with_suffix(".har").unlink(missing_ok=True)
         elif isinstance(event, Finished):
             event.run.record_saved(self.saved)
 

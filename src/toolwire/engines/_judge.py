@@ -71,6 +71,8 @@ class Outcome:
     invalid_input: tuple[Finding, ...] = ()
     #: The input as it was before the target saw it (the target may have changed its own copy).
     judged: Wire | None = None
+    #: What crossed the wire, when the target is a gateway (:meth:`Target.exchange`).
+    exchange: dict[str, Any] | None = None
 
     def faults(self) -> list[Fault]:
         """Every distinct failure of this example, in :data:`PROPERTIES` order."""
@@ -161,7 +163,9 @@ def judge(
     try:
         output = finish()
     except TargetFailure as failure:
-        return Outcome(None, failure=failure, invalid_input=invalid, judged=snapshot)
+        return Outcome(
+            None, failure=failure, invalid_input=invalid, judged=snapshot, exchange=target.exchange()
+        )
     changed = None
     if trace != snapshot:
         changed = TargetFailure("mutates", "the target changed its input trace in place")
@@ -177,9 +181,28 @@ def judge(
             after = ledger(output, destination)
     except Exception as exc:
         unread = TargetFailure("garbage", f"toolwire could not read the output: {exc!r}")
-        return Outcome(output, failure=changed or unread, invalid_input=invalid, judged=snapshot)
+        return Outcome(
+            output,
+            failure=changed or unread,
+            invalid_input=invalid,
+            judged=snapshot,
+            exchange=target.exchange(),
+        )
     answered = {result.id for result in before.results}
     optional = [n for n, c in enumerate(before.calls) if c.id not in answered] if unanswered_optional else []
     broken = relate(before, after, exact_ids=returns, keep=keep, target=destination, optional=optional)
+    try:
+        # A target that drives a turn of its own (a gateway sends the tool results back upstream).
+        broken += target.follow_up(before, after, timeout)
+    except TargetFailure as failure:
+        return Outcome(
+            output,
+            failure=changed or failure,
+            invalid_input=invalid,
+            judged=snapshot,
+            exchange=target.exchange(),
+        )
     owed = tuple(b for b in broken if not (b.relation == "validity" and b.kind in deviates))
-    return Outcome(output, owed, failure=changed, invalid_input=invalid, judged=snapshot)
+    return Outcome(
+        output, owed, failure=changed, invalid_input=invalid, judged=snapshot, exchange=target.exchange()
+    )

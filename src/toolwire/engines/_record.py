@@ -22,7 +22,7 @@ from toolwire.engines._live import ExchangeChecker
 from toolwire.engines._redact import redact_bytes, redact_headers, redact_url
 from toolwire.errors import UsageError
 
-__all__ = ["Recorder", "Recording", "record_of"]
+__all__ = ["Recorder", "Recording", "har_of", "record_of"]
 
 #: Headers a decoded body no longer has (its length and encoding changed).
 _STALE: Final = frozenset({"content-length", "content-encoding"})
@@ -130,6 +130,55 @@ class Recorder:
     def close(self) -> None:
         with self._lock:
             self._file.close()
+
+
+def har_of(exchange: dict[str, Any]) -> dict[str, Any]:
+    """A gateway counterexample's exchange (``Counterexample.exchange``) as a HAR document.
+
+    Per turn, in the order they happened: the client's request and the gateway's answer, and
+    each upstream request the gateway sent with the mock provider's answer.
+    """
+    entries = []
+    base = f"http://{exchange.get('upstream', '127.0.0.1')}"
+    for turn in exchange.get("turns", []):
+        client, answer = turn.get("client_request", {}), turn.get("downstream_response", {})
+        legs = [
+            (client.get("url", ""), client, answer),
+            *(
+                (
+                    base + leg.get("path", "") + (f"?{leg['query']}" if leg.get("query") else ""),
+                    leg,
+                    leg.get("response", {}),
+                )
+                for leg in turn.get("upstream", [])
+            ),
+        ]
+        for url, request, response in legs:
+            media = response.get("media", "")
+            recording = Recording(
+                request.get("method", "POST"),
+                url,
+                [tuple(h) for h in request.get("headers", [])],
+                _bytes(request.get("body")),
+                response.get("status"),
+                [("content-type", media)] if media else [],
+                _bytes(response.get("body")),
+            )
+            entries.append(_har_entry(recording))
+    return {
+        "log": {"version": "1.2", "creator": {"name": "toolwire fuzz", "version": "1"}, "entries": entries}
+    }
+
+
+def _bytes(body: Any) -> bytes:
+    """A body as a counterexample saves it (``json``, ``text`` or ``base64``), as bytes."""
+    if not isinstance(body, dict):
+        return b""
+    if "json" in body:
+        return orjson.dumps(body["json"])
+    if "base64" in body:
+        return base64.b64decode(body["base64"])
+    return str(body.get("text", "")).encode("utf-8")
 
 
 def _har_entry(recording: Recording) -> dict[str, Any]:

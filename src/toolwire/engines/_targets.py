@@ -25,13 +25,16 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 import orjson
 
 from toolwire.engines import _child
 from toolwire.engines._child import MAX_OUTPUT, collect, not_json, raised, tool_result
 from toolwire.errors import UsageError
+
+if TYPE_CHECKING:
+    from toolwire.protocols._relations import Broken, Ledger
 
 __all__ = [
     "CommandTarget",
@@ -89,6 +92,19 @@ class Target(ABC):
     def close(self) -> None:  # noqa: B027 -- most targets hold nothing
         """Release what the target holds (a worker process); the default holds nothing."""
 
+    def follow_up(self, before: Ledger, after: Ledger, timeout: float) -> list[Broken]:
+        """Relations broken after the output was judged, in a turn the target drives itself.
+
+        A gateway sends the conversation back (the tool results) and judges what it sent
+        upstream; ``before`` and ``after`` are the input's and the output's ledgers.  May raise
+        :class:`TargetFailure`.  The default drives no second turn.
+        """
+        return []
+
+    def exchange(self) -> dict[str, Any] | None:
+        """The last example's exchange on the wire (a gateway's requests and answers), or None."""
+        return None
+
 
 class InProcessTarget(Target):
     """A callable handed over from Python, run in this process (under an alarm or in a thread)."""
@@ -139,6 +155,12 @@ def load_target(spec: str | Callable[..., Any] | Target) -> Target:
     """
     if isinstance(spec, Target):
         return spec
+    if isinstance(spec, str) and spec.strip().lower().startswith(("http://", "https://")):
+        raise UsageError(
+            f"{spec} is an HTTP gateway: it needs the mock provider's address (toolwire fuzz URL "
+            "--upstream 127.0.0.1:PORT; from Python, "
+            "toolwire.engines.GatewayTarget(url, source, destination, upstream=...))"
+        )
     if callable(spec):
         return InProcessTarget(getattr(spec, "__qualname__", repr(spec)), spec)
     spelled = spelling(spec)
