@@ -277,3 +277,21 @@ def test_an_unknown_type_is_one_notice_but_every_event_of_it_counts_as_skipped()
     assert monitor.noticed == 2
     assert monitor.skipped == 4
     assert [f.rule for f in monitor.findings] == ["RS-7a"]  # no response.created: not the type's fault
+
+
+@pytest.mark.parametrize("role", [["user"], 7, {"name": "user"}])
+def test_a_chat_message_whose_role_is_not_a_string_is_an_input_problem_with_its_line(
+    role: Any, tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from toolwire.cli import main
+
+    path = tmp_path / "messages.jsonl"
+    lines = [
+        {"role": role, "content": "hi"},
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": "x"},
+    ]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    main(["check", str(path), "-p", "openai-chat"])
+    out = capsys.readouterr().out
+    assert f"{path}:1: input warning: messages[0].role is {role!r}, not a string; skipped" in out

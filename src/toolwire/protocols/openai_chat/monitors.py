@@ -310,6 +310,10 @@ class ConversationMonitor(Monitor):
         if not isinstance(value, dict):
             self.notice(index, line, f"messages[{index}] is not an object; skipped")
             return
+        if not isinstance(value.get("role"), str):
+            role = value.get("role")
+            self.notice(index, line, f"messages[{index}].role is {role!r}, not a string; skipped")
+            return
         calls = wire.message_tool_calls(value)
         tool_call_id: Any = None
         if value.get("role") == wire.ROLE_TOOL:
@@ -375,6 +379,8 @@ class ConversationMonitor(Monitor):
                             del pending[answering]
                             answered.add(answering)
                             continue
+                elif type(role) is not str:
+                    pass  # feed says what is wrong with it
                 elif role != ASSISTANT or not (calls := item.get("tool_calls")):
                     target = other[state]
                     if target >= 0:
