@@ -1,0 +1,164 @@
+"""The rows of the real-converter benchmark: real converters pinned at a buggy and a fixed release.
+
+Each row names one project's converter, the release that has a public tool-call bug and the
+release that fixed it, the upstream reference, the protocol pair toolwire fuzzes it on, and which
+findings are the row's bug. ``install.py`` makes one virtual environment per (row, pin) and
+``run.py`` runs a campaign in each.
+
+The projects are deliberately none of those the outside measure uses (LiteLLM, LangChain,
+LlamaIndex, openai-agents, the openai SDK, the Vercel AI SDK, Google ADK, pydantic-ai,
+open-responses-server), so that the two measures stay independent.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ADAPTERS = HERE / "adapters"
+
+
+@dataclass(frozen=True)
+class Bug:
+    """A finding that counts as the row's bug: its id (``one-to-one:lost``, ``raises``, or a property
+    alone, ``arguments``) and, where the id alone would also match other bugs, a pattern its
+    message must match."""
+
+    finding: str
+    message: str | None = None
+
+    def matches(self, finding: str, message: str) -> bool:
+        if finding != self.finding and finding.split(":", 1)[0] != self.finding:
+            return False
+        return self.message is None or re.search(self.message, message) is not None
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    project: str
+    function: str
+    buggy: str
+    fixed: str
+    reference: tuple[str, ...]
+    source: str
+    protocols: tuple[str, str]
+    adapter: str
+    bug: tuple[Bug, ...]
+    how: str
+    # What pip installs beside the project at each pin (the adapter's needs, contemporary versions).
+    extra: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def requirements(self, pin: str) -> list[str]:
+        return [f"{self.source}=={pin}", *self.extra.get(pin, ())]
+
+    def target(self) -> str:
+        return f"{ADAPTERS / self.adapter}"
+
+    def is_bug(self, finding: str, message: str) -> bool:
+        return any(b.matches(finding, message) for b in self.bug)
+
+
+ROWS: tuple[Row, ...] = (
+    Row(
+        name="haystack-stream",
+        project="Haystack (haystack-ai)",
+        function="OpenAIChatGenerator.run(streaming_callback=...) -> "
+        "_convert_streaming_chunks_to_chat_message, then ChatMessage.to_openai_dict_format()",
+        buggy="2.10.2",
+        fixed="2.10.3",
+        reference=(
+            "https://github.com/deepset-ai/haystack/issues/8876",
+            "https://github.com/deepset-ai/haystack/pull/8879",
+        ),
+        source="haystack-ai",
+        protocols=("openai-chat-stream", "openai-chat-response"),
+        adapter="haystack_openai.py:convert",
+        # 2.10.0-2.10.2 key streamed calls by delta.id (None on every later fragment) and replace the
+        # arguments with each fragment instead of appending: split arguments are lost or cut, and
+        # the call is skipped when its last fragment alone is not JSON.
+        bug=(Bug("one-to-one:lost"), Bug("arguments"), Bug("identity")),
+        how="a call whose arguments come in two or more fragments: its id-less continuation "
+        "fragments land under the key None and each replaces the arguments; the call is dropped "
+        "(a warning: 'malformed JSON') or keeps only its last fragment",
+        extra={"2.10.2": ("openai==1.63.2",), "2.10.3": ("openai==1.63.2",)},
+    ),
+    Row(
+        name="langfuse-stream",
+        project="Langfuse Python SDK (langfuse)",
+        function="langfuse.openai._extract_streamed_openai_response (the traced output of a streamed "
+        "chat completion)",
+        buggy="4.9.0",
+        fixed="4.9.1",
+        reference=(
+            "https://github.com/langfuse/langfuse-python/pull/1715",
+            "https://github.com/langfuse/langfuse/issues/12490",
+        ),
+        source="langfuse",
+        protocols=("openai-chat-stream", "openai-chat-response"),
+        adapter="langfuse_openai.py:convert",
+        # Before 4.9.1: text content before the calls wins and the calls are dropped; a call keeps no
+        # id or type; only the first tool-call delta of a chunk is read; a later fragment that repeats
+        # the name starts a new call.
+        bug=(Bug("one-to-one"), Bug("identity"), Bug("arguments"), Bug("names")),
+        how="every streamed call comes out without its id (and without 'type'); calls after text "
+        "content, second calls of a chunk and fragments repeating the name are lost or split",
+        extra={"4.9.0": ("openai==2.8.1",), "4.9.1": ("openai==2.8.1",)},
+    ),
+    Row(
+        name="llm-empty-args",
+        project="LLM (llm, Simon Willison's CLI)",
+        function="llm.default_plugins.openai_models.Chat.execute(stream=True): streamed tool-call "
+        "accumulation into Response.tool_calls()",
+        buggy="0.31",
+        fixed="0.31.1",
+        reference=("https://github.com/simonw/llm/issues/1521",),
+        source="llm",
+        protocols=("openai-chat-stream", "openai-chat-response"),
+        adapter="llm_openai.py:convert",
+        # json.loads("") on a no-argument call streamed with "arguments": "" or without arguments.
+        bug=(Bug("raises", r"Expecting value"),),
+        how="a no-argument call streamed with arguments '' (or none): json.loads('') raises "
+        "'Expecting value: line 1 column 1 (char 0)' and the whole response fails",
+        extra={"0.31": ("openai==2.8.1",), "0.31.1": ("openai==2.8.1",)},
+    ),
+    Row(
+        name="llm-first-fragment",
+        project="LLM (llm, Simon Willison's CLI)",
+        function="llm.default_plugins.openai_models.Chat.execute(stream=True): streamed tool-call "
+        "accumulation into Response.tool_calls()",
+        buggy="0.26",
+        fixed="0.27",
+        reference=(
+            "https://github.com/simonw/llm/releases/tag/0.27",
+            "https://github.com/simonw/llm/pull/1164",
+        ),
+        source="llm",
+        protocols=("openai-chat-stream", "openai-chat-response"),
+        adapter="llm_openai.py:convert",
+        # 0.26 stores a call's first fragment and then appends that same fragment's arguments to it:
+        # a first fragment that carries arguments is doubled ('{"a"{"a"...'), json.loads then fails
+        # with 'Extra data' or an unterminated string; arguments None raise a TypeError.
+        bug=(
+            Bug(
+                "raises",
+                r"Extra data|Unterminated|Expecting (?!value: line 1 column 1 \(char 0\))"
+                r"|unsupported operand|NoneType",
+            ),
+            Bug("arguments"),
+        ),
+        how="a call whose first fragment carries arguments (a whole call in one chunk, as Mistral "
+        "and Gemini's OpenAI endpoint send them): the first fragment's arguments are doubled and "
+        "json.loads raises",
+        extra={"0.26": ("openai==1.82.0",), "0.27": ("openai==1.82.0",)},
+    ),
+)
+
+
+def row(name: str) -> Row:
+    for r in ROWS:
+        if r.name == name:
+            return r
+    raise KeyError(f"no row {name!r}; rows: {', '.join(r.name for r in ROWS)}")
