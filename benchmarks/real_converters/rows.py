@@ -86,6 +86,29 @@ ROWS: tuple[Row, ...] = (
         extra={"2.10.2": ("openai==1.63.2",), "2.10.3": ("openai==1.63.2",)},
     ),
     Row(
+        name="haystack-empty-choices",
+        project="Haystack (haystack-ai)",
+        function="OpenAIChatGenerator._handle_stream_response (chunk -> StreamingChunk -> ChatMessage), "
+        "then ChatMessage.to_openai_dict_format()",
+        buggy="2.11.1",
+        fixed="2.11.2",
+        reference=(
+            "https://github.com/deepset-ai/haystack/issues/8780",
+            "https://github.com/deepset-ai/haystack/issues/8942",
+        ),
+        source="haystack-ai",
+        protocols=("openai-chat-stream", "openai-chat-response"),
+        adapter="haystack_openai.py:convert",
+        # Up to 2.11.1 every chunk must carry exactly one choice unless it carries usage: a chunk with
+        # no choices (Azure's content-filter chunk, a usage chunk without usage) fails an assert and
+        # the reply with its calls is lost; the finish reason is read from the last chunk (or the
+        # one before it when the last has usage) only.
+        bug=(Bug("raises", r"only one choice"),),
+        how="a chunk with an empty choices list: AssertionError 'Streaming responses should have "
+        "only one choice.' and the calls streamed so far are lost",
+        extra={"2.11.1": ("openai==1.66.3",), "2.11.2": ("openai==1.66.3",)},
+    ),
+    Row(
         name="langfuse-stream",
         project="Langfuse Python SDK (langfuse)",
         function="langfuse.openai._extract_streamed_openai_response (the traced output of a streamed "
@@ -108,6 +131,46 @@ ROWS: tuple[Row, ...] = (
         extra={"4.9.0": ("openai==2.8.1",), "4.9.1": ("openai==2.8.1",)},
     ),
     Row(
+        name="agno-shared-slots",
+        project="Agno (agno)",
+        function="OpenAIChat.parse_tool_calls (via _parse_provider_response_delta, "
+        "Model._populate_stream_data and _populate_assistant_message_from_stream_data), then "
+        "OpenAIChat._format_message",
+        buggy="2.5.9",
+        fixed="2.5.10",
+        reference=(
+            "https://github.com/agno-agi/agno/issues/6542",
+            "https://github.com/agno-agi/agno/pull/6579",
+        ),
+        source="agno",
+        protocols=("openai-chat-stream", "openai-chat-response"),
+        adapter="agno_openai.py:convert",
+        # tool_calls.extend([{}] * n): when a fragment's index is past the end of the list by more
+        # than one (a first fragment at index 1, a call whose index is skipped), the new slots are one
+        # dict, so the calls in them are one call written twice.
+        bug=(Bug("one-to-one"), Bug("identity"), Bug("arguments"), Bug("names")),
+        how="a fragment whose index skips ahead (the first call seen at index 1, or two calls' first "
+        "fragments out of index order): the slots it opens share one dict and the calls merge",
+        extra={"2.5.9": ("openai==2.8.1",), "2.5.10": ("openai==2.8.1",)},
+    ),
+    Row(
+        name="agno-name-resend",
+        project="Agno (agno)",
+        function="OpenAIChat.parse_tool_calls (as in agno-shared-slots)",
+        buggy="2.5.10",
+        fixed="2.5.11",
+        reference=("https://github.com/agno-agi/agno/pull/6989",),
+        source="agno",
+        protocols=("openai-chat-stream", "openai-chat-response"),
+        adapter="agno_openai.py:convert",
+        # The name of a later fragment is appended to the call's name: a provider that repeats the
+        # name on every fragment (MiniMax via NVIDIA NIM, some vLLM parsers) yields 'get_weatherget_weather'.
+        bug=(Bug("names"),),
+        how="later fragments that repeat the function name: the name is doubled "
+        "('get_weatherget_weather') and the call names no tool",
+        extra={"2.5.10": ("openai==2.8.1",), "2.5.11": ("openai==2.8.1",)},
+    ),
+    Row(
         name="llm-empty-args",
         project="LLM (llm, Simon Willison's CLI)",
         function="llm.default_plugins.openai_models.Chat.execute(stream=True): streamed tool-call "
@@ -122,7 +185,6 @@ ROWS: tuple[Row, ...] = (
         bug=(Bug("raises", r"Expecting value"),),
         how="a no-argument call streamed with arguments '' (or none): json.loads('') raises "
         "'Expecting value: line 1 column 1 (char 0)' and the whole response fails",
-        extra={"0.31": ("openai==2.8.1",), "0.31.1": ("openai==2.8.1",)},
     ),
     Row(
         name="llm-first-fragment",
