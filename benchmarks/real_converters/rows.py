@@ -171,6 +171,27 @@ ROWS: tuple[Row, ...] = (
         extra={"2.5.10": ("openai==2.8.1",), "2.5.11": ("openai==2.8.1",)},
     ),
     Row(
+        name="aisuite-anthropic",
+        project="aisuite (andrewyng/aisuite)",
+        function="AnthropicMessageConverter.convert_response (the anthropic provider of "
+        "client.chat.completions.create)",
+        buggy="0.1.13",
+        fixed="0.1.14",
+        reference=("https://github.com/andrewyng/aisuite/pull/252",),
+        source="aisuite",
+        protocols=("anthropic-message-response", "openai-chat-response"),
+        adapter="aisuite_anthropic.py:convert",
+        # Up to 0.1.13 the calls are read only when stop_reason is "tool_use", and otherwise the text is
+        # content[0].text: a response whose first block is a tool_use (or thinking) block and whose
+        # stop_reason is another (max_tokens, pause_turn, end_turn) raises; one with text first loses
+        # its calls. Both releases read only the first tool_use block (parallel calls are lost: an
+        # unfixed bug, reported apart, not the row's).
+        bug=(Bug("raises", r"has no attribute 'text'|list index out of range"),),
+        how="a response with tool_use blocks whose stop_reason is not 'tool_use', or whose first "
+        "block is not text: AttributeError on content[0].text, or the calls silently dropped",
+        extra={"0.1.13": ("anthropic>=0.30.1,<0.31",), "0.1.14": ("anthropic>=0.30.1,<0.31",)},
+    ),
+    Row(
         name="llm-empty-args",
         project="LLM (llm, Simon Willison's CLI)",
         function="llm.default_plugins.openai_models.Chat.execute(stream=True): streamed tool-call "
@@ -194,7 +215,7 @@ ROWS: tuple[Row, ...] = (
         buggy="0.26",
         fixed="0.27",
         reference=(
-            "https://github.com/simonw/llm/releases/tag/0.27",
+            "https://github.com/simonw/llm/pull/1218",
             "https://github.com/simonw/llm/pull/1164",
         ),
         source="llm",

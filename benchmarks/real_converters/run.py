@@ -41,7 +41,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from install import VENVS, venv_dir
-from rows import HERE, ROWS, Row
+from rows import ROWS, Row
 
 
 @dataclass
@@ -198,8 +198,11 @@ def main(argv: list[str] | None = None) -> int:
     rows = [r for r in ROWS if not args.only or r.name in args.only]
     if args.only and len(rows) != len(set(args.only)):
         parser.error(f"unknown row in {args.only}; rows: {', '.join(r.name for r in ROWS)}")
-    print(f"real converters: {len(rows)} rows, {args.time_limit} a campaign, extra args: "
-          f"{args.extra_args or '(none)'}", flush=True)
+    print(
+        f"real converters: {len(rows)} rows, {args.time_limit} a campaign, extra args: "
+        f"{args.extra_args or '(none)'}",
+        flush=True,
+    )
     results = []
     for row in rows:
         pins = [p for kind, p in (("buggy", row.buggy), ("fixed", row.fixed)) if args.pin in (None, kind)]
@@ -207,8 +210,10 @@ def main(argv: list[str] | None = None) -> int:
             result = campaign(row, pin, args)
             results.append(result)
             detail = f"{result.examples} examples" if result.error is None else result.error.splitlines()[-1]
-            print(f"  {row.name} {pin}: {result.result} ({detail}; findings: {short(result.findings)})",
-                  flush=True)
+            print(
+                f"  {row.name} {pin}: {result.result} ({detail}; findings: {short(result.findings)})",
+                flush=True,
+            )
     print()
     print(table(results))
     print()

@@ -7,7 +7,8 @@ The plugin's ``Chat`` model runs a streamed prompt as the CLI does (``model.prom
 against an OpenAI client that streams the generated chunks; ``Chat.execute`` adds the tool-call
 fragments up into the response's ``ToolCall`` objects. The adapter writes them back as the plugin
 itself does when it sends them in the next request (``"arguments": json.dumps(arguments)``), beside
-the streamed text, in a chat.completion with the finish reason the plugin recorded (``response.response_json``).
+the streamed text, in a chat.completion with the finish reason the plugin recorded
+(``response.response_json``).
 """
 
 from __future__ import annotations
