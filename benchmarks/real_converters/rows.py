@@ -147,8 +147,9 @@ ROWS: tuple[Row, ...] = (
         adapter="agno_openai.py:convert",
         # tool_calls.extend([{}] * n): when a fragment's index is past the end of the list by more
         # than one (a first fragment at index 1, a call whose index is skipped), the new slots are one
-        # dict, so the calls in them are one call written twice.
-        bug=(Bug("one-to-one"), Bug("identity"), Bug("arguments"), Bug("names")),
+        # dict, so the calls in them are one call written twice. (Their names concatenate too, but a
+        # doubled name is agno-name-resend's bug, still in 2.5.10: names findings are not this row's.)
+        bug=(Bug("one-to-one"), Bug("identity"), Bug("arguments")),
         how="a fragment whose index skips ahead (the first call seen at index 1, or two calls' first "
         "fragments out of index order): the slots it opens share one dict and the calls merge",
         extra={"2.5.9": ("openai==2.8.1",), "2.5.10": ("openai==2.8.1",)},
@@ -189,7 +190,9 @@ ROWS: tuple[Row, ...] = (
         bug=(Bug("raises", r"has no attribute 'text'|list index out of range"),),
         how="a response with tool_use blocks whose stop_reason is not 'tool_use', or whose first "
         "block is not text: AttributeError on content[0].text, or the calls silently dropped",
-        extra={"0.1.13": ("anthropic>=0.30.1,<0.31",), "0.1.14": ("anthropic>=0.30.1,<0.31",)},
+        # aisuite's metadata says anthropic < 0.31, but its converter reads usage.cache_read_input_tokens,
+        # which came later: 0.67.0 (the newest on httpx that aisuite 0.1.13 resolves) at both pins.
+        extra={"0.1.13": ("anthropic==0.67.0",), "0.1.14": ("anthropic==0.67.0",)},
     ),
     Row(
         name="llm-empty-args",
@@ -206,6 +209,8 @@ ROWS: tuple[Row, ...] = (
         bug=(Bug("raises", r"Expecting value"),),
         how="a no-argument call streamed with arguments '' (or none): json.loads('') raises "
         "'Expecting value: line 1 column 1 (char 0)' and the whole response fails",
+        # llm 0.31 takes any openai; 3.x moved to httpx2 and breaks its import (llm 0.32.1 pins < 3).
+        extra={"0.31": ("openai>=2,<3",), "0.31.1": ("openai>=2,<3",)},
     ),
     Row(
         name="llm-first-fragment",
