@@ -125,7 +125,7 @@ ROWS: tuple[Row, ...] = (
         # Before 4.9.1: text content before the calls wins and the calls are dropped; a call keeps no
         # id or type; only the first tool-call delta of a chunk is read; a later fragment that repeats
         # the name starts a new call.
-        bug=(Bug("one-to-one"), Bug("identity"), Bug("arguments"), Bug("names")),
+        bug=(Bug("one-to-one"), Bug("identity"), Bug("arguments"), Bug("names"), Bug("validity:CC-9a")),
         how="every streamed call comes out without its id (and without 'type'); calls after text "
         "content, second calls of a chunk and fragments repeating the name are lost or split",
         extra={"4.9.0": ("openai==2.8.1",), "4.9.1": ("openai==2.8.1",)},

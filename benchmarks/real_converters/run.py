@@ -194,7 +194,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--venvs", type=Path, default=VENVS, help="where install.py put the environments")
     parser.add_argument("--json", type=Path, help="write every campaign's details here")
     parser.add_argument("--markdown", type=Path, help="write the table here")
+    parser.add_argument(
+        "--rejudge",
+        type=Path,
+        metavar="JSON",
+        help="run nothing: judge the campaigns a --json file saved against rows.py as it is now",
+    )
     args = parser.parse_args(argv)
+    if args.rejudge:
+        return report(rejudge(json.loads(args.rejudge.read_text())), args)
     rows = [r for r in ROWS if not args.only or r.name in args.only]
     if args.only and len(rows) != len(set(args.only)):
         parser.error(f"unknown row in {args.only}; rows: {', '.join(r.name for r in ROWS)}")
@@ -214,6 +222,32 @@ def main(argv: list[str] | None = None) -> int:
                 f"  {row.name} {pin}: {result.result} ({detail}; findings: {short(result.findings)})",
                 flush=True,
             )
+    return report(results, args)
+
+
+def rejudge(saved: list[dict[str, Any]]) -> list[Campaign]:
+    """Campaigns saved by --json, their findings judged against the rows as they are now."""
+    rows = {r.name: r for r in ROWS}
+    results = []
+    for entry in saved:
+        row = rows[entry["row"]]
+        findings = [
+            Finding(f["finding"], f["message"], f["first"], row.is_bug(f["finding"], f["message"]))
+            for f in entry["findings"]
+        ]
+        result = Campaign(**{**entry, "findings": findings})
+        times = [f.first for f in result.row_bug if f.first is not None]
+        result.first = min(times) if times else None
+        if result.error is None:
+            if result.expected == "bug":
+                result.result = "caught" if result.row_bug else "missed"
+            else:
+                result.result = "false alarm" if result.row_bug else "clean"
+        results.append(result)
+    return results
+
+
+def report(results: list[Campaign], args: argparse.Namespace) -> int:
     print()
     print(table(results))
     print()
@@ -225,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {r.row} {r.pin}: {f.finding}: {f.message[:200]}")
     if args.markdown:
         args.markdown.write_text(table(results) + "\n\n" + summary(results) + "\n")
-    if args.json:
+    if args.json and not args.rejudge:
         args.json.write_text(json.dumps([asdict(r) for r in results], indent=2) + "\n")
     return 1 if any(r.result in ("missed", "false alarm", "error") for r in results) else 0
 
