@@ -36,6 +36,28 @@ class Bug:
 
 
 @dataclass(frozen=True)
+class Known:
+    """Another real bug of the project that yields findings of the row's kind, told apart by the shape
+    features of the shrunk counterexample's input (``toolwire shapes``): any one of ``shapes``, each
+    a set of features that must all be there."""
+
+    name: str
+    shapes: tuple[frozenset[str], ...]
+    reference: str
+
+    def matches(self, features: list[str]) -> bool:
+        return any(group <= set(features) for group in self.shapes)
+
+
+#: Calls of one turn that share an index merge in every accumulator keyed by index alone: providers
+#: that put every call at index 0 (Mistral, Ollama) or reuse an index for a new call.
+INDEX_MERGE = (
+    frozenset({"several-calls", "index-0-for-every-call"}),
+    frozenset({"several-calls", "index-reused"}),
+)
+
+
+@dataclass(frozen=True)
 class Row:
     name: str
     project: str
@@ -50,6 +72,8 @@ class Row:
     how: str
     # What pip installs beside the project at each pin (the adapter's needs, contemporary versions).
     extra: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # Other real bugs of the project with findings of the row's kind (the table names them apart).
+    others: tuple[Known, ...] = ()
 
     def requirements(self, pin: str) -> list[str]:
         return [f"{self.source}=={pin}", *self.extra.get(pin, ())]
@@ -59,6 +83,9 @@ class Row:
 
     def is_bug(self, finding: str, message: str) -> bool:
         return any(b.matches(finding, message) for b in self.bug)
+
+    def known(self, features: list[str]) -> str | None:
+        return next((k.name for k in self.others if k.matches(features)), None)
 
 
 ROWS: tuple[Row, ...] = (
@@ -84,6 +111,7 @@ ROWS: tuple[Row, ...] = (
         "fragments land under the key None and each replaces the arguments; the call is dropped "
         "(a warning: 'malformed JSON') or keeps only its last fragment",
         extra={"2.10.2": ("openai==1.63.2",), "2.10.3": ("openai==1.63.2",)},
+        others=(Known("index-merge", INDEX_MERGE, "https://github.com/deepset-ai/haystack/issues/9576"),),
     ),
     Row(
         name="haystack-empty-choices",
@@ -107,6 +135,7 @@ ROWS: tuple[Row, ...] = (
         how="a chunk with an empty choices list: AssertionError 'Streaming responses should have "
         "only one choice.' and the calls streamed so far are lost",
         extra={"2.11.1": ("openai==1.66.3",), "2.11.2": ("openai==1.66.3",)},
+        others=(Known("index-merge", INDEX_MERGE, "https://github.com/deepset-ai/haystack/issues/9576"),),
     ),
     Row(
         name="langfuse-stream",
@@ -129,6 +158,7 @@ ROWS: tuple[Row, ...] = (
         how="every streamed call comes out without its id (and without 'type'); calls after text "
         "content, second calls of a chunk and fragments repeating the name are lost or split",
         extra={"4.9.0": ("openai==2.8.1",), "4.9.1": ("openai==2.8.1",)},
+        others=(Known("index-merge", INDEX_MERGE, "(no upstream issue found)"),),
     ),
     Row(
         name="agno-shared-slots",
@@ -153,6 +183,7 @@ ROWS: tuple[Row, ...] = (
         how="a fragment whose index skips ahead (the first call seen at index 1, or two calls' first "
         "fragments out of index order): the slots it opens share one dict and the calls merge",
         extra={"2.5.9": ("openai==2.8.1",), "2.5.10": ("openai==2.8.1",)},
+        others=(Known("index-merge", INDEX_MERGE, "https://github.com/agno-agi/agno/issues/8879"),),
     ),
     Row(
         name="agno-name-resend",
@@ -170,6 +201,7 @@ ROWS: tuple[Row, ...] = (
         how="later fragments that repeat the function name: the name is doubled "
         "('get_weatherget_weather') and the call names no tool",
         extra={"2.5.10": ("openai==2.8.1",), "2.5.11": ("openai==2.8.1",)},
+        others=(Known("index-merge", INDEX_MERGE, "https://github.com/agno-agi/agno/issues/8879"),),
     ),
     Row(
         name="aisuite-anthropic",
@@ -211,6 +243,7 @@ ROWS: tuple[Row, ...] = (
         "'Expecting value: line 1 column 1 (char 0)' and the whole response fails",
         # llm 0.31 takes any openai; 3.x moved to httpx2 and breaks its import (llm 0.32.1 pins < 3).
         extra={"0.31": ("openai>=2,<3",), "0.31.1": ("openai>=2,<3",)},
+        others=(Known("index-merge", INDEX_MERGE, "(no upstream issue found)"),),
     ),
     Row(
         name="llm-first-fragment",
@@ -241,6 +274,7 @@ ROWS: tuple[Row, ...] = (
         "and Gemini's OpenAI endpoint send them): the first fragment's arguments are doubled and "
         "json.loads raises",
         extra={"0.26": ("openai==1.82.0",), "0.27": ("openai==1.82.0",)},
+        others=(Known("index-merge", INDEX_MERGE, "(no upstream issue found)"),),
     ),
 )
 

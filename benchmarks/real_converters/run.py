@@ -18,9 +18,13 @@ fixed one) and what came out:
 * ``error``: the campaign could not run (the environment is missing, the target does not load).
 
 Findings that are not the row's bug are listed apart, on either release: they may be other real
-bugs of the project (README.md says what the ones seen so far are). ``examples`` is how many the
-campaign ran in its time (the machine's load matters: note it), ``first`` the seconds from the
-start of ``toolwire fuzz`` (imports included) to the first counterexample of the row's bug.
+bugs of the project (README.md says what the ones seen so far are). A finding of the row's kind whose
+shrunk counterexample shows the shape features of another known bug of the project (``others`` in
+``rows.py``, checked with ``toolwire shapes``) is listed apart too, named after that bug.
+``--rejudge FILE`` judges the campaigns a ``--json`` file saved against ``rows.py`` as it is now.
+``examples`` is how many the campaign ran in its time (the machine's load matters: note it),
+``first`` the seconds from the start of ``toolwire fuzz`` (imports included) to the first
+counterexample of the row's bug.
 """
 
 from __future__ import annotations
@@ -49,7 +53,10 @@ class Finding:
     finding: str
     message: str
     first: float | None  # seconds from the campaign's start to its first counterexample
-    row_bug: bool
+    row_bug: bool = False
+    saved: str | None = None  # the shrunk counterexample's file
+    shapes: list[str] | None = None  # the shape features of its input (toolwire shapes)
+    known: str | None = None  # the known other bug its shapes show, when it has the row's kind
 
 
 @dataclass
@@ -146,18 +153,52 @@ def campaign(row: Row, pin: str, args: argparse.Namespace) -> Campaign:
     result.seconds = report.get("seconds")
     for cx in report.get("counterexamples") or []:
         name, message = cx["finding"], cx.get("message") or ""
-        result.findings.append(Finding(name, message, watcher.first.get(name), row.is_bug(name, message)))
+        result.findings.append(Finding(name, message, watcher.first.get(name), saved=cx.get("saved")))
+    return judge(row, pin, result, args.venvs)
+
+
+def shapes(row: Row, pin: str, saved: str, venvs: Path) -> list[str] | None:
+    """The shape features of a counterexample's input, as the pin's toolwire names them."""
+    try:
+        trace = json.loads(Path(saved).read_text())["input"]
+    except (OSError, ValueError, KeyError):
+        return None
+    toolwire = venv_dir(row, pin, venvs) / "bin" / "toolwire"
+    lines = "".join(json.dumps(event) + "\n" for event in trace)
+    done = subprocess.run(
+        [str(toolwire), "shapes", "-", "-p", row.protocols[0], "--format", "json"],
+        input=lines,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    try:
+        return sorted({f["name"] for r in json.loads(done.stdout)["reports"] for f in r["features"]})
+    except (ValueError, KeyError):
+        return None
+
+
+def judge(row: Row, pin: str, result: Campaign, venvs: Path) -> Campaign:
+    """Which findings are the row's bug; the result and the time to the first of them."""
+    for f in result.findings:
+        f.row_bug, f.known = row.is_bug(f.finding, f.message), None
+        if f.row_bug and row.others:
+            if f.shapes is None and f.saved:
+                f.shapes = shapes(row, pin, f.saved, venvs)
+            f.known = row.known(f.shapes or [])
+            f.row_bug = f.known is None
     times = [f.first for f in result.row_bug if f.first is not None]
     result.first = min(times) if times else None
-    if expected == "bug":
-        result.result = "caught" if result.row_bug else "missed"
-    else:
-        result.result = "false alarm" if result.row_bug else "clean"
+    if result.error is None:
+        if result.expected == "bug":
+            result.result = "caught" if result.row_bug else "missed"
+        else:
+            result.result = "false alarm" if result.row_bug else "clean"
     return result
 
 
 def short(findings: list[Finding]) -> str:
-    return ", ".join(f.finding for f in findings) or "-"
+    return ", ".join(f.finding + (f" [{f.known}]" if f.known else "") for f in findings) or "-"
 
 
 def table(results: list[Campaign]) -> str:
@@ -202,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     if args.rejudge:
-        return report(rejudge(json.loads(args.rejudge.read_text())), args)
+        return report(rejudge(json.loads(args.rejudge.read_text()), args.venvs), args)
     rows = [r for r in ROWS if not args.only or r.name in args.only]
     if args.only and len(rows) != len(set(args.only)):
         parser.error(f"unknown row in {args.only}; rows: {', '.join(r.name for r in ROWS)}")
@@ -225,25 +266,14 @@ def main(argv: list[str] | None = None) -> int:
     return report(results, args)
 
 
-def rejudge(saved: list[dict[str, Any]]) -> list[Campaign]:
+def rejudge(saved: list[dict[str, Any]], venvs: Path) -> list[Campaign]:
     """Campaigns saved by --json, their findings judged against the rows as they are now."""
     rows = {r.name: r for r in ROWS}
     results = []
     for entry in saved:
-        row = rows[entry["row"]]
-        findings = [
-            Finding(f["finding"], f["message"], f["first"], row.is_bug(f["finding"], f["message"]))
-            for f in entry["findings"]
-        ]
+        findings = [Finding(**f) for f in entry["findings"]]
         result = Campaign(**{**entry, "findings": findings})
-        times = [f.first for f in result.row_bug if f.first is not None]
-        result.first = min(times) if times else None
-        if result.error is None:
-            if result.expected == "bug":
-                result.result = "caught" if result.row_bug else "missed"
-            else:
-                result.result = "false alarm" if result.row_bug else "clean"
-        results.append(result)
+        results.append(judge(rows[entry["row"]], entry["pin"], result, venvs))
     return results
 
 
@@ -256,7 +286,8 @@ def report(results: list[Campaign], args: argparse.Namespace) -> int:
     if others:
         print("\nother findings (not the row's bug):")
         for r, f in others:
-            print(f"  {r.row} {r.pin}: {f.finding}: {f.message[:200]}")
+            known = f" [known: {f.known}]" if f.known else ""
+            print(f"  {r.row} {r.pin}: {f.finding}{known}: {f.message[:200]}")
     if args.markdown:
         args.markdown.write_text(table(results) + "\n\n" + summary(results) + "\n")
     if args.json and not args.rejudge:
