@@ -55,6 +55,10 @@ INDEX_MERGE = (
     frozenset({"several-calls", "index-0-for-every-call"}),
     frozenset({"several-calls", "index-reused"}),
 )
+#: Continuation fragments whose id is the string "null" (Mistral's MI-6b, quirk null-ids): an
+#: accumulator that takes any non-None id as the call's id renames the call "null".
+NULL_ID = (frozenset({"continuation-id-null-string"}),)
+_NULL_ID_REF = "toolwire MI-6b; langchain-ai/langchainjs#11373 (the same hazard)"
 
 
 @dataclass(frozen=True)
@@ -111,7 +115,10 @@ ROWS: tuple[Row, ...] = (
         "fragments land under the key None and each replaces the arguments; the call is dropped "
         "(a warning: 'malformed JSON') or keeps only its last fragment",
         extra={"2.10.2": ("openai==1.63.2",), "2.10.3": ("openai==1.63.2",)},
-        others=(Known("index-merge", INDEX_MERGE, "https://github.com/deepset-ai/haystack/issues/9576"),),
+        others=(
+            Known("null-id", NULL_ID, _NULL_ID_REF),
+            Known("index-merge", INDEX_MERGE, "https://github.com/deepset-ai/haystack/issues/9576"),
+        ),
     ),
     Row(
         name="haystack-empty-choices",
@@ -135,7 +142,10 @@ ROWS: tuple[Row, ...] = (
         how="a chunk with an empty choices list: AssertionError 'Streaming responses should have "
         "only one choice.' and the calls streamed so far are lost",
         extra={"2.11.1": ("openai==1.66.3",), "2.11.2": ("openai==1.66.3",)},
-        others=(Known("index-merge", INDEX_MERGE, "https://github.com/deepset-ai/haystack/issues/9576"),),
+        others=(
+            Known("null-id", NULL_ID, _NULL_ID_REF),
+            Known("index-merge", INDEX_MERGE, "https://github.com/deepset-ai/haystack/issues/9576"),
+        ),
     ),
     Row(
         name="langfuse-stream",
@@ -158,7 +168,10 @@ ROWS: tuple[Row, ...] = (
         how="every streamed call comes out without its id (and without 'type'); calls after text "
         "content, second calls of a chunk and fragments repeating the name are lost or split",
         extra={"4.9.0": ("openai==2.8.1",), "4.9.1": ("openai==2.8.1",)},
-        others=(Known("index-merge", INDEX_MERGE, "(no upstream issue found)"),),
+        others=(
+            Known("null-id", NULL_ID, _NULL_ID_REF),
+            Known("index-merge", INDEX_MERGE, "(no upstream issue found)"),
+        ),
     ),
     Row(
         name="agno-shared-slots",
@@ -183,7 +196,10 @@ ROWS: tuple[Row, ...] = (
         how="a fragment whose index skips ahead (the first call seen at index 1, or two calls' first "
         "fragments out of index order): the slots it opens share one dict and the calls merge",
         extra={"2.5.9": ("openai==2.8.1",), "2.5.10": ("openai==2.8.1",)},
-        others=(Known("index-merge", INDEX_MERGE, "https://github.com/agno-agi/agno/issues/8879"),),
+        others=(
+            Known("null-id", NULL_ID, _NULL_ID_REF),
+            Known("index-merge", INDEX_MERGE, "https://github.com/agno-agi/agno/issues/8879"),
+        ),
     ),
     Row(
         name="agno-name-resend",
@@ -201,7 +217,10 @@ ROWS: tuple[Row, ...] = (
         how="later fragments that repeat the function name: the name is doubled "
         "('get_weatherget_weather') and the call names no tool",
         extra={"2.5.10": ("openai==2.8.1",), "2.5.11": ("openai==2.8.1",)},
-        others=(Known("index-merge", INDEX_MERGE, "https://github.com/agno-agi/agno/issues/8879"),),
+        others=(
+            Known("null-id", NULL_ID, _NULL_ID_REF),
+            Known("index-merge", INDEX_MERGE, "https://github.com/agno-agi/agno/issues/8879"),
+        ),
     ),
     Row(
         name="aisuite-anthropic",

@@ -18,9 +18,11 @@ fixed one) and what came out:
 * ``error``: the campaign could not run (the environment is missing, the target does not load).
 
 Findings that are not the row's bug are listed apart, on either release: they may be other real
-bugs of the project (README.md says what the ones seen so far are). A finding of the row's kind whose
-shrunk counterexample shows the shape features of another known bug of the project (``others`` in
-``rows.py``, checked with ``toolwire shapes``) is listed apart too, named after that bug.
+bugs of the project (README.md says what the ones seen so far are). A finding of the row's kind is
+replayed on the row's other release (``toolwire replay``): it is the row's bug on the buggy release
+only if the fixed release passes it, and an alarm of it on the fixed release only if the buggy
+release passes it; one both releases fail is another bug, listed apart and named after the known
+bug whose shape features it shows (``others`` in ``rows.py``, by ``toolwire shapes``).
 ``--rejudge FILE`` judges the campaigns a ``--json`` file saved against ``rows.py`` as it is now.
 ``examples`` is how many the campaign ran in its time (the machine's load matters: note it),
 ``first`` the seconds from the start of ``toolwire fuzz`` (imports included) to the first
@@ -56,7 +58,8 @@ class Finding:
     row_bug: bool = False
     saved: str | None = None  # the shrunk counterexample's file
     shapes: list[str] | None = None  # the shape features of its input (toolwire shapes)
-    known: str | None = None  # the known other bug its shapes show, when it has the row's kind
+    known: str | None = None  # the other bug it shows, when it has the row's kind but is not the row's bug
+    reproduced: bool | None = None  # whether the row's other release fails it too (toolwire replay)
 
 
 @dataclass
@@ -178,15 +181,44 @@ def shapes(row: Row, pin: str, saved: str, venvs: Path) -> list[str] | None:
         return None
 
 
+def replay(row: Row, pin: str, saved: str, venvs: Path) -> bool | None:
+    """Whether the pin's release fails a saved counterexample with the same finding (toolwire replay)."""
+    toolwire = venv_dir(row, pin, venvs) / "bin" / "toolwire"
+    if not toolwire.exists() or not Path(saved).exists():
+        return None
+    done = subprocess.run(
+        [str(toolwire), "replay", saved, row.target(), "--format", "json"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    try:
+        return bool(json.loads(done.stdout)["reproduced"])
+    except (ValueError, KeyError):
+        return None
+
+
 def judge(row: Row, pin: str, result: Campaign, venvs: Path) -> Campaign:
-    """Which findings are the row's bug; the result and the time to the first of them."""
+    """Which findings are the row's bug; the result and the time to the first of them.
+
+    A finding of the row's kind is replayed on the row's other release. On the buggy release it is
+    the row's bug only if the fixed release passes it; on the fixed release it is an alarm of the
+    row's bug only if the buggy release passes it (a case both fail is a bug the fix did not touch).
+    Such a finding, shared by both releases, is named after the known other bug whose shape features
+    its counterexample shows (``others`` in rows.py), or ``in both``.
+    """
+    other_pin = row.fixed if pin == row.buggy else row.buggy
     for f in result.findings:
         f.row_bug, f.known = row.is_bug(f.finding, f.message), None
-        if f.row_bug and row.others:
-            if f.shapes is None and f.saved:
+        if not f.row_bug or not f.saved:
+            continue
+        if f.reproduced is None:
+            f.reproduced = replay(row, other_pin, f.saved, venvs)
+        if f.reproduced:
+            f.row_bug = False
+            if row.others and f.shapes is None:
                 f.shapes = shapes(row, pin, f.saved, venvs)
-            f.known = row.known(f.shapes or [])
-            f.row_bug = f.known is None
+            f.known = row.known(f.shapes or []) or f"in both: {other_pin} fails it too"
     times = [f.first for f in result.row_bug if f.first is not None]
     result.first = min(times) if times else None
     if result.error is None:
@@ -290,7 +322,7 @@ def report(results: list[Campaign], args: argparse.Namespace) -> int:
             print(f"  {r.row} {r.pin}: {f.finding}{known}: {f.message[:200]}")
     if args.markdown:
         args.markdown.write_text(table(results) + "\n\n" + summary(results) + "\n")
-    if args.json and not args.rejudge:
+    if args.json:
         args.json.write_text(json.dumps([asdict(r) for r in results], indent=2) + "\n")
     return 1 if any(r.result in ("missed", "false alarm", "error") for r in results) else 0
 
