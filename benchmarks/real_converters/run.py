@@ -205,7 +205,9 @@ def judge(row: Row, pin: str, result: Campaign, venvs: Path) -> Campaign:
     the row's bug only if the fixed release passes it; on the fixed release it is an alarm of the
     row's bug only if the buggy release passes it (a case both fail is a bug the fix did not touch).
     Such a finding, shared by both releases, is named after the known other bug whose shape features
-    its counterexample shows (``others`` in rows.py), or ``in both``.
+    its counterexample shows (``others`` in rows.py), or ``in both``; so is a fixed-release finding
+    that shows a known other bug's shape features though the buggy release passes it (the fix
+    brought that other bug: Haystack's and Langfuse's keying by index merges calls at index 0).
     """
     other_pin = row.fixed if pin == row.buggy else row.buggy
     for f in result.findings:
@@ -214,11 +216,14 @@ def judge(row: Row, pin: str, result: Campaign, venvs: Path) -> Campaign:
             continue
         if f.reproduced is None:
             f.reproduced = replay(row, other_pin, f.saved, venvs)
+        if row.others and f.shapes is None:
+            f.shapes = shapes(row, pin, f.saved, venvs)
+        known = row.known(f.shapes or [])
         if f.reproduced:
-            f.row_bug = False
-            if row.others and f.shapes is None:
-                f.shapes = shapes(row, pin, f.saved, venvs)
-            f.known = row.known(f.shapes or []) or f"in both: {other_pin} fails it too"
+            f.row_bug, f.known = False, known or f"in both: {other_pin} fails it too"
+        elif pin == row.fixed and known:
+            # The fix brought it (the buggy release passes the case), but it is a known other bug.
+            f.row_bug, f.known = False, f"{known}; {other_pin} passes it"
     times = [f.first for f in result.row_bug if f.first is not None]
     result.first = min(times) if times else None
     if result.error is None:
