@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test deep bench tables
+.PHONY: demo test deep bench tables real-converters
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -67,3 +67,11 @@ bench: $(STAMP)
 # The transition tables `toolwire check` runs on, compiled from the machine classes (a test fails on drift).
 tables: $(STAMP)
 	$(PY) -m toolwire.engines._tables
+
+# Real converters pinned at a buggy and a fixed release each (benchmarks/real_converters/README.md):
+# one environment per release (toolwire from this tree, editable), then a default one-minute campaign
+# on each, and the table caught / missed / false alarm. On demand only: it installs from PyPI and runs
+# about twenty minutes. RC_ARGS passes options to run.py (--only ROW, --time-limit 30s, --extra-args ...).
+real-converters:
+	python3 benchmarks/real_converters/install.py
+	python3 benchmarks/real_converters/run.py $(RC_ARGS)
