@@ -55,6 +55,26 @@ _CONTINUATIONS: Final = {
 _REPEATED: Final = {"continuation-repeats-id": "bare", "continuation-carries-name": "named"}
 
 
+#: Azure OpenAI's first chunk: no choices, the prompt's content-filter results (Azure OpenAI
+#: "Content filtering", streaming; deepset-ai/haystack#8780 is a converter it broke).
+_PROMPT_FILTER: Final = {
+    "choices": [],
+    "created": 0,
+    "id": "",
+    "model": "",
+    "object": "",
+    "prompt_filter_results": [
+        {
+            "prompt_index": 0,
+            "content_filter_results": {
+                kind: {"filtered": False, "severity": "safe"}
+                for kind in ("hate", "self_harm", "sexual", "violence")
+            },
+        }
+    ],
+}
+
+
 def chat_id(call: Tokened) -> str:
     """``call_`` and 24 characters, as OpenAI's Chat Completions ids look."""
     return f"call_{call.token}"
@@ -88,8 +108,11 @@ def openai_chat_stream(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> W
     later = pick(draw, _REPEATED if "repeated-ids" in quirks else _CONTINUATIONS, quirks)
     joined = pick(draw, {"finish-reason-in-calls-chunk": True, "finish-reason-tool-calls": False}, quirks)
     usage = pick(draw, {"no-usage-chunk": False, "usage-only-chunk": True}, quirks)
+    filtered = pick(draw, {"no-prompt-filter-chunk": False, "prompt-filter-chunk": True}, quirks)
+    blank = pick(draw, {"empty-object-arguments": False, "empty-string-arguments": True}, quirks)
     role: dict[str, Any] = {"role": "assistant", "content": None if not turn.text else ""}
-    events = [chunk(role | {"refusal": None} if refusal else role)]
+    events = [_PROMPT_FILTER] if filtered else []
+    events.append(chunk(role | {"refusal": None} if refusal else role))
     if turn.text:
         events.append(chunk({"content": turn.text}))
     indexes = _chat_indexes(draw, len(turn.calls), quirks)
@@ -101,6 +124,8 @@ def openai_chat_stream(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> W
             events.append(chunk({}))
             merged = None
         piece = call.pieces[j]
+        if blank and call.arguments == "{}":
+            piece = ""  # a call without arguments, sent as "" (vLLM, Ollama; simonw/llm#1521)
         if j == 0 and opening != "piece":
             first = chat_fragment(call, call.name, "", 0, indexes[k], quirks)
             first["function"]["arguments"] = opening

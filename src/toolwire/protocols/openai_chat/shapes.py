@@ -85,6 +85,8 @@ _STREAM: Final = (
     Feature("finish-reason-in-calls-chunk", "finish_reason arrives in a chunk that also carries fragments"),
     Feature("no-finish-reason", "a turn with calls and no finish_reason"),
     Feature("usage-only-chunk", "a chunk with choices [] and usage (stream_options.include_usage)"),
+    Feature("prompt-filter-chunk", "a chunk with choices [] and Azure's prompt_filter_results, no usage"),
+    Feature("empty-string-arguments", 'a call without arguments sent as "" (not "{}")'),
     Feature("done-sentinel", "the stream ends with data: [DONE]"),
     Feature(
         "no-calls",
@@ -109,6 +111,8 @@ def _stream(trace: list[Any]) -> Iterator[str]:
         choices = chunk.get("choices")
         if choices == [] and chunk.get("usage"):
             yield "usage-only-chunk"
+        if choices == [] and "prompt_filter_results" in chunk:
+            yield "prompt-filter-chunk"
         for choice in choices if isinstance(choices, list) else []:
             delta = choice.get("delta") if isinstance(choice, dict) else None
             if not isinstance(delta, dict):
@@ -160,6 +164,8 @@ def _stream(trace: list[Any]) -> Iterator[str]:
     yield _FINISH.get(finish, "finish-reason-tool-calls")
     for texts in pieces.values():
         yield from arguments_shapes(texts)
+        if not "".join(texts):
+            yield "empty-string-arguments"
 
 
 _FINISH: Final = {
