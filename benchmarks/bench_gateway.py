@@ -4,6 +4,10 @@
     fixed twin, a Chat pass-through served by uvicorn in a thread), both turns, against the same
     conversion as an in-process Python target (the identity), in one run (target >= 0.5x).
 (b) The mock provider's time per example: one turn-1 request straight to it, no gateway between.
+(c) ``workers=2`` against one worker through the same gateway, examples per second (the workers'
+    start-up included; the parent serves the router on ``--upstream``, the workers a mock each).
+    Reported, not a target: the gain needs cores to spare (the gateway and the router share the
+    parent's, and these machines have 2).
 
     python benchmarks/bench_gateway.py [--examples 200]
 """
@@ -50,6 +54,9 @@ def bench_gateway(add: Callable[..., None], examples: int) -> None:
             started = time.perf_counter()
             fuzz(target, PROTOCOL, PROTOCOL, max_examples=examples, out=None)
             through = examples / (time.perf_counter() - started)
+            started = time.perf_counter()
+            fuzz(target, PROTOCOL, PROTOCOL, max_examples=examples, out=None, workers=2)
+            two = examples / (time.perf_counter() - started)
         finally:
             target.close()
     ratio = through / local
@@ -59,6 +66,14 @@ def bench_gateway(add: Callable[..., None], examples: int) -> None:
         ">= 0.5",
         ratio >= 0.5,
         f"{through:.1f}/s through the gateway (2 turns), {local:.1f}/s in-process",
+    )
+
+    add(
+        "gateway fuzz --workers 2 vs 1",
+        two / through,
+        "report",
+        True,
+        f"{two:.1f}/s on two workers (start-up included), {through:.1f}/s on one",
     )
 
     mock = MockProvider(PROTOCOL)

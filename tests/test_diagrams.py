@@ -77,3 +77,46 @@ def test_counterexample_picture_highlights_the_bad_events(tmp_path: Path) -> Non
     assert main(["diagram", "--counterexample", str(saved), "--format", "dot", "--out", str(tmp_path)]) == 0
     assert (tmp_path / "counterexample-seed000.dot").read_text() == counterexample_dot(found)
     assert main(["diagram", "OutputItem", "--counterexample", str(saved), "--out", str(tmp_path)]) == 2
+
+
+def test_a_gateway_counterexample_is_drawn_as_its_legs_the_guilty_one_in_red(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from toolwire.cli import main
+    from toolwire.engines import load_counterexample
+    from toolwire.engines._diagram import exchange_dot, exchange_legs, exchange_mermaid
+
+    saved = DIAGRAMS / "counterexample-gateway.json"
+    found = load_counterexample(saved)
+    assert (DIAGRAMS / "counterexample-gateway.mmd").read_text() == exchange_mermaid(found), STALE
+    assert (DIAGRAMS / "counterexample-gateway.dot").read_text() == exchange_dot(found), STALE
+    legs = exchange_legs(found)
+    # Two turns of four legs: client -> gateway -> mock -> gateway -> client.
+    turn = [("C", "G"), ("G", "M"), ("M", "G"), ("G", "C")]
+    assert [(leg.sender, leg.receiver) for leg in legs] == turn * 2
+    assert legs[1].lines[0] == "POST /v1/chat/completions"
+    # turn-2-crossed: the gateway's turn-2 upstream request shows it, each result under the other's id.
+    assert [n for n, leg in enumerate(legs) if leg.bad] == [5]
+    crossed = "tool call_moq9GsQN…: 'result of call call_IHDo5YtQ"
+    assert any(line.startswith(crossed) for line in legs[5].lines)
+    mermaid = exchange_mermaid(found).splitlines()
+    assert mermaid[mermaid.index("    rect rgb(255, 214, 214)") + 1].startswith("    G->>M: POST")
+    # A crash of turn 1 is the gateway's answer of turn 1.
+    crash = replace(found, property="crashes", kind=None, message="turn 1: the gateway answered HTTP 500")
+    assert [n for n, leg in enumerate(exchange_legs(crash)) if leg.bad] == [3]
+    assert main(["diagram", "--counterexample", str(saved), "--format", "dot", "--out", str(tmp_path)]) == 0
+    assert (tmp_path / "counterexample-gateway.dot").read_text() == exchange_dot(found)
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")
+def test_the_committed_gateway_counterexample_svg_matches_a_fresh_render(tmp_path: Path) -> None:
+    from toolwire.engines import load_counterexample
+    from toolwire.engines._diagram import render_counterexample
+
+    found = load_counterexample(DIAGRAMS / "counterexample-gateway.json")
+    render_counterexample(found, ["svg"], tmp_path, "counterexample-gateway")
+    fresh = (tmp_path / "counterexample-gateway.svg").read_text()
+    committed = (DIAGRAMS / "counterexample-gateway.svg").read_text()
+    if fresh.splitlines()[:8] != committed.splitlines()[:8]:
+        pytest.skip("another Graphviz version renders differently; DOT sources are compared above")
+    assert fresh == committed, STALE

@@ -145,7 +145,7 @@ def parser() -> argparse.ArgumentParser:
         default=1,
         metavar="N",
         help="run N campaigns in parallel processes with different seeds, sharing one example database "
-        "(default 1)",
+        "(default 1); a gateway's upstream requests go to their campaign by the marker in the user message",
     )
     fuzz.add_argument(
         "--database",

@@ -7,10 +7,12 @@ to, and so writes the same bytes on every run.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, Literal
+from urllib.parse import urlsplit
 
 from toolwire.engines._files import write_file
 from toolwire.errors import UsageError
@@ -27,6 +29,9 @@ __all__ = [
     "counterexample_dot",
     "counterexample_mermaid",
     "diagram",
+    "exchange_dot",
+    "exchange_legs",
+    "exchange_mermaid",
     "render_counterexample",
     "render_diagrams",
     "summary",
@@ -251,35 +256,229 @@ def counterexample_dot(found: Counterexample) -> str:
     return "\n".join(out) + "\n"
 
 
+def _mermaid_text(value: str) -> str:
+    """``value`` as one line of plain words for Mermaid: no statement breaks, comments, entities or
+    line ends."""
+    return value.replace(";", ",").replace("#", "").replace("%%", "%").replace("\r", " ").replace("\n", " ")
+
+
 def counterexample_mermaid(found: Counterexample) -> str:
     """The counterexample as a Mermaid sequence diagram, the bad output events in a red box."""
 
-    def text(value: str) -> str:
-        # One line of plain words: no statement breaks, comments, entities or line ends.
-        return (
-            value.replace(";", ",").replace("#", "").replace("%%", "%").replace("\r", " ").replace("\n", " ")
-        )
-
     out = [
         "sequenceDiagram",
-        f"    %% {text(found.target)}: FAIL {text(found.property)}",
-        f"    participant I as input ({text(found.source)})",
+        f"    %% {_mermaid_text(found.target)}: FAIL {_mermaid_text(found.property)}",
+        f"    participant I as input ({_mermaid_text(found.source)})",
         "    participant T as target",
-        f"    participant O as output ({text(found.destination)})",
+        f"    participant O as output ({_mermaid_text(found.destination)})",
     ]
-    out.extend(f"    I->>T: {n}: {text(summary(e))}" for n, e in enumerate(found.input))
+    out.extend(f"    I->>T: {n}: {_mermaid_text(summary(e))}" for n, e in enumerate(found.input))
     bad = set(found.showing)
     for n, event in enumerate(found.output or []):
-        line = f"    T->>O: {n}: {text(summary(event))}"
+        line = f"    T->>O: {n}: {_mermaid_text(summary(event))}"
         out.extend(["    rect rgb(255, 214, 214)", line, "    end"] if n in bad else [line])
-    out.append(f"    Note over T,O: FAIL {text(found.property)}: {text(found.message)}")
+    out.append(f"    Note over T,O: FAIL {_mermaid_text(found.property)}: {_mermaid_text(found.message)}")
     return "\n".join(out) + "\n"
 
 
 def render_counterexample(
     found: Counterexample, formats: Iterable[DiagramFormat], out: Path, stem: str
 ) -> list[Path]:
-    """Write ``found``'s picture in each format into ``out`` as ``stem.<ext>``."""
-    return _write(
-        {"dot": counterexample_dot(found), "mermaid": counterexample_mermaid(found)}, formats, out, stem
+    """Write ``found``'s picture in each format into ``out`` as ``stem.<ext>``: a gateway's
+    counterexample (one with an exchange) as the sequence of its legs."""
+    if found.exchange:
+        sources = {"dot": exchange_dot(found), "mermaid": exchange_mermaid(found)}
+    else:
+        sources = {"dot": counterexample_dot(found), "mermaid": counterexample_mermaid(found)}
+    return _write(sources, formats, out, stem)
+
+
+# -- a gateway's exchange: client -> gateway -> mock provider, turn by turn ---------------------------
+
+#: How many lines of a body a leg's label shows (the rest counted).
+_LEG_LINES: Final = 8
+#: The three parties of a gateway's exchange, left to right.
+_PARTIES: Final = (("C", "client (toolwire)"), ("G", "gateway"), ("M", "mock provider (toolwire)"))
+
+
+@dataclass(frozen=True, slots=True)
+class Leg:
+    """One message of a gateway's exchange: who sends it to whom, its label lines, and whether it
+    is the one that shows the finding."""
+
+    sender: str
+    receiver: str
+    lines: tuple[str, ...]
+    bad: bool = False
+
+
+def exchange_legs(found: Counterexample) -> list[Leg]:
+    """The legs of ``found``'s exchange in order: each turn's client request, each upstream request
+    and the mock's answer, the gateway's answer; the one that shows the finding marked ``bad``."""
+    exchange = found.exchange or {}
+    turns = [t for t in exchange.get("turns", []) if isinstance(t, dict)]
+    blamed_turn, blamed = _blamed(found, turns)
+    legs: list[Leg] = []
+    for turn in turns:
+        number = turn.get("turn", 1)
+        request = turn.get("client_request") or {}
+        path = urlsplit(str(request.get("url", ""))).path or "/"
+        legs.append(
+            Leg("C", "G", (f"turn {number}: {request.get('method', 'POST')} {path}", *_body_lines(request)))
+        )
+        ups = [leg for leg in turn.get("upstream") or [] if isinstance(leg, dict)]
+        for k, up in enumerate(ups):
+            query = f"?{up['query']}" if up.get("query") else ""
+            legs.append(
+                Leg(
+                    "G",
+                    "M",
+                    (f"{up.get('method', 'POST')} {up.get('path', '/')}{query}", *_body_lines(up)),
+                    bad=number == blamed_turn and blamed == ("upstream", k),
+                )
+            )
+            answer = up.get("response") or {}
+            said = [f"refused: {up['refused']}"] if up.get("refused") else _body_lines(answer)
+            legs.append(Leg("M", "G", (_status(answer), *said)))
+        answer = turn.get("downstream_response") or {}
+        legs.append(
+            Leg(
+                "G",
+                "C",
+                (_status(answer), *_body_lines(answer)),
+                bad=number == blamed_turn and blamed == ("answer",),
+            )
+        )
+    return legs
+
+
+def _blamed(found: Counterexample, turns: list[dict[str, object]]) -> tuple[int, tuple[object, ...]]:
+    """Which leg shows ``found``: turn 2's upstream request for what broke there, the refused
+    upstream request or the gateway's answer for a crash, else the gateway's answer of turn 1."""
+    number = 2 if found.message.startswith("turn 2") or (found.kind or "").startswith("turn-2-") else 1
+    turn = next((t for t in turns if t.get("turn") == number), None)
+    ups = turn.get("upstream") if turn is not None else None
+    ups = ups if isinstance(ups, list) else []
+    refused = next((k for k, up in enumerate(ups) if isinstance(up, dict) and up.get("refused")), None)
+    if refused is not None:
+        return number, ("upstream", refused)
+    if number == 2 and ups and found.property != "crashes" and found.kind != "turn-2-unsent":
+        return number, ("upstream", 0)
+    return number, ("answer",)
+
+
+def _status(answer: dict[str, object]) -> str:
+    if "error" in answer:
+        return f"no answer: {answer['error']}"
+    media = str(answer.get("media") or "").split(";")[0]
+    return f"HTTP {answer.get('status', '?')} {media}".rstrip()
+
+
+def _body_lines(message: dict[str, object]) -> list[str]:
+    """A recorded body, a line an event or history item: type or role, and the call ids it carries."""
+    body = message.get("body")
+    items = _items(body) if isinstance(body, dict) else None
+    if items is None:
+        return []
+    lines = [summary(item) + _answer(item) for item in items]
+    if len(lines) > _LEG_LINES:
+        lines = [*lines[: _LEG_LINES - 1], f"… {len(lines) - _LEG_LINES + 1} more"]
+    return lines
+
+
+def _answer(item: object) -> str:
+    """What a tool result item says (the start of it), to see which call it answers."""
+    if not isinstance(item, dict) or item.get("role") not in ("tool", "function"):
+        return ""
+    said = item.get("content")
+    if not isinstance(said, str):
+        return ""
+    return f": '{said if len(said) <= 40 else said[:39] + '…'}'"
+
+
+def _items(body: dict[str, object]) -> list[object] | None:
+    """The events of a recorded response, or the history items of a recorded request."""
+    import base64
+    import io
+
+    from toolwire.models._wire import DONE, plain, read_frames
+
+    if "json" in body:
+        value = body["json"]
+        if isinstance(value, dict):
+            for key in ("messages", "contents", "input", "system"):
+                if isinstance(value.get(key), list):
+                    return list(value[key])
+            return [value]
+        return list(value) if isinstance(value, list) else [value]
+    if "text" in body:
+        raw = str(body["text"]).encode()
+    elif "base64" in body:
+        raw = base64.b64decode(str(body["base64"]))
+    else:
+        return None
+    try:
+        frames = list(read_frames(io.BytesIO(raw), lambda *_: None))
+    except Exception:  # a body too broken to read: say how long it is
+        return [f"{len(raw)} bytes"]
+    return [plain(value) for _, value, _ in frames if value is not DONE and value is not None]
+
+
+def exchange_dot(found: Counterexample) -> str:
+    """A gateway's counterexample as a sequence diagram: a lifeline per party, a row per leg, the
+    leg that shows the finding in red with the finding beside it."""
+    legs = exchange_legs(found)
+    title = _escape(f"{found.target}: {found.source} upstream, {found.destination} client") + (
+        f"\\nFAIL {_escape(found.finding)}"
     )
+    out = [
+        'digraph "exchange" {',
+        "  rankdir=TB; nodesep=2.2; ranksep=0.12; newrank=true;",
+        '  node [fontname="Helvetica", fontsize=10];',
+        '  edge [fontname="Helvetica", fontsize=9];',
+        f'  labelloc=t; label="{title}";',
+    ]
+    for party, name in _PARTIES:
+        out.append(
+            f'  "{party}" [shape=box, style="rounded,filled", fillcolor="#eef2ff", label="{_escape(name)}"];'
+        )
+    for row in range(len(legs) + 1):
+        for party, _ in _PARTIES:
+            out.append(f'  "{party}{row}" [shape=point, width=0.02, label=""];')
+        out.append("  { rank=same; " + " ".join(f'"{p}{row}";' for p, _ in _PARTIES) + " }")
+    # Each row lower than the last by its label's lines (a label above its arrow takes no rank).
+    lifeline = 'style=dashed, arrowhead=none, color="#9999aa", weight=10'
+    for party, _ in _PARTIES:
+        out.append(f'  "{party}" -> "{party}0" [{lifeline}];')
+        for row, leg in enumerate(legs, start=1):
+            out.append(f'  "{party}{row - 1}" -> "{party}{row}" [{lifeline}, minlen={len(leg.lines) + 1}];')
+    out.append('  "C" -> "G" -> "M" [style=invis];')
+    out.append('  { rank=same; "C"; "G"; "M"; }')
+    for row, leg in enumerate(legs, start=1):
+        label = "\\l".join(_escape(line) for line in leg.lines) + "\\l"
+        mark = ', color="#c00000", fontcolor="#c00000", penwidth=2.5' if leg.bad else ""
+        out.append(
+            f'  "{leg.sender}{row}" -> "{leg.receiver}{row}" [label="{label}", constraint=false{mark}];'
+        )
+    bad = next((row for row, leg in enumerate(legs, start=1) if leg.bad), None)
+    if bad is not None:
+        why = _escape(textwrap.fill(found.message, 60))
+        out.append(f'  "why" [shape=note, style=filled, fillcolor="#fff4d6", fontsize=9, label="{why}"];')
+        out.append(f'  {{ rank=same; "M{bad}"; "why"; }}')
+        out.append(f'  "M{bad}" -> "why" [style=dotted, arrowhead=none, color="#c00000"];')
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
+def exchange_mermaid(found: Counterexample) -> str:
+    """A gateway's counterexample as a Mermaid sequence diagram, the leg that shows it in a red box."""
+
+    out = ["sequenceDiagram", f"    %% {_mermaid_text(found.target)}: FAIL {_mermaid_text(found.finding)}"]
+    out.extend(f"    participant {party} as {_mermaid_text(name)}" for party, name in _PARTIES)
+    for leg in exchange_legs(found):
+        line = f"    {leg.sender}->>{leg.receiver}: " + "<br/>".join(
+            _mermaid_text(line) for line in leg.lines
+        )
+        out.extend(["    rect rgb(255, 214, 214)", line, "    end"] if leg.bad else [line])
+    out.append(f"    Note over C,M: FAIL {_mermaid_text(found.finding)}: {_mermaid_text(found.message)}")
+    return "\n".join(out) + "\n"

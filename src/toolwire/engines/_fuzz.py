@@ -49,7 +49,7 @@ from toolwire.engines._handlers import SaveCounterexamples, ShowProgress
 from toolwire.engines._judge import MUTATIONS, PROPERTIES, Fault, Outcome, judge
 from toolwire.engines._options import FuzzOptions, deviated, waiting
 from toolwire.engines._steer import Example, Signature, Steering, steered
-from toolwire.engines._targets import Target, load_target
+from toolwire.engines._targets import Target, TargetRecipe, load_target
 from toolwire.errors import UsageError
 from toolwire.protocols import get_protocol, mutate
 from toolwire.protocols._shapes import shapes_of
@@ -688,7 +688,9 @@ def fuzz(
 
 
 def fuzz_with(
-    target: str | Callable[..., Any] | Target, options: FuzzOptions, handlers: Sequence[Handler] = ()
+    target: str | Callable[..., Any] | Target | TargetRecipe,
+    options: FuzzOptions,
+    handlers: Sequence[Handler] = (),
 ) -> FuzzRun:
     """Run the campaign ``options`` describe on ``target``, calling each handler with every event."""
 
@@ -706,23 +708,32 @@ def fuzz_with(
             loaded.close()
 
 
-def _fan_out(target: str | Callable[..., Any] | Target, options: FuzzOptions, emit: Handler) -> FuzzRun:
+def _fan_out(
+    target: str | Callable[..., Any] | Target | TargetRecipe, options: FuzzOptions, emit: Handler
+) -> FuzzRun:
     """``options.workers`` campaigns in processes of their own, different seeds, one database.
 
     The workers send their events here, where each finding's smallest example (:func:`smaller`,
     whatever the order the workers find them in) is reported on; their runs are merged.
     """
-    if not isinstance(target, str):
-        raise UsageError("--workers needs a target named by module:function, a file, or a command")
+    if not isinstance(target, str | Target):
+        raise UsageError("--workers needs a target named by module:function, a file, a command or a URL")
     import multiprocessing
 
     started = time.monotonic()
-    emit(Started(engine="fuzz", target=target, source=options.source, destination=options.destination))
+    name = target if isinstance(target, str) else target.name
+    emit(Started(engine="fuzz", target=name, source=options.source, destination=options.destination))
     per = -(-options.limit // options.workers)
     context = multiprocessing.get_context("spawn")
     events: Any = context.Queue()
     with contextlib.ExitStack() as stack:
         database = options.database or stack.enter_context(tempfile.TemporaryDirectory(prefix="toolwire-db-"))
+        # A target object (a gateway) spreads as recipes its workers build their copies from.
+        specs: Sequence[str | TargetRecipe] = (
+            stack.enter_context(target.spread(options.workers))
+            if isinstance(target, Target)
+            else [target] * options.workers
+        )
         jobs = [
             dataclasses.replace(
                 options, max_examples=per, seed=options.seed + 7919 * k, workers=1, database=database
@@ -730,7 +741,7 @@ def _fan_out(target: str | Callable[..., Any] | Target, options: FuzzOptions, em
             for k in range(options.workers)
         ]
         processes = [
-            context.Process(target=_worker, args=(k, target, job, events), daemon=True)
+            context.Process(target=_worker, args=(k, specs[k], job, events), daemon=True)
             for k, job in enumerate(jobs)
         ]
         for process in processes:
@@ -762,16 +773,23 @@ def _gather(processes: list[Any], events: Any, emit: Handler, started: float) ->
     best: dict[str, Counterexample] = {}
     progress: dict[int, Progress] = {}
     interrupted = False
+    #: When each worker was first seen dead without its run (its last events may still be queued).
+    dead_since: dict[int, float] = {}
     while len(runs) < len(processes):
         try:
+            # A worker that died is noticed even while the others keep the queue busy.
+            now = time.monotonic()
+            for n, process in enumerate(processes):
+                if n not in runs and not process.is_alive():
+                    dead_since.setdefault(n, now)
+            lost = [n for n, since in dead_since.items() if n not in runs and now - since > 2.0]
+            if lost:
+                raise _lost(lost[0], processes[lost[0]])
             number, event = events.get(timeout=0.5)
         except queue.Empty:
             dead = [n for n, p in enumerate(processes) if n not in runs and not p.is_alive()]
             if dead and events.empty():
-                code = processes[dead[0]].exitcode
-                raise UsageError(
-                    f"fuzz worker {dead[0]} ended without a result (exit status {code})"
-                ) from None
+                raise _lost(dead[0], processes[dead[0]]) from None
             continue
         except KeyboardInterrupt:
             # Ctrl-C reached the workers too: each stops and sends what it found.
@@ -806,7 +824,11 @@ def _gather(processes: list[Any], events: Any, emit: Handler, started: float) ->
     return [runs[n] for n in range(len(processes))]
 
 
-def _worker(number: int, target: str, options: FuzzOptions, events: Any) -> None:
+def _lost(number: int, process: Any) -> UsageError:
+    return UsageError(f"fuzz worker {number} ended without a result (exit status {process.exitcode})")
+
+
+def _worker(number: int, target: str | TargetRecipe, options: FuzzOptions, events: Any) -> None:
     """Campaign ``number`` of a fan-out, in a process of its own: its events go back on ``events``."""
 
     def send(event: EngineEvent) -> None:

@@ -13,25 +13,39 @@ each result answering its own call, and be valid ``P`` history.  A gateway that
 answers with an error status or a broken stream is a target failure
 (``crashes``); every exchange is recorded (:meth:`GatewayTarget.exchange`),
 credentials redacted, for the counterexample.
+
+``--workers N`` (:meth:`GatewayTarget.spread`): the gateway has one upstream,
+``--upstream``, where this process's :class:`~toolwire.engines._mock_provider.Router`
+takes over from its mock; each worker process builds its own copy of the target
+(:class:`GatewayRecipe`) with a mock on a free loopback port, and the router
+forwards each upstream request to the worker its marker names.
 """
 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import copy
 import dataclasses
 import io
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Final
 from urllib.parse import urlsplit
 
 import httpx
 
-from toolwire.engines._mock_provider import Conversation, MockProvider, ThreadServer, body_record
+from toolwire.engines._mock_provider import (
+    Conversation,
+    MockProvider,
+    Router,
+    ThreadServer,
+    body_record,
+    worker_prefix,
+)
 from toolwire.engines._redact import redact_headers, redact_text, redact_url
-from toolwire.engines._targets import Target, TargetFailure
+from toolwire.engines._targets import Target, TargetFailure, TargetRecipe
 from toolwire.errors import UsageError
 from toolwire.models._wire import DONE, plain, read_frames
 from toolwire.properties import Result
@@ -41,7 +55,7 @@ from toolwire.protocols import get_protocol
 from toolwire.protocols._http import face, tools_for
 from toolwire.protocols._relations import Broken, Ledger, _pair, ledger, relate
 
-__all__ = ["GatewayTarget", "is_gateway", "parse_headers", "parse_upstream"]
+__all__ = ["GatewayRecipe", "GatewayTarget", "is_gateway", "parse_headers", "parse_upstream"]
 
 Wire = list[dict[str, Any]]
 #: The model the client asks for when ``--model`` is not given.
@@ -102,6 +116,7 @@ class GatewayTarget(Target):
         model: str | None = None,
         headers: Iterable[tuple[str, str]] = (),
         verify: bool = True,
+        worker: int | None = None,
     ) -> None:
         parts = urlsplit(url.strip())
         if parts.scheme not in ("http", "https") or not parts.netloc:
@@ -115,9 +130,18 @@ class GatewayTarget(Target):
         self.streamed = not get_protocol(destination).document
         #: The request protocol the gateway sends upstream (its container holds the history).
         self.history = self.upward.conversation
+        self.upstream, self.verify = upstream, verify
         host, port = parse_upstream(upstream)
-        self.mock = MockProvider(source, self.model)
-        self.server: ThreadServer | None = ThreadServer(self.mock.app, host, port)
+        #: Where the gateway sends its upstream traffic (a fan-out worker's mock listens elsewhere).
+        self.address = f"{host}:{port}"
+        prefix = worker_prefix(worker) if worker is not None else ""
+        self.mock = MockProvider(source, self.model, prefix)
+        #: What ``--upstream`` serves: the mock, or under ``--workers`` the router to the workers' mocks.
+        self._serving: Any = self.mock.app
+        listen = port if worker is None else 0
+        self.server: ThreadServer | None = ThreadServer(self._serve, host, listen)
+        if worker is None:
+            self.address = f"{self.server.host}:{self.server.port}"
         self.client = httpx.Client(
             verify=verify,
             trust_env=False,
@@ -127,6 +151,9 @@ class GatewayTarget(Target):
         )
         self._local = threading.local()
         atexit.register(self.close)
+
+    async def _serve(self, scope: Any, receive: Any, send: Any) -> None:
+        await self._serving(scope, receive, send)
 
     # -- the Target interface --------------------------------------------------------------------
 
@@ -198,12 +225,43 @@ class GatewayTarget(Target):
             turn["upstream"] = conversation.requests(turn["turn"])
         return {
             "gateway": self.name,
-            "upstream": f"{self.server.host}:{self.server.port}",
+            "upstream": self.address,
             "model": self.model,
             "marker": conversation.marker,
             "upstream_protocol": self.history,
             "turns": turns,
         }
+
+    @contextlib.contextmanager
+    def spread(self, workers: int) -> Iterator[list[TargetRecipe]]:
+        """Recipes of ``workers`` copies, each with a mock of its own; meanwhile ``--upstream``
+        routes every request to the copy its marker names."""
+        import multiprocessing
+
+        if self.server is None:
+            raise UsageError(f"{self.name}: the gateway target is closed")
+        ports = multiprocessing.get_context("spawn").RawArray("i", workers)
+        router = Router(ports)
+        self._serving = router.app
+        try:
+            yield [
+                GatewayRecipe(
+                    self.name,
+                    self.url,
+                    self.source,
+                    self.destination,
+                    self.upstream,
+                    self.model,
+                    tuple(self.headers),
+                    self.verify,
+                    number,
+                    ports,
+                )
+                for number in range(workers)
+            ]
+        finally:
+            self._serving = self.mock.app
+            router.close()
 
     def close(self) -> None:
         """Stop the mock provider (its port is free afterwards) and the client."""
@@ -331,6 +389,39 @@ class GatewayTarget(Target):
         if not isinstance(items, list):
             return None
         return items
+
+
+@dataclasses.dataclass(frozen=True)
+class GatewayRecipe(TargetRecipe):
+    """A copy of a :class:`GatewayTarget` for fan-out worker ``number``: its mock listens on a
+    free loopback port, written to ``ports[number]`` for the parent's router."""
+
+    name: str
+    url: str
+    source: str
+    destination: str
+    upstream: str
+    model: str
+    headers: tuple[tuple[str, str], ...] = dataclasses.field(repr=False)
+    verify: bool
+    number: int
+    ports: Any = dataclasses.field(repr=False)
+
+    def build(self) -> GatewayTarget:
+        """The copy, listening: the router forwards its examples' upstream requests to it."""
+        target = GatewayTarget(
+            self.url,
+            self.source,
+            self.destination,
+            upstream=self.upstream,
+            model=self.model,
+            headers=self.headers,
+            verify=self.verify,
+            worker=self.number,
+        )
+        assert target.server is not None
+        self.ports[self.number] = target.server.port
+        return target
 
 
 def _turn_two(broken: Broken) -> Broken:

@@ -8,10 +8,16 @@ marker is that one's).  Turn 1 is answered with the example's generated traffic
 (``--from``), framed as the request asks (a stream or a whole body); later turns
 with a short text answer.  Every upstream request and what the mock answered are
 recorded on the conversation.
+
+With ``fuzz --workers N`` each worker process runs a mock of its own on a free
+loopback port, and the parent's :class:`Router` listens on ``--upstream``: a
+marker's first four hex digits name its worker, and the request is forwarded to
+that worker's mock, its answer streamed back as it comes.
 """
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import contextlib
 import re
@@ -21,6 +27,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+import httpx
 import orjson
 import uvicorn
 from starlette.applications import Starlette
@@ -34,7 +41,7 @@ from toolwire.models._eventstream import CONTENT_TYPE as EVENTSTREAM
 from toolwire.protocols import get_protocol
 from toolwire.protocols._http import face
 
-__all__ = ["MARKER", "Conversation", "MockProvider", "ThreadServer", "body_record"]
+__all__ = ["MARKER", "Conversation", "MockProvider", "Router", "ThreadServer", "body_record", "worker_prefix"]
 
 Wire = list[dict[str, Any]]
 #: The marker the client writes in its user message; the gateway forwards it upstream.
@@ -76,8 +83,10 @@ def body_record(raw: bytes, media: str = "") -> dict[str, Any]:
 class MockProvider:
     """The upstream provider of ``source`` traffic; ``app`` is the ASGI application."""
 
-    def __init__(self, source: str, model: str = "toolwire-model") -> None:
+    def __init__(self, source: str, model: str = "toolwire-model", prefix: str = "") -> None:
         self.source, self.model = source, model
+        #: The nonces' first hex digits (a fan-out worker's number, for the :class:`Router`).
+        self.prefix = prefix
         self.face = face(source)
         self.document = get_protocol(source).document
         self.conversations: dict[str, Conversation] = {}
@@ -89,7 +98,8 @@ class MockProvider:
 
     def open(self, trace: Wire) -> Conversation:
         """A new conversation answering turn 1 with ``trace``."""
-        conversation = Conversation(secrets.token_hex(8), trace)
+        nonce = self.prefix + secrets.token_hex(8)[len(self.prefix) :]
+        conversation = Conversation(nonce, trace)
         with self._lock:
             self.conversations[conversation.nonce] = conversation
         return conversation
@@ -167,11 +177,106 @@ class MockProvider:
         return StreamingResponse(pieces(), media_type=media)
 
     def _refuse(self, leg: dict[str, Any], status: int, message: str) -> Response:
-        error = {"error": {"type": "invalid_request_error", "message": f"toolwire mock provider: {message}"}}
-        data = orjson.dumps(error)
-        leg["response"] = {"status": status, "media": "application/json", "body": body_record(data)}
+        response = _refusal(status, message)
+        leg["response"] = {
+            "status": status,
+            "media": "application/json",
+            "body": body_record(bytes(response.body)),
+        }
         leg["refused"] = message
-        return Response(data, status_code=status, media_type="application/json")
+        return response
+
+
+def _refusal(status: int, message: str) -> Response:
+    """An error answer as a provider gives one, saying what toolwire's mock could not do."""
+    error = {"error": {"type": "invalid_request_error", "message": f"toolwire mock provider: {message}"}}
+    return Response(orjson.dumps(error), status_code=status, media_type="application/json")
+
+
+#: Headers that describe one hop, not the request: the router does not forward them.
+_HOP: Final = frozenset(
+    {"connection", "keep-alive", "transfer-encoding", "content-length", "te", "trailer", "upgrade"}
+    | {"date", "server"}
+)
+
+
+def worker_prefix(number: int) -> str:
+    """The nonce prefix of fan-out worker ``number`` (four hex digits)."""
+    return f"{number:04x}"
+
+
+class Router:
+    """The parent's listener on ``--upstream`` under ``fuzz --workers N``: each request goes to the
+    mock of the worker its marker names (:func:`worker_prefix`); ``ports`` (shared memory the
+    workers write) holds each worker's mock port, 0 until it listens."""
+
+    def __init__(self, ports: Any) -> None:
+        self.ports = ports
+        self._clients: dict[asyncio.AbstractEventLoop, httpx.AsyncClient] = {}
+        methods = ["GET", "POST", "PUT", "PATCH", "DELETE"]
+        self.app = Starlette(routes=[Route("/{path:path}", self._forward, methods=methods)])
+
+    def _client(self) -> httpx.AsyncClient:
+        """The client to the workers' mocks, one per event loop (the server's), made on first use:
+        loopback, plain HTTP, kept alive; its connections end with the server's loop."""
+        loop = asyncio.get_running_loop()
+        client = self._clients.get(loop)
+        if client is None:
+            client = self._clients[loop] = httpx.AsyncClient(
+                trust_env=False, verify=False, timeout=httpx.Timeout(60.0)
+            )
+        return client
+
+    def close(self) -> None:
+        """Close the clients' connections, in their loops (from any other thread)."""
+        clients, self._clients = self._clients, {}
+        for loop, client in clients.items():
+            if loop.is_running():
+                with contextlib.suppress(Exception):
+                    asyncio.run_coroutine_threadsafe(client.aclose(), loop).result(5)
+
+    def _port(self, raw: bytes) -> int | None:
+        found = MARKER.search(raw.decode("utf-8", errors="replace"))
+        if found is None:
+            return None
+        number = int(found[1][:4], 16)
+        port = int(self.ports[number]) if number < len(self.ports) else 0
+        return port or None
+
+    async def _forward(self, request: Request) -> Response:
+        raw = await request.body()
+        port = self._port(raw)
+        if port is None:
+            return _refusal(
+                400,
+                "the request carries no marker of an open example (toolwire-marker-...): with --workers, "
+                "upstream requests are routed to their example by it",
+            )
+        url = httpx.URL(f"http://127.0.0.1:{port}{request.url.path}", query=request.url.query.encode())
+        headers = [(k, v) for k, v in request.headers.raw if k.decode("latin-1").lower() not in _HOP]
+        client = self._client()
+        try:
+            answer = await client.send(
+                client.build_request(request.method, url, headers=headers, content=raw), stream=True
+            )
+        except httpx.HTTPError as exc:
+            return _refusal(502, f"the example's worker did not answer: {type(exc).__name__}")
+        kept = {k: v for k, v in answer.headers.items() if k.lower() not in _HOP}
+        if "content-length" in answer.headers:  # a whole body stays one (a stream stays a stream)
+            try:
+                data = await answer.aread()
+            finally:
+                await answer.aclose()
+            return Response(data, status_code=answer.status_code, headers=kept)
+
+        async def pieces() -> AsyncIterator[bytes]:
+            try:
+                async for piece in answer.aiter_raw():
+                    yield piece
+            finally:
+                await answer.aclose()
+
+        return StreamingResponse(pieces(), status_code=answer.status_code, headers=kept)
 
 
 def _pieces(data: bytes, media: str) -> list[bytes]:
@@ -199,6 +304,7 @@ class ThreadServer:
             log_level="critical",
             access_log=False,
             lifespan="off",
+            interface="asgi3",
             server_header=False,
             date_header=False,
             http="h11",

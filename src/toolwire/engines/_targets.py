@@ -42,6 +42,7 @@ __all__ = [
     "PythonName",
     "Target",
     "TargetFailure",
+    "TargetRecipe",
     "Worker",
     "WorkerTarget",
     "load_target",
@@ -105,6 +106,23 @@ class Target(ABC):
         """The last example's exchange on the wire (a gateway's requests and answers), or None."""
         return None
 
+    def spread(self, workers: int) -> contextlib.AbstractContextManager[list[TargetRecipe]]:
+        """Recipes of ``workers`` copies of this target, one per process of ``fuzz --workers``,
+        good while the context lasts (a gateway routes each copy's upstream traffic to it).
+        The default: a target handed over as an object does not spread."""
+        raise UsageError("--workers needs a target named by module:function, a file, a command or a URL")
+
+
+class TargetRecipe(ABC):
+    """What a process of its own builds a copy of a target from (picklable; :meth:`Target.spread`)."""
+
+    #: How reports name the target.
+    name: str
+
+    @abstractmethod
+    def build(self) -> Target:
+        """The target, in this process."""
+
 
 class InProcessTarget(Target):
     """A callable handed over from Python, run in this process (under an alarm or in a thread)."""
@@ -147,7 +165,7 @@ class CommandTarget(Target):
         return lambda: _run_command(self.command, trace, timeout)
 
 
-def load_target(spec: str | Callable[..., Any] | Target) -> Target:
+def load_target(spec: str | Callable[..., Any] | Target | TargetRecipe) -> Target:
     """A target from ``module:function``, ``path/to/file.py:function``, a callable, or a command line.
 
     A named Python target is imported in a worker process of its own; an import that fails is a
@@ -155,6 +173,8 @@ def load_target(spec: str | Callable[..., Any] | Target) -> Target:
     """
     if isinstance(spec, Target):
         return spec
+    if isinstance(spec, TargetRecipe):
+        return spec.build()
     if isinstance(spec, str) and spec.strip().lower().startswith(("http://", "https://")):
         raise UsageError(
             f"{spec} is an HTTP gateway: it needs the mock provider's address (toolwire fuzz URL "
