@@ -36,6 +36,9 @@ PART_MAX: Final = 64 << 20
 #: for a range) contains this variable's value dies at once (SIGKILL).
 DIE_ON: Final = "TOOLWIRE_TEST_WORKER_DIES_ON"
 
+#: benchmarks/bench_jobs.py's: a file the parent appends its workers' CPU seconds to.
+CPU_TIMES: Final = "TOOLWIRE_JOBS_CPU_TIMES"
+
 Kind = Literal["path", "range", "log", "log-range"]
 
 
@@ -77,6 +80,7 @@ def run_parts(parts: Sequence[Part], jobs: int) -> list[Outcome]:
 
     context = _context()
     die_on = os.environ.get(DIE_ON)
+    cpu: dict[int, float] = {}
     pending = deque(sorted(range(len(parts)), key=lambda k: -parts[k].size))
     outcomes: list[Outcome | None] = [None] * len(parts)
     idle: list[tuple[Any, Any]] = []
@@ -112,7 +116,8 @@ def run_parts(parts: Sequence[Part], jobs: int) -> list[Outcome]:
                 outcome: Outcome | None = None
                 if conn.poll():
                     try:
-                        outcome = conn.recv()
+                        status, value, cpu[process.pid] = conn.recv()
+                        outcome = (status, value)
                     except (EOFError, OSError):
                         outcome = None
                 if outcome is not None:
@@ -127,6 +132,10 @@ def run_parts(parts: Sequence[Part], jobs: int) -> list[Outcome]:
     finally:
         for process, conn in [*idle, *busy.values()]:
             _stop(process, conn)
+    if os.environ.get(CPU_TIMES):
+        # For benchmarks/bench_jobs.py: each worker's CPU seconds (forked workers' own, from zero).
+        with open(os.environ[CPU_TIMES], "a", encoding="utf-8") as out:
+            out.write(" ".join(f"{seconds:.4f}" for seconds in cpu.values()) + "\n")
     return [outcome or ("died", "it was not run") for outcome in outcomes]
 
 
@@ -165,6 +174,7 @@ def _context() -> Any:
 def _serve(conn: Any) -> None:
     """A worker: check each part the parent sends until it sends None."""
     import signal
+    import time
     import traceback
 
     from toolwire.errors import UsageError
@@ -188,7 +198,7 @@ def _serve(conn: Any) -> None:
         except Exception:  # a bug: said, with its traceback, as a problem of its part
             outcome = ("error", traceback.format_exc())
         try:
-            conn.send(outcome)
+            conn.send((*outcome, time.process_time()))
         except OSError:
             return
 

@@ -331,8 +331,6 @@ def _merged(name: str, spec_name: str, detected: bool, done: list[tuple[Any, tup
 def _splittable(name: str, protocol: str | None, input_format: InputFormat | None) -> tuple[str, bool] | None:
     """The protocol of the file ``name`` and whether it was detected, when the file is a JSON Lines
     log of request bodies (each its own conversation: it can be cut at any line end); else None."""
-    from toolwire.engines._detect import detect, is_document
-
     with open(name, "rb") as raw:
         head, stream = _head(raw)
         if recording_kind(head[:65536]) is not None or _otlp(head) or not_a_trace(head) is not None:
@@ -342,6 +340,8 @@ def _splittable(name: str, protocol: str | None, input_format: InputFormat | Non
             return None
         sample = list(itertools.islice(read_frames(stream, lambda line, message: None, fmt), _SAMPLE))
     if protocol is None:
+        from toolwire.engines._detect import detect, is_document
+
         detection = detect(sample, document=is_document(head, fmt))
         if detection.protocol is None:
             return None
