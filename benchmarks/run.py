@@ -543,14 +543,14 @@ def main() -> None:
     parser.add_argument("--proxy-streams", type=int, default=100, help="concurrent proxied streams")
     parser.add_argument("--gateway-examples", type=int, default=200, help="examples per gateway campaign")
     parser.add_argument(
-        "--only", help="comma-separated: check,memory,startup,requests,fuzz,explore,proxy,gateway"
+        "--only", help="comma-separated: check,memory,startup,requests,fuzz,explore,proxy,gateway,jobs"
     )
     args = parser.parse_args()
     OPTIONS["wall"] = args.wall
     only = (
         set(args.only.split(","))
         if args.only
-        else {"check", "memory", "startup", "requests", "fuzz", "explore", "proxy", "gateway"}
+        else {"check", "memory", "startup", "requests", "fuzz", "explore", "proxy", "gateway", "jobs"}
     )
     print(f"machine: {machine()}; times: {'wall-clock' if OPTIONS['wall'] else 'CPU'} seconds")
     print(f"{'figure':<44} {'ratio (measured / baseline)':<52} {'target':<14} verdict")
@@ -579,6 +579,10 @@ def main() -> None:
             from bench_gateway import bench_gateway
 
             bench_gateway(table.add, args.gateway_examples)
+        if "jobs" in only:
+            from bench_jobs import bench_jobs
+
+            bench_jobs(table.add, args.requests, args.runs)
     missed = [figure for figure, _, _, met in table.rows if not met]
     print(
         f"{len(table.rows) - len(missed)} of {len(table.rows)} targets met"

@@ -74,8 +74,8 @@ def parser() -> argparse.ArgumentParser:
         "--jobs",
         type=int,
         metavar="N",
-        help="accepted for scripts written for parallel checking; files are checked one after "
-        "another for now",
+        help="processes to check on (default: the CPU count; a pool starts only for several files or "
+        "a log over 8 MiB, which is cut at line ends); the output is the same as with --jobs 1",
     )
 
     rules = verbs.add_parser("rules", help="list the rules toolwire checks")

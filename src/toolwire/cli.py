@@ -17,6 +17,8 @@ from toolwire.errors import UsageError
 if TYPE_CHECKING:
     import argparse
 
+    from toolwire.engines._check import Report
+
 __all__ = ["main"]
 
 
@@ -282,9 +284,17 @@ def _check(args: argparse.Namespace) -> int:
     if [*args.files, args.after].count("-") > 1:
         raise UsageError(_STDIN_TWICE)
     fmt = None if args.input_format == "auto" else args.input_format
+    options = {"input_format": fmt, "after": args.after, "profile": args.profile}
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    if args.jobs == 1 or not _worth_a_pool(args.files):
+        results: Iterator[list[Report]] = (check_path(path, args.protocol, **options) for path in args.files)
+    else:
+        from toolwire.engines._paths import check_paths
+
+        results = iter(check_paths(args.files, args.protocol, jobs=args.jobs, **options))
     reports = []
-    for path in args.files:
-        found = check_path(path, args.protocol, input_format=fmt, after=args.after, profile=args.profile)
+    for path, found in zip(args.files, results, strict=True):
         for report in found:
             if report.unreadable is not None:
                 print(f"toolwire: {report.unreadable}", file=sys.stderr)
@@ -295,6 +305,22 @@ def _check(args: argparse.Namespace) -> int:
     render = render_json if args.format == "json" else render_text
     print(render(reports))
     return max(report.exit_code for report in reports)
+
+
+#: :data:`toolwire.engines._jobs.BIG`, without importing it.
+_BIG = 8 << 20
+
+
+def _worth_a_pool(files: Sequence[str]) -> bool:
+    """Whether checking ``files`` may pay for starting worker processes: several files, or a big one."""
+    if len(files) > 1:
+        return True
+    import os
+
+    try:
+        return os.path.getsize(files[0]) > _BIG
+    except OSError:
+        return False
 
 
 #: ``check``'s options that say FILE is a log of records (see :func:`toolwire.engines._logs.check_log`).
@@ -319,6 +345,7 @@ def _check_logs(args: argparse.Namespace) -> int:
         order_by=args.order_by,
         protocol=args.protocol,
         profile=args.profile,
+        jobs=args.jobs,
     )
     render = render_json if args.format == "json" else render_text
     print(render(reports))

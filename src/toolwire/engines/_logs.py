@@ -11,8 +11,9 @@ the response of turn N emitted, with their ids (RT-1, RT-2, as ``check --after``
 pair), and each is answered by its own result (the request's own rules).
 
 Every finding names its file and record line, and its group in its message.  A record from which
-no path reads a body is a :class:`Problem` with its line, never clean.  The work is serial:
-``--jobs`` is accepted and not yet used.
+no path reads a body is a :class:`Problem` with its line, never clean.  ``--jobs N`` checks
+ungrouped logs on N processes (:mod:`._jobs`): each file a part, a big JSON Lines file cut at line
+ends; grouped logs are read whole, in one process (a group may span lines and files).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from toolwire.properties import Finding, Monitor, Protocol
 from toolwire.properties._turn import Turn
 from toolwire.protocols import check_round_trip, get_protocol
 
-__all__ = ["check_log", "is_otlp_file"]
+__all__ = ["check_log", "check_log_range", "is_otlp_file"]
 
 Side = Literal["request", "response"]
 #: Bodies of one field sampled together to tell their protocol (the first alone is often ambiguous).
@@ -102,6 +103,7 @@ def check_log(
     order_by: str | None = None,
     protocol: str | None = None,
     profile: str | None = None,
+    jobs: int | None = 1,
 ) -> list[Report]:
     """Check the bodies logged in ``paths`` (files or folders), one :class:`Report` per file and protocol.
 
@@ -109,7 +111,10 @@ def check_log(
     either side); ``presets`` name the sources' own paths, one per file given (or one for all).
     OTLP JSON files need neither.  ``group_by`` / ``order_by`` are dotted paths (an OTLP span's
     attribute names) that gather the records of one conversation and order them.  ``protocol``
-    names the requests' protocol (or the responses', when it is a response's).
+    names the requests' protocol (or the responses', when it is a response's).  ``jobs`` processes
+    (None: the CPU count) check the files, and big JSON Lines logs cut at line ends, when no
+    record's meaning depends on another file's or line's: no ``group_by``, no joined batch halves,
+    no OpenTelemetry file (:func:`_in_parallel`); the reports are the same.
 
     >>> import json, tempfile, os
     >>> record = {"session": "s1", "body": {"messages": [
@@ -121,9 +126,8 @@ def check_log(
     [('CC-2', 1, 'body.messages[0].role', 'group s1')]
     >>> os.unlink(f.name)
     """
-    chosen = get_protocol(protocol) if protocol is not None else None
-    if chosen is not None:
-        chosen.make(profile)
+    if protocol is not None:
+        get_protocol(protocol).make(profile)
     kinds = [preset(name) for name in presets]
     if len(kinds) > 1 and len(kinds) != len(paths):
         raise UsageError(
@@ -139,6 +143,23 @@ def check_log(
             )
         for name in _expand(path):
             files.append((name, kind if kind is not None else (custom if request or response else None)))
+    if jobs != 1 and group_by is None:
+        parallel = _in_parallel(files, body, order_by, protocol, profile, jobs)
+        if parallel is not None:
+            return parallel
+    return _check_files(files, body, group_by, order_by, protocol, profile)
+
+
+def _check_files(
+    files: list[tuple[str, Preset | None]],
+    body: str | None,
+    group_by: str | None,
+    order_by: str | None,
+    protocol: str | None,
+    profile: str | None,
+) -> list[Report]:
+    """:func:`check_log` of ``files``, each with the preset that says where its records keep their bodies."""
+    chosen = get_protocol(protocol) if protocol is not None else None
     problems: dict[str, list[Problem]] = {name: [] for name, _ in files}
     calls: list[_Call] = []
     joined: dict[Any, _Call] = {}
@@ -147,6 +168,118 @@ def check_log(
     found: dict[tuple[str, str], _Found] = {}
     _check_groups(calls, chosen, profile, group_by is not None, found, problems)
     return _reports([name for name, _ in files], found, problems)
+
+
+def _in_parallel(
+    files: list[tuple[str, Preset | None]],
+    body: str | None,
+    order_by: str | None,
+    protocol: str | None,
+    profile: str | None,
+    jobs: int | None,
+) -> list[Report] | None:
+    """The reports of ungrouped ``files`` from a pool (:mod:`._jobs`): each file a part, a big JSON
+    Lines one cut at line ends, its protocols detected here from its first records; None when the
+    files are better checked here (one small file) or must be read together (joined halves of a
+    batch, OpenTelemetry spans grouped by their trace, standard input)."""
+    from toolwire.engines._jobs import BIG, Part, cuts, default_jobs, run_parts
+
+    jobs = jobs or default_jobs()
+    names = [name for name, _ in files]
+    if jobs == 1 or "-" in names or any(kind is not None and kind.key for _, kind in files):
+        return None
+    sizes = [os.path.getsize(name) if os.path.isfile(name) else -1 for name in names]
+    if min(sizes) < 0 or (len(files) == 1 and sizes[0] <= BIG) or any(is_otlp_file(n) for n in names):
+        return None
+    parts: list[Part] = []
+    mine: list[list[int]] = []
+    split: list[bool] = []
+    for (name, kind), size in zip(files, sizes, strict=True):
+        options: dict[str, Any] = {"kind": kind, "body": body, "order_by": order_by}
+        options |= {"protocol": protocol, "profile": profile}
+        mine.append([])
+        split.append(size > BIG and _jsonl(name))
+        if not split[-1]:
+            mine[-1].append(len(parts))
+            parts.append(Part("log", name, size, options))
+            continue
+        pieces = cuts(name, size, jobs)
+        options["samples"] = _head_samples(name, kind, body, pieces[0])
+        for start, end, before, lines in pieces:
+            mine[-1].append(len(parts))
+            parts.append(Part("log-range", name, end - start, options, start, end, before, lines))
+    if len(parts) <= 1:
+        return None
+    outcomes = run_parts(parts, jobs)
+    reports: list[Report] = []
+    for k, name in enumerate(names):
+        done = [(parts[i], outcomes[i]) for i in mine[k]]
+        reports.extend(_gathered(name, done, split[k]))
+    return reports
+
+
+def _jsonl(name: str) -> bool:
+    with open(name, "rb") as raw:
+        head = raw.read(65536)
+    return not_a_trace(head) is None and detect_format(head) == "jsonl"
+
+
+def _head_samples(
+    name: str, kind: Preset | None, body: str | None, first: tuple[int, int, int, int]
+) -> dict[Any, list[Any]]:
+    """The bodies each field's protocol is detected from: the first of the file's (its first part's)."""
+    calls: list[_Call] = []
+    _read(name, kind, body, None, None, calls, {}, [], (first[0], first[1], first[2]))
+    return _Detector(calls, None).samples
+
+
+def _gathered(name: str, done: list[tuple[Any, tuple[str, Any]]], split: bool) -> list[Report]:
+    """The reports of one file from what its parts gave."""
+    from toolwire.engines._jobs import died, failed
+
+    found: dict[tuple[str, str], _Found] = {}
+    problems: list[Problem] = []
+    for part, (status, value) in done:
+        if status == "usage":
+            raise UsageError(value)
+        if status != "ok":
+            why = died(part, value) if status == "died" else failed(part, value)
+            problems.append(Problem(part.before + 1 if split else None, None, why))
+        elif not split:
+            return list(value)
+        else:
+            part_found, part_problems = value
+            problems.extend(part_problems)
+            for key, bucket in part_found.items():
+                mine = found.setdefault(key, _Found())
+                mine.events += bucket.events
+                mine.findings.extend(bucket.findings)
+    return _reports([name], found, {name: problems})
+
+
+def check_log_range(
+    path: str,
+    start: int,
+    end: int,
+    before: int,
+    *,
+    kind: Preset | None,
+    body: str | None,
+    order_by: str | None,
+    protocol: str | None,
+    profile: str | None,
+    samples: dict[Any, list[Any]],
+) -> tuple[dict[tuple[str, str], _Found], list[Problem]]:
+    """What the records of bytes ``start``-``end`` of the log at ``path`` (``before`` lines precede
+    them) gave, ungrouped: a worker's part (see :func:`_in_parallel`); ``samples`` are the file's
+    first bodies, which its protocols are detected from."""
+    chosen = get_protocol(protocol) if protocol is not None else None
+    problems: dict[str, list[Problem]] = {path: []}
+    calls: list[_Call] = []
+    _read(path, kind, body, None, order_by, calls, {}, problems[path], (start, end, before))
+    found: dict[tuple[str, str], _Found] = {}
+    _check_groups(calls, chosen, profile, False, found, problems, samples)
+    return found, problems[path]
 
 
 def _expand(path: str | os.PathLike[str]) -> list[str]:
@@ -167,13 +300,21 @@ def _read(
     calls: list[_Call],
     joined: dict[Any, _Call],
     problems: list[Problem],
+    span: tuple[int, int, int] | None = None,
 ) -> None:
+    """Read the records of the file ``name`` (of its bytes ``start``-``end`` when ``span`` is
+    ``(start, end, lines before start)``) into ``calls``."""
     try:
         raw = open(name, "rb") if name != "-" else None  # noqa: SIM115 (closed below)
     except OSError as exc:
         problems.append(Problem(None, None, f"cannot read {name}: {exc.strerror}"))
         return
-    stream_in = raw if raw is not None else sys.stdin.buffer
+    stream_in: Any = raw if raw is not None else sys.stdin.buffer
+    before = 0
+    if span is not None and raw is not None:
+        from toolwire.engines._jobs import Range
+
+        stream_in, before = Range(raw, span[0], span[1]), span[2]
     try:
         head, stream = sniff(stream_in)
         unreadable = not_a_trace(head)
@@ -182,9 +323,13 @@ def _read(
             return
 
         def sink(line: int | None, message: str) -> None:
-            problems.append(Problem(line, None, message))
+            problems.append(Problem(None if line is None else line + before, None, message))
 
         frames = read_frames(stream, sink, detect_format(head))
+        if before:
+            from toolwire.engines._jobs import shifted
+
+            frames = shifted(frames, before)
         if is_otlp(head):
             _read_otlp(name, frames, group_by, order_by, calls, problems)
             return
@@ -193,7 +338,7 @@ def _read(
                 f"{name}: say where each record keeps its bodies: --request PATH, --response PATH, "
                 "--body PATH or --log PRESET"
             )
-        if kind is not None and kind.recorded:
+        if kind is not None and kind.recorded and (span is None or span[0] == 0):
             problems.append(
                 Problem(
                     None,
@@ -356,12 +501,13 @@ def _check_groups(
     grouped: bool,
     found: dict[tuple[str, str], _Found],
     problems: dict[str, list[Problem]],
+    samples: dict[Any, list[Any]] | None = None,
 ) -> None:
     groups: dict[Any, list[_Call]] = {}
     for call in calls:
         key = call.group if call.group is not None and (grouped or call.otlp) else ("\0", call.seq)
         groups.setdefault(_hashable(key), []).append(call)
-    detector = _Detector(calls, chosen)
+    detector = _Detector(calls, chosen, samples)
     for members in groups.values():
         members.sort(key=_sort_key)
         before: list[Turn] | None = None
@@ -390,13 +536,17 @@ def _hashable(value: Any) -> Any:
 class _Detector:
     """The protocol of each body: ``-p``, else detected from the bodies of its field together, else alone."""
 
-    def __init__(self, calls: list[_Call], chosen: Protocol | None) -> None:
+    def __init__(
+        self, calls: list[_Call], chosen: Protocol | None, given: dict[Any, list[Any]] | None = None
+    ) -> None:
         self.chosen = chosen
         self.by_field: dict[tuple[str, str, Side, str | None], Protocol | None] = {}
-        self.samples: dict[tuple[str, str, Side, str | None], list[Any]] = {}
+        # A part of a file is detected from the file's first bodies (given), not its own.
+        self.samples: dict[tuple[str, str, Side, str | None], list[Any]] = dict(given or {})
+        fixed = set(self.samples)
         for call in calls:
             for part in (call.request, call.response):
-                if part is not None:
+                if part is not None and self._key(part) not in fixed:
                     sample = self.samples.setdefault(self._key(part), [])
                     if len(sample) < _SAMPLE:
                         sample.append(part.value)

@@ -10,13 +10,15 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import os
+import stat
 import sys
-from collections.abc import Callable
-from typing import BinaryIO, Final
+from collections.abc import Callable, Sequence
+from typing import Any, BinaryIO, Final
 
 from toolwire.engines._check import (
     _EMPTY,
     _SAMPLE,
+    TYPED_BYTES,
     Problem,
     Report,
     _foreign,
@@ -30,10 +32,10 @@ from toolwire.engines._check import (
 from toolwire.errors import UsageError
 from toolwire.models import InputFormat, detect_format, read_frames, recording_kind
 from toolwire.models._wire import not_a_trace
-from toolwire.properties import Monitor, Protocol
+from toolwire.properties import Finding, Monitor, Protocol
 from toolwire.protocols import get_protocol
 
-__all__ = ["check_file", "check_path", "check_usage"]
+__all__ = ["check_file", "check_path", "check_paths", "check_range", "check_usage"]
 
 
 def check_path(
@@ -215,3 +217,162 @@ def _after(spec: Protocol, after: str | os.PathLike[str]) -> tuple[Monitor, list
     return previous, [
         Problem(p.line, p.index, f"in --after {after}: {p.message}", p.severity) for p in before
     ]
+
+
+def check_paths(
+    paths: Sequence[str | os.PathLike[str]],
+    protocol: str | None = None,
+    *,
+    input_format: InputFormat | None = None,
+    after: str | os.PathLike[str] | None = None,
+    profile: str | None = None,
+    jobs: int | None = None,
+) -> list[list[Report]]:
+    """:func:`check_path` of each of ``paths``, in their order, on ``jobs`` processes (default: the
+    CPU count): the files are the parts, the largest first, and a big JSON Lines log of request
+    bodies is cut at line boundaries (:mod:`._jobs`).  What it reports is what ``jobs=1`` does.
+
+    >>> [[r.protocol for r in found] for found in check_paths(
+    ...     ["tests/data/openai-chat/cc1-missing-id.json"], jobs=2)]
+    [['openai-chat']]
+    """
+    from toolwire.engines._jobs import BIG, Part, cuts, default_jobs
+
+    check_usage(protocol, profile, after)
+    jobs = jobs or default_jobs()
+    names = [str(path) for path in paths]
+    sizes = [_size(name) for name in names]
+    options = {"protocol": protocol, "input_format": input_format, "after": after, "profile": profile}
+    if jobs == 1 or (len(names) == 1 and sizes[0] <= BIG):
+        return [check_path(name, **options) for name in names]  # type: ignore[arg-type]
+    parts: list[Part] = []
+    mine: list[list[int]] = []
+    splits: dict[int, tuple[str, bool]] = {}
+    for k, (name, size) in enumerate(zip(names, sizes, strict=True)):
+        if size < 0 or (after is not None and str(after) == "-"):
+            mine.append([])  # checked here: standard input, a folder, a file that is not there
+            continue
+        split = _splittable(name, protocol, input_format) if size > BIG and after is None else None
+        if split is None:
+            mine.append([len(parts)])
+            parts.append(Part("path", name, size, options))
+            continue
+        splits[k] = split
+        mine.append([])
+        for start, end, before, lines in cuts(name, size, jobs):
+            mine[-1].append(len(parts))
+            given = {"protocol": split[0], "profile": profile}
+            parts.append(Part("range", name, end - start, given, start, end, before, lines))
+    if len(parts) <= 1 and not splits:
+        return [check_path(name, **options) for name in names]  # type: ignore[arg-type]
+    from toolwire.engines._jobs import run_parts
+
+    outcomes = run_parts(parts, jobs)
+    out: list[list[Report]] = []
+    for k, name in enumerate(names):
+        if not mine[k] and k not in splits:
+            out.append(check_path(name, **options))  # type: ignore[arg-type]
+        elif k in splits:
+            spec_name, detected = splits[k]
+            out.append([_merged(name, spec_name, detected, [(parts[i], outcomes[i]) for i in mine[k]])])
+        else:
+            out.append(_whole(parts[mine[k][0]], outcomes[mine[k][0]], protocol))
+    return out
+
+
+def _size(name: str) -> int:
+    """The size of the file ``name``; -1 for standard input, a folder, or a file not there."""
+    if name == "-":
+        return -1
+    try:
+        status = os.stat(name)
+    except OSError:
+        return -1
+    return status.st_size if stat.S_ISREG(status.st_mode) else -1
+
+
+def _whole(part: Any, outcome: tuple[str, Any], protocol: str | None) -> list[Report]:
+    from toolwire.engines._jobs import died, failed
+
+    status, value = outcome
+    if status == "ok":
+        return list(value)
+    if status == "usage":
+        raise UsageError(value)
+    why = died(part, value) if status == "died" else failed(part, value)
+    return [Report(part.path, protocol or "", 0, problems=(Problem(None, None, why),), unreadable=why)]
+
+
+def _merged(name: str, spec_name: str, detected: bool, done: list[tuple[Any, tuple[str, Any]]]) -> Report:
+    """One report of a file's parts, as checking it whole gives it."""
+    from toolwire.engines._jobs import died, failed
+
+    events = 0
+    findings: list[Finding] = []
+    problems: list[Problem] = []
+    for part, (status, value) in done:
+        if status == "ok":
+            [report] = value
+            events += report.events
+            findings.extend(report.findings)
+            problems.extend(p for p in report.problems if p.message != _EMPTY)
+        elif status == "usage":
+            raise UsageError(value)
+        else:
+            why = died(part, value) if status == "died" else failed(part, value)
+            problems.append(Problem(part.before + 1, None, why))
+    if events == 0 and not any(p.severity == "error" for p in problems):
+        problems.append(Problem(None, None, _EMPTY))
+    findings.sort(key=lambda f: (f.line is None, f.line or 0, f.index is None, f.index or 0))
+    problems.sort(key=lambda p: (p.line is None, p.line or 0))
+    return Report(name, spec_name, events, tuple(findings), tuple(problems), detected=detected)
+
+
+def _splittable(name: str, protocol: str | None, input_format: InputFormat | None) -> tuple[str, bool] | None:
+    """The protocol of the file ``name`` and whether it was detected, when the file is a JSON Lines
+    log of request bodies (each its own conversation: it can be cut at any line end); else None."""
+    with open(name, "rb") as raw:
+        head, stream = _head(raw)
+        if recording_kind(head[:65536]) is not None or _otlp(head) or not_a_trace(head) is not None:
+            return None
+        fmt = input_format or detect_format(head)
+        if fmt != "jsonl":
+            return None
+        sample = list(itertools.islice(read_frames(stream, lambda line, message: None, fmt), _SAMPLE))
+    if protocol is None:
+        from toolwire.engines._detect import detect, is_document
+
+        detection = detect(sample, document=is_document(head, fmt))
+        if detection.protocol is None:
+            return None
+        spec = get_protocol(detection.protocol)
+    else:
+        spec = get_protocol(protocol)
+    container = spec.container or ""
+    if spec.shape != "conversation" or not sample:
+        return None
+    if not all(isinstance(value, dict) and isinstance(value.get(container), list) for _, value, _ in sample):
+        return None
+    return spec.name, protocol is None
+
+
+def check_range(
+    path: str, start: int, end: int, before: int, *, protocol: str, profile: str | None = None
+) -> list[Report]:
+    """The report of bytes ``start``-``end`` of the JSON Lines log of request bodies at ``path``
+    (``before`` lines precede them), checked as ``protocol``: a worker's part (see :func:`check_paths`)."""
+    from toolwire.engines._jobs import Range, shifted
+    from toolwire.models._wire import read_jsonl
+
+    spec = get_protocol(protocol)
+    monitor = spec.make(profile)
+    problems: list[Problem] = []
+    sink = _sink(problems)
+
+    def problem(line: int | None, message: str) -> None:
+        sink(None if line is None else line + before, message)
+
+    with open(path, "rb") as raw:
+        hot = monitor.load_hot() if end - start > TYPED_BYTES else ()
+        frames = shifted(read_jsonl(Range(raw, start, end), problem, hot), before)  # type: ignore[arg-type]
+        return [_run_quietly(spec, frames, path, problems, "jsonl", None, monitor)]

@@ -1,0 +1,177 @@
+"""``check --jobs N``: the same output as ``--jobs 1``, from files, folders and logs cut at line ends."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from toolwire.cli import main
+from toolwire.engines import _jobs
+
+DATA = Path(__file__).parent / "data"
+LOGS = DATA / "logs"
+
+
+@pytest.fixture(autouse=True)
+def small_parts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Logs of some hundred KiB are cut as big ones are (8 MiB and more, in parts of 4 MiB or more)."""
+    monkeypatch.setattr(_jobs, "BIG", 64 << 10)
+    monkeypatch.setattr(_jobs, "PART_MIN", 16 << 10)
+    monkeypatch.setattr("toolwire.cli._BIG", 64 << 10)
+
+
+def _body(rng: random.Random, n: int) -> dict[str, Any]:
+    call = f"call_{n:06d}"
+    answered = call if n % 97 else "call_elsewhere"  # planted: a result for no call (CC-2)
+    messages: list[dict[str, Any]] = [
+        {"role": "system", "content": "You are helpful. " * rng.randint(1, 20)},
+        {"role": "user", "content": f"weather in city {n}?"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": call, "type": "function", "function": {"name": "weather", "arguments": '{"c":1}'}}
+            ],
+        },
+        {"role": "tool", "tool_call_id": answered, "content": "72F"},
+    ]
+    return {"model": "gpt-4o", "messages": messages}
+
+
+def _request_log(path: Path, lines: int = 1500) -> Path:
+    rng = random.Random(7)
+    out = []
+    for n in range(lines):
+        if n % 401 == 400:
+            out.append('{"model": "gpt-4o", "messages": [')  # planted: a line that is no JSON
+        elif n % 333 == 5:
+            out.append("")  # blank lines count as lines
+        else:
+            out.append(json.dumps(_body(rng, n)))
+    path.write_text("\r\n".join(out[:10]) + "\r\n" + "\n".join(out[10:]) + "\n")
+    return path
+
+
+def _litellm_log(path: Path, copies: int = 150) -> Path:
+    records = [
+        line
+        for name in ("clean.jsonl", "changed-id.jsonl", "orphan-tool-message.jsonl")
+        for line in (LOGS / "litellm" / name).read_text().splitlines()
+        if line.strip()
+    ]
+    lines = []
+    for k in range(copies):
+        for record in records:
+            value = json.loads(record)
+            value["trace_id"] = f"{value.get('trace_id')}-{k}"
+            lines.append(json.dumps(value))
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def _run(capsys: pytest.CaptureFixture[str], words: list[str], jobs: int) -> tuple[int, str, str]:
+    code = main([*words, "--jobs", str(jobs)])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def _cases(tmp: Path) -> dict[str, list[str]]:
+    chat = sorted(str(p) for p in (DATA / "openai-chat").iterdir())[:8]
+    requests = str(_request_log(tmp / "requests.jsonl"))
+    litellm = str(_litellm_log(tmp / "litellm.jsonl"))
+    return {
+        "files": ["check", *chat],
+        "requests": ["check", requests],
+        "requests-and-files": ["check", requests, *chat[:3], "-p", "openai-chat"],
+        "log-folder": ["check", str(LOGS / "litellm"), "--log", "litellm"],
+        "litellm": ["check", litellm, "--log", "litellm"],
+        "grouped": [
+            *("check", litellm, "--log", "litellm"),
+            *("--group-by", "trace_id", "--order-by", "startTime"),
+        ],
+        "body": ["check", requests, "--body", "messages"],
+    }
+
+
+CASES = ["files", "requests", "requests-and-files", "log-folder", "litellm", "grouped", "body"]
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+@pytest.mark.parametrize("case", CASES)
+def test_jobs_2_prints_what_jobs_1_prints(
+    case: str, fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    words = [*_cases(tmp_path)[case], "--format", fmt]
+    one = _run(capsys, words, 1)
+    two = _run(capsys, words, 2)
+    assert two == one
+    assert one[0] in (1, 2), one  # each case has findings or problems planted
+
+
+def test_a_cut_log_has_its_findings_at_their_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = _request_log(tmp_path / "requests.jsonl")
+    assert len(_jobs.cuts(str(log), log.stat().st_size, 2)) > 2
+    code, out, _ = _run(capsys, ["check", str(log), "-p", "openai-chat", "--format", "json"], 2)
+    [report] = json.loads(out)["reports"]
+    lines = log.read_bytes().replace(b"\r\n", b"\n").split(b"\n")
+    for finding in report["findings"]:
+        assert b"call_elsewhere" in lines[finding["line"] - 1]
+    planted = {n + 1 for n, line in enumerate(lines) if b"call_elsewhere" in line}
+    assert {finding["line"] for finding in report["findings"]} == planted and len(planted) > 5
+    for problem in report["problems"]:
+        assert lines[problem["line"] - 1].endswith(b"[")
+    assert code == 1
+
+
+@pytest.mark.parametrize("case", ["requests", "files", "litellm"])
+def test_a_worker_that_dies_is_a_problem_of_its_part(
+    case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    words = [*_cases(tmp_path)[case], "--format", "json"]
+    _, whole, _ = _run(capsys, words, 1)
+    if case == "files":
+        victim = words[2]
+    else:
+        cut = _jobs.cuts(words[1], Path(words[1]).stat().st_size, 2)
+        victim = f"{words[1]}@{cut[1][0]}"
+    monkeypatch.setenv(_jobs.DIE_ON, victim)
+    code, out, err = _run(capsys, words, 2)
+    # An input problem of its part: its report's exit code is 2 unless findings make it 1.
+    assert code == max(r["exit_code"] for r in json.loads(out)["reports"]), err
+    died = [
+        (report["source"], problem["line"], problem["message"])
+        for report in json.loads(out)["reports"]
+        for problem in report["problems"]
+        if "died (killed by SIGKILL)" in problem["message"]
+    ]
+    assert len(died) == 1, out
+    source, line, message = died[0]
+    assert source == victim.split("@")[0]
+    if case == "files":
+        assert line is None and "was not checked" in message and "toolwire:" in err
+        [report] = [r for r in json.loads(out)["reports"] if r["source"] == victim]
+        assert report["exit_code"] == 2
+    else:
+        assert message.startswith(f"lines {cut[1][2] + 1}-{cut[1][2] + cut[1][3]} were not checked")
+
+    # Every other part is reported as --jobs 1 reports it.
+    def lines_of(document: str) -> set[tuple[str, int]]:
+        return {(r["source"], f["line"]) for r in json.loads(document)["reports"] for f in r["findings"]}
+
+    kept = lines_of(whole) - lines_of(out)
+    if case == "files":
+        assert all(source == victim for source, _ in kept)
+    else:
+        assert all(cut[1][2] < line <= cut[1][2] + cut[1][3] for _, line in kept)
+        assert lines_of(out) < lines_of(whole)
+
+
+def test_jobs_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "a.jsonl", "b.jsonl", "--jobs", "0"]) == 2
+    assert "--jobs must be at least 1" in capsys.readouterr().err
