@@ -57,7 +57,7 @@ _REPEATED: Final = {"continuation-repeats-id": "bare", "continuation-carries-nam
 
 #: Azure OpenAI's first chunk: no choices, the prompt's content-filter results (Azure OpenAI
 #: "Content filtering", streaming; deepset-ai/haystack#8780 is a converter it broke).
-_PROMPT_FILTER: Final = {
+_PROMPT_FILTER: Final[dict[str, Any]] = {
     "choices": [],
     "created": 0,
     "id": "",
@@ -111,7 +111,7 @@ def openai_chat_stream(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> W
     filtered = pick(draw, {"no-prompt-filter-chunk": False, "prompt-filter-chunk": True}, quirks)
     blank = pick(draw, {"empty-object-arguments": False, "empty-string-arguments": True}, quirks)
     role: dict[str, Any] = {"role": "assistant", "content": None if not turn.text else ""}
-    events = [_PROMPT_FILTER] if filtered else []
+    events: Wire = [_PROMPT_FILTER] if filtered else []
     events.append(chunk(role | {"refusal": None} if refusal else role))
     if turn.text:
         events.append(chunk({"content": turn.text}))
