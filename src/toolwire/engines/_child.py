@@ -46,12 +46,13 @@ def tool_result(name: str | None, arguments: Any) -> str:
     that carry an object).  Command targets that run a round trip compute the
     same themselves.
 
-    >>> tool_result("search", '{"q": "a"}'), tool_result("search", {"q": "a"})
-    ('search returned {"q":"a"}', 'search returned {"q":"a"}')
+    >>> tool_result("search", '{"q": "a"}'), tool_result("search", {"q": "a"}), tool_result("search", "")
+    ('search returned {"q":"a"}', 'search returned {"q":"a"}', 'search returned {}')
     """
     if isinstance(arguments, str) or arguments is None:
         try:
-            value = orjson.loads(arguments or "null")
+            # A call without arguments ("" or none, as vLLM and Ollama send it) is a call with {}.
+            value = orjson.loads(arguments or "{}")
         except orjson.JSONDecodeError:
             return f"{name} returned {arguments or ''}"
     else:
