@@ -88,7 +88,8 @@ def _node() -> None:
 
 def test_the_real_convert_to_model_messages_keeps_every_call_answered_and_its_ids() -> None:
     _node()
-    run = fuzz(REAL, UI, MODEL, out=None, max_examples=30, timeout=30)
+    # Every call answered (no pending-client-tool: the test below has it).
+    run = fuzz(REAL, UI, MODEL, out=None, max_examples=30, timeout=30, quirks="none")
     assert run.examples == 30
     assert run.counterexamples == [], [c.message for c in run.counterexamples]
 

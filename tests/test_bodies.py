@@ -40,7 +40,8 @@ _IDS = [p[1] for p in PAIRS]
 def test_the_right_accumulator_keeps_every_relation(
     source: str, body: str, right: Callable[..., Any], buggy: Callable[..., Any], found: set[str]
 ) -> None:
-    run = fuzz(right, source, body, max_examples=150, out=None)
+    # OpenAI's own shapes: an index-keyed accumulator is right for them (not for index-0 traffic).
+    run = fuzz(right, source, body, max_examples=150, out=None, quirks="none")
     assert [c.finding for c in run.counterexamples] == []
 
 

@@ -192,7 +192,7 @@ def _serve(conn: Any) -> None:
             os.kill(os.getpid(), signal.SIGKILL)
         outcome: Outcome
         try:
-            outcome = ("ok", _RUN[part.kind](part))
+            outcome = ("ok", _runner(part.kind)(part))
         except UsageError as exc:
             outcome = ("usage", str(exc))
         except Exception:  # a bug: said, with its traceback, as a problem of its part
@@ -206,37 +206,22 @@ def _serve(conn: Any) -> None:
 # --- what a worker runs ---------------------------------------------------------------------------
 
 
-def _path(part: Part) -> Any:
-    from toolwire.engines._paths import check_path
-
-    return check_path(part.path, **part.options)
-
-
-def _range(part: Part) -> Any:
-    from toolwire.engines._paths import check_range
-
-    return check_range(part.path, part.start, part.end, part.before, **part.options)
-
-
-def _log(part: Part) -> Any:
-    from toolwire.engines._logs import _check_files
-
-    o = part.options
-    return _check_files([(part.path, o["kind"])], o["body"], None, o["order_by"], o["protocol"], o["profile"])
-
-
-def _log_range(part: Part) -> Any:
-    from toolwire.engines._logs import check_log_range
-
-    return check_log_range(part.path, part.start, part.end, part.before, **part.options)
-
-
-_RUN: Final[dict[str, Callable[[Part], Any]]] = {
-    "path": _path,
-    "range": _range,
-    "log": _log,
-    "log-range": _log_range,
+#: What a worker runs for each kind of part, named (``module:function``, imported in the worker):
+#: the pool knows nothing of what it runs, and the modules that use it import it, not the reverse.
+_RUN: Final[dict[str, str]] = {
+    "path": "toolwire.engines._paths:run_path_part",
+    "range": "toolwire.engines._paths:run_range_part",
+    "log": "toolwire.engines._logs:run_log_part",
+    "log-range": "toolwire.engines._logs:run_log_range_part",
 }
+
+
+def _runner(kind: str) -> Callable[[Part], Any]:
+    import importlib
+
+    module, name = _RUN[kind].split(":")
+    runner: Callable[[Part], Any] = getattr(importlib.import_module(module), name)
+    return runner
 
 
 # --- cutting a file --------------------------------------------------------------------------------

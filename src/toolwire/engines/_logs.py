@@ -713,3 +713,14 @@ def _reports(
                 Report(name, protocol, bucket.events, tuple(findings), tuple(own) if k == 0 else ())
             )
     return reports
+
+
+def run_log_part(part: Any) -> Any:
+    """A pool worker's run of one whole log file (:mod:`._jobs`)."""
+    o = part.options
+    return _check_files([(part.path, o["kind"])], o["body"], None, o["order_by"], o["protocol"], o["profile"])
+
+
+def run_log_range_part(part: Any) -> Any:
+    """A pool worker's run of one byte range of a log file (:mod:`._jobs`)."""
+    return check_log_range(part.path, part.start, part.end, part.before, **part.options)

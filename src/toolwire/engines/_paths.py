@@ -376,3 +376,13 @@ def check_range(
         hot = monitor.load_hot() if end - start > TYPED_BYTES else ()
         frames = shifted(read_jsonl(Range(raw, start, end), problem, hot), before)  # type: ignore[arg-type]
         return [_run_quietly(spec, frames, path, problems, "jsonl", None, monitor)]
+
+
+def run_path_part(part: Any) -> Any:
+    """A pool worker's run of one whole file (:mod:`._jobs`)."""
+    return check_path(part.path, **part.options)
+
+
+def run_range_part(part: Any) -> Any:
+    """A pool worker's run of one byte range of a file (:mod:`._jobs`)."""
+    return check_range(part.path, part.start, part.end, part.before, **part.options)

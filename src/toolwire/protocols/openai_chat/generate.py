@@ -108,8 +108,9 @@ def openai_chat_stream(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> W
     later = pick(draw, _REPEATED if "repeated-ids" in quirks else _CONTINUATIONS, quirks)
     joined = pick(draw, {"finish-reason-in-calls-chunk": True, "finish-reason-tool-calls": False}, quirks)
     usage = pick(draw, {"no-usage-chunk": False, "usage-only-chunk": True}, quirks)
-    filtered = pick(draw, {"no-prompt-filter-chunk": False, "prompt-filter-chunk": True}, quirks)
-    blank = pick(draw, {"empty-object-arguments": False, "empty-string-arguments": True}, quirks)
+    # Switched on only (a swarm, --like): a recording without them must not be given them.
+    filtered = "prompt-filter-chunk" in quirks
+    blank = "empty-string-arguments" in quirks
     role: dict[str, Any] = {"role": "assistant", "content": None if not turn.text else ""}
     events: Wire = [_PROMPT_FILTER] if filtered else []
     events.append(chunk(role | {"refusal": None} if refusal else role))
