@@ -93,6 +93,9 @@ def _cli(url: str, upstream: int, *more: str, cwd: Path) -> subprocess.Popen[str
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        # A pytest-xdist worker may run with SIGINT ignored, which a child inherits: the CLI must
+        # start as from a terminal, SIGINT at its default, to be interrupted as a user interrupts it.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # noqa: PLW1509 (one syscall)
     )
 
 

@@ -127,7 +127,7 @@ def generated(protocol: str, quirk: str | None = None) -> dict[str, float]:
         phases=(Phase.generate,),
         suppress_health_check=list(HealthCheck),
     )
-    @given(traces(protocol, quirk))
+    @given(traces(protocol, quirk, swarm=True))  # as campaigns draw them: some shapes only when switched on
     def draw(trace: list[Any]) -> None:
         total[0] += 1
         counts.update(shapes_of([e for e in trace if e is not DONE], protocol))

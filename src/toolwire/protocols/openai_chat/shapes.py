@@ -85,8 +85,16 @@ _STREAM: Final = (
     Feature("finish-reason-in-calls-chunk", "finish_reason arrives in a chunk that also carries fragments"),
     Feature("no-finish-reason", "a turn with calls and no finish_reason"),
     Feature("usage-only-chunk", "a chunk with choices [] and usage (stream_options.include_usage)"),
-    Feature("prompt-filter-chunk", "a chunk with choices [] and Azure's prompt_filter_results, no usage"),
-    Feature("empty-string-arguments", 'a call without arguments sent as "" (not "{}")'),
+    Feature(
+        "prompt-filter-chunk",
+        "a chunk with choices [] and Azure's prompt_filter_results, no usage",
+        documented="Azure OpenAI content filtering, streaming (prompt_filter_results); haystack#8780",
+    ),
+    Feature(
+        "empty-string-arguments",
+        'a call without arguments sent as "" (not "{}")',
+        documented="simonw/llm#1521 (json.loads of a no-argument call's empty arguments)",
+    ),
     Feature("done-sentinel", "the stream ends with data: [DONE]"),
     Feature(
         "no-calls",
