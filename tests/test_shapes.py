@@ -114,8 +114,8 @@ def real_features(protocol: str) -> frozenset[str]:
 
 
 @cache
-def generated(protocol: str, quirk: str | None = None) -> dict[str, float]:
-    """The share of generated traces that show each feature."""
+def generated(protocol: str, quirk: str | None = None, swarm: bool = False) -> dict[str, float]:
+    """The share of generated traces that show each feature (``swarm``: as campaigns draw them)."""
     counts: collections.Counter[str] = collections.Counter()
     total = [0]
 
@@ -127,7 +127,7 @@ def generated(protocol: str, quirk: str | None = None) -> dict[str, float]:
         phases=(Phase.generate,),
         suppress_health_check=list(HealthCheck),
     )
-    @given(traces(protocol, quirk, swarm=True))  # as campaigns draw them: some shapes only when switched on
+    @given(traces(protocol, quirk, swarm=swarm))
     def draw(trace: list[Any]) -> None:
         total[0] += 1
         counts.update(shapes_of([e for e in trace if e is not DONE], protocol))
@@ -143,6 +143,11 @@ def test_the_generators_produce_every_shape_real_traffic_shows(protocol: str) ->
     uncovered = []
     for feature in sorted(real_features(protocol)):
         if generated(protocol).get(feature, 0.0) >= 0.01:
+            continue
+        # Some shapes come only when a campaign's swarm switches them on (Azure's prompt-filter chunk);
+        # a rare one counts when plain and swarmed draws together show it three times.
+        swarmed = generated(protocol, swarm=True).get(feature, 0.0)
+        if swarmed >= 0.01 or (generated(protocol).get(feature, 0.0) + swarmed) * SAMPLES >= 3:
             continue
         if not any(generated(protocol, quirk).get(feature, 0.0) >= 0.01 for quirk in quirks_for(protocol)):
             uncovered.append(feature)
