@@ -197,35 +197,26 @@ def test_each_planted_gateway_bug_is_found_and_shrunk(bug: str, tmp_path: Path) 
 @pytest.mark.slow
 def test_a_gateway_that_answers_with_an_error_is_a_crash_and_leaves_no_port() -> None:
     with gateway("chat", None) as (url, _):
-        upstream = free_port()  # the gateway sends upstream elsewhere: it answers 502 or 500
-        target = GatewayTarget(
-            url, "openai-chat-stream", "openai-chat-stream", upstream=f"127.0.0.1:{upstream}"
-        )
-        try:
-            run = fuzz(target, "openai-chat-stream", "openai-chat-stream", max_examples=5, out=None)
-        finally:
-            target.close()
+        # The gateway sends upstream elsewhere: it answers 502 or 500.
+        _assert_one_crash(url, examples=5, says="the gateway")
+
+
+def _assert_one_crash(url: str, *, examples: int, says: str) -> None:
+    """A campaign on the gateway at ``url`` finds one crash, whose message says ``says``; no port is left."""
+    upstream = free_port()
+    target = GatewayTarget(url, "openai-chat-stream", "openai-chat-stream", upstream=f"127.0.0.1:{upstream}")
+    try:
+        run = fuzz(target, "openai-chat-stream", "openai-chat-stream", max_examples=examples, out=None)
+    finally:
+        target.close()
     assert [c.finding for c in run.counterexamples] == ["crashes"]
-    assert "the gateway" in run.counterexamples[0].message
+    assert says in run.counterexamples[0].message
     assert port_is_free(upstream)
 
 
 @pytest.mark.slow
 def test_a_gateway_that_is_not_there_is_a_crash() -> None:
-    upstream, nowhere = free_port(), free_port()
-    target = GatewayTarget(
-        f"http://127.0.0.1:{nowhere}{CHAT}",
-        "openai-chat-stream",
-        "openai-chat-stream",
-        upstream=f"127.0.0.1:{upstream}",
-    )
-    try:
-        run = fuzz(target, "openai-chat-stream", "openai-chat-stream", max_examples=3, out=None)
-    finally:
-        target.close()
-    assert [c.finding for c in run.counterexamples] == ["crashes"]
-    assert "ConnectError" in run.counterexamples[0].message
-    assert port_is_free(upstream)
+    _assert_one_crash(f"http://127.0.0.1:{free_port()}{CHAT}", examples=3, says="ConnectError")
 
 
 @pytest.mark.slow

@@ -22,7 +22,19 @@ from toolwire.errors import UsageError
 from toolwire.properties._turn import Call
 from toolwire.protocols import _registry
 
-__all__ = ["HttpFace", "Tool", "arguments_of", "asks_stream", "face", "faced", "sse", "tools_for", "whole"]
+__all__ = [
+    "HttpFace",
+    "Tool",
+    "arguments_of",
+    "asks_stream",
+    "face",
+    "faced",
+    "paired",
+    "sse",
+    "tools_for",
+    "user_text",
+    "whole",
+]
 
 Wire = list[dict[str, Any]]
 #: A tool the client declares: its name and a JSON Schema of its parameters.
@@ -121,6 +133,16 @@ def whole(trace: Wire, streamed: bool, *, named: bool = False, done: bool = Fals
     if streamed:
         return sse(trace, named=named, done=done), "text/event-stream"
     return orjson.dumps(trace[0] if trace else {}), "application/json"
+
+
+def user_text(text: str) -> Wire:
+    """The first user message as history, its content a plain string (Chat, Messages, Responses, Mistral)."""
+    return [{"role": "user", "content": text}]
+
+
+def paired(calls: list[Call], texts: list[str]) -> Iterable[tuple[Call, str]]:
+    """Each call with the text of its result: one text a call, in order."""
+    return zip(calls, texts, strict=True)
 
 
 def arguments_of(call: Call) -> Any:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from toolwire.properties._turn import Call
-from toolwire.protocols._http import HttpFace, Tool, arguments_of, asks_stream, whole
+from toolwire.protocols._http import HttpFace, Tool, arguments_of, asks_stream, paired, user_text, whole
 from toolwire.protocols.anthropic.rules import MESSAGES, RESPONSE, STREAM
 
 __all__ = ["FACE"]
@@ -62,15 +62,11 @@ def _request(model: str, history: Wire, declared: list[Tool], streamed: bool) ->
     return body
 
 
-def _user(text: str) -> Wire:
-    return [{"role": "user", "content": text}]
-
-
 def _answer(calls: list[Call], texts: list[str]) -> Wire:
     uses = [{"type": "tool_use", "id": c.id, "name": c.name, "input": arguments_of(c)} for c in calls]
     results = [
         {"type": "tool_result", "tool_use_id": call.id, "content": text}
-        for call, text in zip(calls, texts, strict=True)
+        for call, text in paired(calls, texts)
     ]
     return [{"role": "assistant", "content": uses}, {"role": "user", "content": results}]
 
@@ -84,6 +80,6 @@ FACE: Final = HttpFace(
     frame=_frame,
     reply=_reply,
     request=_request,
-    user=_user,
+    user=user_text,
     answer=_answer,
 )

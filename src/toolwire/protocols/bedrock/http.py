@@ -14,7 +14,7 @@ import orjson
 
 from toolwire.models._eventstream import CONTENT_TYPE, encode_frame
 from toolwire.properties._turn import Call
-from toolwire.protocols._http import HttpFace, Tool, arguments_of
+from toolwire.protocols._http import HttpFace, Tool, arguments_of, paired
 from toolwire.protocols.bedrock.rules import CONVERSE, RESPONSE, STREAM
 
 __all__ = ["FACE"]
@@ -76,7 +76,7 @@ def _answer(calls: list[Call], texts: list[str]) -> Wire:
     uses = [{"toolUse": {"toolUseId": c.id, "name": c.name, "input": arguments_of(c)}} for c in calls]
     results = [
         {"toolResult": {"toolUseId": call.id, "content": [{"text": text}], "status": "success"}}
-        for call, text in zip(calls, texts, strict=True)
+        for call, text in paired(calls, texts)
     ]
     return [{"role": "assistant", "content": uses}, {"role": "user", "content": results}]
 

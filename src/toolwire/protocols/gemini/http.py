@@ -13,7 +13,7 @@ from typing import Any, Final
 import orjson
 
 from toolwire.properties._turn import Call
-from toolwire.protocols._http import HttpFace, Tool, arguments_of, sse
+from toolwire.protocols._http import HttpFace, Tool, arguments_of, paired, sse
 from toolwire.protocols.gemini.rules import CONTENTS, RESPONSE, STREAM
 
 __all__ = ["FACE"]
@@ -73,8 +73,7 @@ def _answer(calls: list[Call], texts: list[str]) -> Wire:
 
     made = [with_id({"name": c.name, "args": arguments_of(c)}, c) for c in calls]
     responses = [
-        with_id({"name": c.name, "response": {"result": text}}, c)
-        for c, text in zip(calls, texts, strict=True)
+        with_id({"name": c.name, "response": {"result": text}}, c) for c, text in paired(calls, texts)
     ]
     return [
         {"role": "model", "parts": [{"functionCall": part} for part in made]},

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from toolwire.properties._turn import Call
-from toolwire.protocols._http import HttpFace, Tool, asks_stream, whole
+from toolwire.protocols._http import HttpFace, Tool, asks_stream, paired, user_text, whole
 from toolwire.protocols.mistral.rules import CHAT, CHAT_STREAM, RESPONSE
 
 __all__ = ["FACE"]
@@ -61,10 +61,6 @@ def _request(model: str, history: Wire, declared: list[Tool], streamed: bool) ->
     return body
 
 
-def _user(text: str) -> Wire:
-    return [{"role": "user", "content": text}]
-
-
 def _answer(calls: list[Call], texts: list[str]) -> Wire:
     made = [
         {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments or "{}"}}
@@ -72,7 +68,7 @@ def _answer(calls: list[Call], texts: list[str]) -> Wire:
     ]
     results = [
         {"role": "tool", "tool_call_id": call.id, "name": call.name, "content": text}
-        for call, text in zip(calls, texts, strict=True)
+        for call, text in paired(calls, texts)
     ]
     return [{"role": "assistant", "content": "", "tool_calls": made}, *results]
 
@@ -86,6 +82,6 @@ FACE: Final = HttpFace(
     frame=_frame,
     reply=_reply,
     request=_request,
-    user=_user,
+    user=user_text,
     answer=_answer,
 )

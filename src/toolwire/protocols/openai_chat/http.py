@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import Any, Final
 
 from toolwire.properties._turn import Call
-from toolwire.protocols._http import HttpFace, Tool, asks_stream, whole
+from toolwire.protocols._http import HttpFace, Tool, asks_stream, paired, user_text, whole
 from toolwire.protocols.openai_chat.rules import CHAT, CHAT_RESPONSE, CHAT_STREAM
 
-__all__ = ["FACE", "answer", "frame", "reply", "request", "user"]
+__all__ = ["FACE", "answer", "frame", "reply", "request", "tools"]
 
 Wire = list[dict[str, Any]]
 _ID: Final = "chatcmpl-toolwire0000000000000000000"
@@ -76,11 +76,6 @@ def request(model: str, history: Wire, declared: list[Tool], streamed: bool) -> 
     return body
 
 
-def user(text: str) -> Wire:
-    """A user message."""
-    return [{"role": "user", "content": text}]
-
-
 def answer(calls: list[Call], texts: list[str]) -> Wire:
     """The assistant message with ``tool_calls``, then one ``tool`` message per call."""
     assistant = {
@@ -96,8 +91,7 @@ def answer(calls: list[Call], texts: list[str]) -> Wire:
         ],
     }
     results = [
-        {"role": "tool", "tool_call_id": call.id, "content": text}
-        for call, text in zip(calls, texts, strict=True)
+        {"role": "tool", "tool_call_id": call.id, "content": text} for call, text in paired(calls, texts)
     ]
     return [assistant, *results]
 
@@ -111,6 +105,6 @@ FACE: Final = HttpFace(
     frame=frame,
     reply=reply,
     request=request,
-    user=user,
+    user=user_text,
     answer=answer,
 )

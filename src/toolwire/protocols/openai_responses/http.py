@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from toolwire.properties._turn import Call
-from toolwire.protocols._http import HttpFace, Tool, asks_stream, whole
+from toolwire.protocols._http import HttpFace, Tool, asks_stream, paired, user_text, whole
 from toolwire.protocols.openai_responses.rules import INPUT, RESPONSE, STREAM
 
 __all__ = ["FACE"]
@@ -102,10 +102,6 @@ def _request(model: str, history: Wire, declared: list[Tool], streamed: bool) ->
     return body
 
 
-def _user(text: str) -> Wire:
-    return [{"role": "user", "content": text}]
-
-
 def _answer(calls: list[Call], texts: list[str]) -> Wire:
     made = [
         {"type": "function_call", "call_id": c.id, "name": c.name, "arguments": c.arguments or "{}"}
@@ -113,7 +109,7 @@ def _answer(calls: list[Call], texts: list[str]) -> Wire:
     ]
     outputs = [
         {"type": "function_call_output", "call_id": call.id, "output": text}
-        for call, text in zip(calls, texts, strict=True)
+        for call, text in paired(calls, texts)
     ]
     return [*made, *outputs]
 
@@ -127,6 +123,6 @@ FACE: Final = HttpFace(
     frame=_frame,
     reply=_reply,
     request=_request,
-    user=_user,
+    user=user_text,
     answer=_answer,
 )
