@@ -68,3 +68,21 @@ def test_common_lines_take_the_fast_path(words: list[str]) -> None:
 )
 def test_anything_else_goes_to_argparse(words: list[str]) -> None:
     assert _plain_check(words) is None
+
+
+@pytest.mark.parametrize("verb", ["fuzz", "explore"])
+def test_help_names_what_from_takes_apart_from_what_to_takes(
+    verb: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from toolwire.cli import main
+    from toolwire.protocols import EXPLORED, GENERATED, PROTOCOLS
+
+    with pytest.raises(SystemExit):
+        main([verb, "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    sources = GENERATED if verb == "fuzz" else EXPLORED
+    taken_from = help_text.split("--from: ")[-1].split(" --to: ")[0].split(", ")
+    taken_to = help_text.split(" --to: ")[-1].split(" quirk profiles:")[0].split(", ")
+    assert taken_from == [p for p in PROTOCOLS if p in sources]
+    assert "otel-genai" not in taken_from
+    assert taken_to == list(PROTOCOLS)

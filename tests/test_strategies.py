@@ -97,7 +97,12 @@ def test_arguments_are_split_inside_escapes_and_between_surrogate_halves(inside:
 def test_unknown_quirks_and_protocols_are_usage_errors() -> None:
     with pytest.raises(UsageError, match="its quirk profiles: repeated-ids"):
         traces("openai-chat-stream", "missing-ids")
-    with pytest.raises(UsageError, match="no strategy for protocol"):
+    with pytest.raises(
+        UsageError, match="cannot generate 'carrier-pigeon': --from takes one of: openai-chat"
+    ):
         traces("carrier-pigeon")
+    # An output-only protocol (an instrumentor's spans) is named as such, not as unknown.
+    with pytest.raises(UsageError, match="judged as an output, but has no generator"):
+        traces("otel-genai")
     with pytest.raises(UsageError, match="contradict"):
         traces("openai-chat-stream", "index-0,index-reuse")

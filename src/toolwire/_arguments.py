@@ -385,7 +385,7 @@ def _explain(verbs: Mapping[str, argparse.ArgumentParser]) -> None:
 
 def _epilog(name: str) -> str:
     """A verb's epilog: the choices it accepts, an example and its exit codes (this reads every family)."""
-    from toolwire.protocols import PROTOCOLS, QUIRKS
+    from toolwire.protocols import EXPLORED, GENERATED, PROTOCOLS, QUIRKS
 
     requests = [p for p in PROTOCOLS.values() if p.follows]
     names = {
@@ -397,7 +397,9 @@ def _epilog(name: str) -> str:
     }
     parts = []
     if name in ("fuzz", "explore"):
-        parts.append(_wrapped("protocols: " + ", ".join(PROTOCOLS)))
+        sources = GENERATED if name == "fuzz" else EXPLORED
+        parts.append(_wrapped("--from: " + ", ".join(p for p in PROTOCOLS if p in sources)))
+        parts.append(_wrapped("--to: " + ", ".join(PROTOCOLS)))
         parts.append(_wrapped("quirk profiles: " + ", ".join(sorted(QUIRKS))))
     if name in ("diagram", "analyse"):
         parts.append("machines: `toolwire analyse` lists every machine with its states")

@@ -22,7 +22,7 @@ def space_for(protocol: str, bounds: Bounds) -> Space:
     if spec is None or spec.space is None:
         raise UsageError(
             f"explore has no state space for {protocol!r} yet; it explores: {', '.join(EXPLORED)} "
-            "(toolwire fuzz covers every protocol)"
+            "(toolwire fuzz generates more)"
         )
     kind: type[Space] = spec.space()
     return kind(bounds)

@@ -127,8 +127,9 @@ def drawn_traces(
     """
     spec = PROTOCOLS.get(protocol)
     if spec is None or spec.generator is None:
+        known = "" if spec is None else " it is checked and judged as an output, but has no generator;"
         raise UsageError(
-            f"no strategy for protocol {protocol!r}; choose one of: {', '.join(GENERATED)}"
+            f"cannot generate {protocol!r}:{known} --from takes one of: {', '.join(GENERATED)}"
         ) from None
     shape: Generator = spec.generator()
     chosen = _quirk_set(protocol, quirks)
