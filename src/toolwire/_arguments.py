@@ -341,7 +341,8 @@ _EXITS = {
     "2 unreadable, unrecognised or empty input, or bad usage",
     "ids": "0 the id is valid everywhere asked; 1 some protocol rejects it; 2 bad usage",
     "fuzz": "0 no counterexample (and --min-coverage met); 1 counterexamples found or coverage "
-    "short; 2 bad usage or a target that cannot be loaded; 130 interrupted",
+    "short; 2 bad usage, a target that cannot be loaded, or a --workers process lost (and nothing found); "
+    "130 interrupted",
     "replay": "0 the saved case no longer fails; 1 it still fails; 2 bad usage or file",
     "explore": "0 holds within the bounds; 1 a counterexample; 2 bad usage",
     "proxy": "0 nothing broke a rule; 1 rule violations seen; 2 bad usage",

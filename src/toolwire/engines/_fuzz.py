@@ -102,6 +102,8 @@ class FuzzRun:
     coverage: Coverage = field(default_factory=Coverage)
     #: The least coverage the campaign had to reach (``--min-coverage``), when asked.
     min_coverage: float | None = None
+    #: What kept part of the campaign from finishing (a ``--workers`` process that died).
+    problems: tuple[str, ...] = ()
 
     @property
     def covered_enough(self) -> bool:
@@ -110,8 +112,11 @@ class FuzzRun:
 
     @property
     def exit_code(self) -> int:
-        """1 when a counterexample was found or coverage fell short of ``min_coverage``, else 0."""
-        return 1 if self.counterexamples or not self.covered_enough else 0
+        """1 when a counterexample was found or coverage fell short of ``min_coverage``; else 2 when
+        part of the campaign was lost (:attr:`problems`: never called clean); else 0."""
+        if self.counterexamples or not self.covered_enough:
+            return 1
+        return 2 if self.problems else 0
 
     def record_saved(self, saved: Mapping[str, Path]) -> None:
         """Note where each finding's counterexample is saved (the saving handler calls this)."""
@@ -141,6 +146,7 @@ class FuzzRun:
             interrupted=interrupted,
             stopped="interrupted" if interrupted else self.stopped,
             note=self.note or other.note,
+            problems=self.problems + other.problems,
             ignored=_added(self.ignored, other.ignored),
             hits=_added(self.hits, other.hits),
             first_seen={
@@ -747,49 +753,76 @@ def _fan_out(
         for process in processes:
             process.start()
         try:
-            runs = _gather(processes, events, emit, started)
+            gathered = _gather(processes, events, emit, started)
         finally:
             for process in processes:
                 process.join(5)
                 if process.is_alive():
                     process.kill()
+    runs = [run for run in gathered.runs if run is not None]
+    if not runs:
+        raise UsageError("; ".join(gathered.lost))
     merged = runs[0]
     for run in runs[1:]:
         merged = merged.merge(run)
+    # A lost worker's findings reached the handlers as it found them: the run keeps them too.
+    best = {found.finding: found for found in merged.counterexamples}
+    for found in gathered.found:
+        if smaller(found, best.get(found.finding)):
+            best[found.finding] = found
     merged = dataclasses.replace(
         merged,
         max_examples=options.limit,
         seed=options.seed,
         seconds=time.monotonic() - started,
         saved={},
+        counterexamples=_ordered(best.values()),
+        problems=merged.problems + tuple(gathered.lost),
     )
     emit(Finished(engine="fuzz", run=merged))
     return merged
 
 
-def _gather(processes: list[Any], events: Any, emit: Handler, started: float) -> list[FuzzRun]:
-    """The workers' runs, in worker order; their findings and progress passed on as they come."""
+@dataclass(frozen=True, slots=True)
+class _Gathered:
+    """What the workers of a fan-out sent: each one's run (None for a worker that died without
+    one), why each lost worker is lost, and the smallest example of every finding any of them sent."""
+
+    runs: list[FuzzRun | None]
+    lost: list[str]
+    found: list[Counterexample]
+
+
+def _gather(processes: list[Any], events: Any, emit: Handler, started: float) -> _Gathered:
+    """The workers' runs, in worker order; their findings and progress passed on as they come.
+
+    A worker that dies is a problem of its own part: the others run on, and what it sent is kept.
+    """
     runs: dict[int, FuzzRun] = {}
+    lost: dict[int, str] = {}
     best: dict[str, Counterexample] = {}
     progress: dict[int, Progress] = {}
     interrupted = False
     #: When each worker was first seen dead without its run (its last events may still be queued).
     dead_since: dict[int, float] = {}
-    while len(runs) < len(processes):
+    while len(runs) + len(lost) < len(processes):
         try:
             # A worker that died is noticed even while the others keep the queue busy.
             now = time.monotonic()
             for n, process in enumerate(processes):
                 if n not in runs and not process.is_alive():
                     dead_since.setdefault(n, now)
-            lost = [n for n, since in dead_since.items() if n not in runs and now - since > 2.0]
-            if lost:
-                raise _lost(lost[0], processes[lost[0]])
+            for n, since in dead_since.items():
+                if n not in runs and n not in lost and now - since > 2.0:
+                    lost[n] = _lost(n, processes[n])
+            if len(runs) + len(lost) == len(processes):
+                break
             number, event = events.get(timeout=0.5)
         except queue.Empty:
-            dead = [n for n, p in enumerate(processes) if n not in runs and not p.is_alive()]
-            if dead and events.empty():
-                raise _lost(dead[0], processes[dead[0]]) from None
+            if events.empty():
+                for n, process in enumerate(processes):
+                    if n not in runs and n not in lost and not process.is_alive():
+                        lost[n] = _lost(n, process)
             continue
         except KeyboardInterrupt:
             # Ctrl-C reached the workers too: each stops and sends what it found.
@@ -821,11 +854,18 @@ def _gather(processes: list[Any], events: Any, emit: Handler, started: float) ->
                     coverage=event.coverage,
                 )
             )
-    return [runs[n] for n in range(len(processes))]
+    return _Gathered(
+        runs=[runs.get(n) for n in range(len(processes))],
+        lost=[lost[n] for n in sorted(lost)],
+        found=list(best.values()),
+    )
 
 
-def _lost(number: int, process: Any) -> UsageError:
-    return UsageError(f"fuzz worker {number} ended without a result (exit status {process.exitcode})")
+def _lost(number: int, process: Any) -> str:
+    return (
+        f"fuzz worker {number} ended without a result (exit status {process.exitcode}); "
+        "the findings it sent before are kept, its examples are not counted"
+    )
 
 
 def _worker(number: int, target: str | TargetRecipe, options: FuzzOptions, events: Any) -> None:

@@ -86,6 +86,7 @@ def render_fuzz(run: FuzzRun, fmt: str = "text") -> str:
                 "stopped": run.stopped,
                 "interrupted": run.interrupted,
                 "note": run.note,
+                "problems": list(run.problems),
                 "exit_code": run.exit_code,
                 "findings": len(run.counterexamples),
                 "ignored": run.ignored,
@@ -121,6 +122,8 @@ def render_fuzz(run: FuzzRun, fmt: str = "text") -> str:
         needed = sorted({q for c in run.counterexamples for q in (c.quirks or "").split(",") if q})
         if run.swarm:
             summary += f"; quirk profiles the findings needed: {', '.join(needed) or 'none'}"
+    elif run.problems:
+        summary += "no counterexample on the examples that finished, but part of the campaign was lost"
     else:
         summary += (
             "no counterexample; every property held on these examples "
@@ -137,6 +140,7 @@ def render_fuzz(run: FuzzRun, fmt: str = "text") -> str:
         )
     if run.note:
         lines.append(f"note: {run.note}")
+    lines.extend(f"problem: {problem}" for problem in run.problems)
     return "\n".join(lines)
 
 
