@@ -29,7 +29,6 @@ from typing import Any, ClassVar, Final, TextIO
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
 from hypothesis import strategies as st
-from hypothesis import target as target_value
 from hypothesis.control import current_build_context
 from hypothesis.database import InMemoryExampleDatabase, choices_to_bytes
 from hypothesis.errors import Flaky
@@ -413,15 +412,9 @@ class Campaign:
             raise _Spent("time-limit")
         result.examples += 1
         self._progress()
-        coverage = result.coverage
-        taken = coverage.input_machines.size() + coverage.output_machines.size()
         outcome = self._judge(example, self.watch)
         judged = outcome.judged if outcome.judged is not None else example.trace
-        # Steer towards examples that show shape features, or take machine states, transitions
-        # and transition pairs, that no example has yet.
-        taken = coverage.input_machines.size() + coverage.output_machines.size() - taken
-        shown = coverage.add(set(example.features), _shapes(outcome.output, self.options.destination))
-        target_value(float(shown + taken))
+        result.coverage.add(set(example.features), _shapes(outcome.output, self.options.destination))
         fresh = []
         steering = {s.finding for s in self.signatures if s.finding in self.done}
         faults = outcome.faults()
