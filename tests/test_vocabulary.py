@@ -8,20 +8,71 @@ new type here, as a failing test for us, not as a false alarm for a user (issue 
 from __future__ import annotations
 
 import typing
+from collections.abc import Iterable
 from typing import Any
 
 import pytest
 
 from toolwire.models import anthropic as anthropic_wire
+from toolwire.models import mistral as mistral_wire
+from toolwire.models import openai_chat as chat_wire
 from toolwire.models import openai_responses as responses_wire
 from toolwire.protocols.anthropic.rules import MODELLED_SDK as ANTHROPIC_SDK
 from toolwire.protocols.gemini.monitors import _PART_FIELDS
 from toolwire.protocols.gemini.rules import MODELLED_SDK as GEMINI_SDK
 from toolwire.protocols.openai_responses.rules import MODELLED_SDK as OPENAI_SDK
 
-#: Types of the SDKs toolwire passes over on purpose, each with why.  Empty today: every member
-#: of the unions below is modelled.  Add a type here only with the reason it needs no model.
-OPAQUE: dict[str, str] = {}
+#: Types and fields of the SDKs toolwire passes over on purpose, by the SDK type they belong to,
+#: each with why.  Add one here only with the reason it needs no model.
+OPAQUE: dict[str, dict[str, str]] = {
+    "ChatCompletionChunk": dict.fromkeys(
+        (
+            "id",
+            "created",
+            "model",
+            "object",
+            "moderation",
+            "obfuscation",
+            "service_tier",
+            "system_fingerprint",
+        ),
+        "the chunk's envelope: no tool call is in it",
+    )
+    | {"usage": "token counts of the last chunk: no tool call"},
+    "Choice": {"logprobs": "token log probabilities of the text: no tool call"},
+    "ChoiceDelta": dict.fromkeys(
+        ("audio", "content", "refusal", "role"), "the turn's text or audio: no tool call"
+    )
+    | {
+        "function_call": "the deprecated functions API's single call, streamed only when the request sent "
+        "functions, not tools; toolwire models tool_calls"
+    },
+    "ChatCompletionMessageParam": dict.fromkeys(
+        ("content", "name", "audio", "refusal"), "a message's text, author name or audio: no tool call"
+    )
+    | {"function_call": "the deprecated functions API's call, which tool messages cannot answer"},
+    "mistral CompletionChunk": dict.fromkeys(
+        ("id", "model", "object", "created", "usage"), "the chunk's envelope: no tool call is in it"
+    ),
+    "mistral CompletionResponseStreamChoice": dict.fromkeys(
+        ("logprobs", "prompt_logprobs"), "token log probabilities: no tool call"
+    ),
+    "mistral DeltaMessage": dict.fromkeys(("role", "content", "metadata"), "the turn's text: no tool call")
+    | dict.fromkeys(
+        ("tool_call_id", "index"),
+        "set on a streamed tool message (agents' conversations), not on the chat stream's calls",
+    ),
+    "mistral ToolCall": {
+        "type": "a free string defaulting to function; Mistral chat has only function tools"
+    },
+    "mistral messages": dict.fromkeys(
+        ("content", "name", "prefix"), "a message's text, tool name or prefix flag: no tool call"
+    ),
+}
+
+
+def _opaque(scope: str) -> set[str]:
+    return set(OPAQUE.get(scope, {}))
 
 
 def _members(union: Any) -> tuple[Any, ...]:
@@ -45,8 +96,13 @@ def _version(package: str) -> str:
     return f"{package.replace('_', '-')} {module.__version__}"
 
 
-def _unmodelled(sdk: set[str], modelled: frozenset[str] | set[str]) -> set[str]:
-    return sdk - set(modelled) - set(OPAQUE)
+def _unmodelled(sdk: set[str], modelled: Iterable[str], scope: str = "") -> set[str]:
+    return sdk - set(modelled) - _opaque(scope)
+
+
+def _fields(model: Any) -> set[str]:
+    """The fields of a pydantic model, by name and by wire alias."""
+    return set(model.model_fields) | {field.alias for field in model.model_fields.values() if field.alias}
 
 
 def test_the_modelled_sdk_versions_are_the_pinned_ones() -> None:
@@ -128,3 +184,80 @@ def test_every_gemini_function_call_field_is_read() -> None:
         )
         == set()
     )
+
+
+def _literals(union: Any, field: str = "type") -> set[str]:
+    """The ``field`` literals of the members of an SDK union of pydantic models or TypedDicts."""
+    return {literal for member in _members(union) for literal in _literal_values(member, field)}
+
+
+def _literal_values(member: Any, field: str) -> tuple[Any, ...]:
+    """The literals of ``field`` of a pydantic model or TypedDict, through ``Optional``."""
+    if hasattr(member, "model_fields"):
+        annotation = member.model_fields[field].annotation
+    else:
+        annotation = typing.get_type_hints(member)[field]
+    while typing.get_origin(annotation) is not typing.Literal:
+        (annotation,) = (a for a in typing.get_args(annotation) if a is not type(None))
+    return typing.get_args(annotation)
+
+
+def test_every_responses_input_item_type_is_modelled() -> None:
+    items = pytest.importorskip("openai.types.responses.response_input_item_param")
+    sdk = _literals(items.ResponseInputItemParam)
+    assert _unmodelled(sdk, responses_wire.INPUT_ITEM_TYPES) == set()
+    assert set(responses_wire.INPUT_ITEM_TYPES) - sdk == set(), "modelled types the SDK does not have"
+
+
+@pytest.mark.parametrize(
+    ("sdk_type", "read"),
+    [
+        ("ChatCompletionChunk", chat_wire.CHUNK_FIELDS),
+        ("Choice", chat_wire.CHOICE_FIELDS),
+        ("ChoiceDelta", chat_wire.DELTA_FIELDS),
+        ("ChoiceDeltaToolCall", chat_wire.FRAGMENT_FIELDS),
+        ("ChoiceDeltaToolCallFunction", chat_wire.FUNCTION_FRAGMENT_FIELDS),
+    ],
+)
+def test_every_chat_chunk_field_is_read(sdk_type: str, read: frozenset[str]) -> None:
+    chunk = pytest.importorskip("openai.types.chat.chat_completion_chunk")
+    sdk = _fields(getattr(chunk, sdk_type))
+    assert _unmodelled(sdk, read, sdk_type) == set()
+    assert set(read) - sdk == set(), "read fields the SDK does not have"
+
+
+def test_every_chat_message_role_and_field_is_modelled() -> None:
+    messages = pytest.importorskip("openai.types.chat.chat_completion_message_param")
+    union = messages.ChatCompletionMessageParam
+    assert _literals(union, "role") == set(chat_wire.MESSAGE_ROLES)
+    fields = {name for member in _members(union) for name in typing.get_type_hints(member)}
+    assert _unmodelled(fields, chat_wire.MESSAGE_FIELDS, "ChatCompletionMessageParam") == set()
+    calls = pytest.importorskip("openai.types.chat.chat_completion_message_tool_call_union_param")
+    assert _literals(calls.ChatCompletionMessageToolCallUnionParam) == set(chat_wire.MESSAGE_TOOL_CALL_TYPES)
+
+
+@pytest.mark.parametrize(
+    ("sdk_type", "read"),
+    [
+        ("CompletionChunk", mistral_wire.CHUNK_FIELDS),
+        ("CompletionResponseStreamChoice", mistral_wire.CHOICE_FIELDS),
+        ("DeltaMessage", mistral_wire.DELTA_FIELDS),
+        ("ToolCall", mistral_wire.TOOL_CALL_FIELDS),
+        ("FunctionCall", {"name", "arguments"}),
+    ],
+)
+def test_every_mistral_chunk_field_is_read(sdk_type: str, read: Iterable[str]) -> None:
+    models = pytest.importorskip("mistralai.client.models")
+    sdk = _fields(getattr(models, sdk_type))
+    assert _unmodelled(sdk, read, f"mistral {sdk_type}") == set()
+    assert set(read) - sdk == set(), "read fields the SDK does not have"
+
+
+def test_every_mistral_message_role_and_field_is_modelled() -> None:
+    models = pytest.importorskip("mistralai.client.models")
+    (union,) = typing.get_args(models.ChatCompletionRequest.model_fields["messages"].annotation)
+    members = [typing.get_args(member)[0] for member in _members(union)]
+    roles = {literal for member in members for literal in _literal_values(member, "role")}
+    assert roles == set(mistral_wire.ROLES)
+    fields = {name for member in members for name in _fields(member)}
+    assert _unmodelled(fields, mistral_wire.MESSAGE_FIELDS, "mistral messages") == set()

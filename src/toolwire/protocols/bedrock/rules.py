@@ -10,7 +10,7 @@ __all__ = ["CONVERSE", "MODELLED_SDK", "RESPONSE", "RULES", "STREAM"]
 
 #: The SDK release whose types this family's model follows (pinned in pyproject.toml's dev
 #: extra): a type outside it is passed over with one notice naming this, never a finding.
-MODELLED_SDK: Final = "botocore 1.44.5"
+MODELLED_SDK: Final = "botocore 1.44.8"
 
 CONVERSE: Final = "bedrock-converse"
 STREAM: Final = "bedrock-converse-stream"
