@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 
 from toolwire.models import anthropic as anthropic_wire
+from toolwire.models import bedrock as bedrock_wire
+from toolwire.models import mcp as mcp_wire
 from toolwire.models import mistral as mistral_wire
 from toolwire.models import openai_chat as chat_wire
 from toolwire.models import openai_responses as responses_wire
@@ -64,6 +66,24 @@ OPAQUE: dict[str, dict[str, str]] = {
     ),
     "mistral ToolCall": {
         "type": "a free string defaulting to function; Mistral chat has only function tools"
+    },
+    "botocore ToolResultBlock": dict.fromkeys(
+        ("content", "status"), "what the tool returned and whether it failed: the pairing is by toolUseId"
+    ),
+    "botocore ToolResultBlockStart": {"status": "whether a system tool failed: no call for the client"},
+    "mcp ServerRequest": {
+        "ping": "sent by both sides: a session's messages carry no direction, so it is keyed as the "
+        "client's (CLIENT_METHODS)"
+    },
+    "mcp CallToolRequestParams": {
+        "_meta": "progress token and metadata: no call",
+        "inputResponses": "the answers to an input_required result, carried by the retried call",
+        "requestState": "opaque state echoed from an input_required result",
+        "task": "task-augmented execution; the SDK's ServerResult has no task result: read as a call",
+    },
+    "mcp CallToolResult": {
+        "_meta": "metadata: no call",
+        "structuredContent": "the tool's typed output, optional beside content",
     },
     "mistral messages": dict.fromkeys(
         ("content", "name", "prefix"), "a message's text, tool name or prefix flag: no tool call"
@@ -261,3 +281,62 @@ def test_every_mistral_message_role_and_field_is_modelled() -> None:
     assert roles == set(mistral_wire.ROLES)
     fields = {name for member in members for name in _fields(member)}
     assert _unmodelled(fields, mistral_wire.MESSAGE_FIELDS, "mistral messages") == set()
+
+
+@pytest.fixture(scope="module")
+def converse() -> Any:
+    """botocore's bedrock-runtime service model (the Converse shapes)."""
+    session = pytest.importorskip("botocore.session")
+    return session.get_session().get_service_model("bedrock-runtime")
+
+
+@pytest.mark.parametrize(
+    ("shape", "modelled"),
+    [
+        ("ConverseStreamOutput", bedrock_wire.STREAM_EVENTS),
+        ("ContentBlockStart", bedrock_wire.START_MEMBERS),
+        ("ContentBlockDelta", bedrock_wire.DELTA_MEMBERS),
+        ("ContentBlock", bedrock_wire.CONTENT_BLOCKS),
+        ("ToolUseBlock", bedrock_wire.TOOL_USE_FIELDS),
+        ("ToolUseBlockStart", bedrock_wire.TOOL_USE_FIELDS - {"input"}),
+        ("ToolUseBlockDelta", {"input"}),
+        ("ToolResultBlock", bedrock_wire.TOOL_RESULT_FIELDS),
+        ("ToolResultBlockStart", bedrock_wire.TOOL_RESULT_FIELDS),
+    ],
+)
+def test_every_converse_member_is_modelled(converse: Any, shape: str, modelled: Iterable[str]) -> None:
+    sdk = set(converse.shape_for(shape).members)
+    assert _unmodelled(sdk, modelled, f"botocore {shape}") == set()
+    assert set(modelled) - sdk == set(), "modelled members the SDK does not have"
+
+
+def test_every_converse_tool_use_type_is_a_system_tool(converse: Any) -> None:
+    """A ``toolUse`` with a ``type`` is passed over as a system tool's call: every type must be one."""
+    assert converse.shape_for("ToolUseType").enum == ["server_tool_use"]
+
+
+def _methods(surface: Any) -> set[str]:
+    return {key[0] if isinstance(key, tuple) else key for key in surface}
+
+
+def test_every_mcp_method_is_modelled() -> None:
+    methods = pytest.importorskip("mcp_types.methods")
+    clients = _methods(methods.CLIENT_REQUESTS)
+    servers = _methods(methods.SERVER_REQUESTS)
+    assert _unmodelled(clients, mcp_wire.CLIENT_METHODS) == set()
+    assert _unmodelled(servers, mcp_wire.SERVER_METHODS, "mcp ServerRequest") == set()
+    assert (mcp_wire.CLIENT_METHODS | mcp_wire.SERVER_METHODS) - clients - servers == set()
+    notifications = _methods(methods.CLIENT_NOTIFICATIONS) | _methods(methods.SERVER_NOTIFICATIONS)
+    assert notifications == mcp_wire.NOTIFICATIONS
+
+
+def test_every_mcp_tools_call_field_is_read() -> None:
+    types = pytest.importorskip("mcp.types")
+    params = _fields(types.CallToolRequestParams) - set(types.CallToolRequestParams.model_fields)
+    assert _unmodelled(params, mcp_wire.CALL_PARAMS, "mcp CallToolRequestParams") == set()
+    result = _fields(types.CallToolResult) - set(types.CallToolResult.model_fields)
+    assert _unmodelled(result, mcp_wire.CALL_RESULT_FIELDS, "mcp CallToolResult") == set()
+    annotation = types.CallToolResult.model_fields["result_type"].annotation
+    literals = {v for arg in typing.get_args(annotation) for v in typing.get_args(arg)}
+    assert literals == mcp_wire.RESULT_TYPES
+    assert _literal_values(types.InputRequiredResult, "result_type") == (mcp_wire.INPUT_REQUIRED,)
