@@ -17,6 +17,7 @@ from toolwire.engines import Report
 from toolwire.models import read_frames
 from toolwire.properties import Monitor
 from toolwire.protocols import PROTOCOLS
+from toolwire.protocols.aisdk.rules import MODELLED_SDK as AISDK_SDK
 from toolwire.protocols.openai_responses.rules import MODELLED_SDK as OPENAI_SDK
 
 STREAMS = [e for e in corpus() if PROTOCOLS[e["protocol"]].shape == "stream"]
@@ -365,3 +366,36 @@ def test_an_mcp_input_required_result_needs_no_content_and_new_methods_are_notic
     ]
     session[1]["result"] = {"requestState": "s1"}
     assert [f.rule for f in toolwire.check(session, "mcp").findings] == ["MCP-3"]
+
+
+def test_a_reset_step_forgets_the_steps_tool_parts() -> None:
+    # ai 7.0.173 processUIMessageStream: reset-step removes the parts since the last start-step.
+    chunks = [
+        {"type": "start"},
+        {"type": "start-step"},
+        {"type": "tool-input-start", "toolCallId": "c1", "toolName": "f"},
+        {"type": "tool-input-available", "toolCallId": "c1", "toolName": "f", "input": {}},
+        {"type": "tool-output-available", "toolCallId": "c1", "output": 1},
+        {"type": "finish-step"},
+        {"type": "start-step"},
+        {"type": "tool-input-start", "toolCallId": "c2", "toolName": "f"},
+        {"type": "reset-step"},
+        {"type": "tool-input-start", "toolCallId": "c2", "toolName": "f"},
+        {"type": "tool-input-available", "toolCallId": "c2", "toolName": "f", "input": {}},
+        {"type": "tool-output-available", "toolCallId": "c2", "output": 2},
+        {"type": "finish-step"},
+        {"type": "finish"},
+    ]
+    assert not toolwire.check(chunks, "aisdk-ui-stream").findings
+    assert [f.rule for f in toolwire.check(chunks[:8] + chunks[9:], "aisdk-ui-stream").findings] == ["VU-3"]
+
+
+def test_an_unknown_ai_sdk_message_part_is_one_notice_naming_the_sdk() -> None:
+    ui = [{"id": "m1", "role": "user", "parts": [{"type": "hologram"}, {"type": "data-x", "data": 1}]}]
+    report = toolwire.check([{"messages": ui}], "aisdk-ui-messages")
+    assert [p.message for p in report.problems] == [
+        f"UI message part type 'hologram' is not modelled (toolwire models {AISDK_SDK}); passed over"
+    ]
+    model = [{"role": "user", "content": [{"type": "hologram"}, {"type": "image", "image": "x"}]}]
+    report = toolwire.check([{"messages": model}], "aisdk-model-messages")
+    assert [p.message.split(" is not")[0] for p in report.problems] == ["model message part type 'hologram'"]

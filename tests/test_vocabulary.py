@@ -7,12 +7,15 @@ new type here, as a failing test for us, not as a false alarm for a user (issue 
 
 from __future__ import annotations
 
+import re
 import typing
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from toolwire.models import aisdk as aisdk_wire
 from toolwire.models import anthropic as anthropic_wire
 from toolwire.models import bedrock as bedrock_wire
 from toolwire.models import mcp as mcp_wire
@@ -340,3 +343,124 @@ def test_every_mcp_tools_call_field_is_read() -> None:
     literals = {v for arg in typing.get_args(annotation) for v in typing.get_args(arg)}
     assert literals == mcp_wire.RESULT_TYPES
     assert _literal_values(types.InputRequiredResult, "result_type") == (mcp_wire.INPUT_REQUIRED,)
+
+
+# -- the AI SDK: its unions read from the packages' type declarations (tests/sdk, npm ci) ---------
+
+NODE_MODULES = Path(__file__).resolve().parent / "sdk" / "node_modules"
+#: ``type: '...'`` or ``type: `tool-${NAME}``` (a template: its prefix and ``*``).
+_TYPE_FIELD = r"\b{field}\??: (?:'([^']+)'|`([^`$]*)\$\{{[^}}]*\}}`)"
+
+
+def _declarations(package: str) -> str:
+    path = NODE_MODULES / package / "dist" / "index.d.ts"
+    if not path.is_file():
+        pytest.skip(f"{path.relative_to(NODE_MODULES.parent.parent)} missing: run make (npm ci in tests/sdk)")
+    return path.read_text()
+
+
+def _nesting(char: str, opens: str = "{([", closes: str = "})]") -> int:
+    """How ``char`` changes the depth of brackets: 1 opens, -1 closes."""
+    return (char in opens) - (char in closes)
+
+
+def _alias(text: str, name: str) -> str:
+    """The right-hand side of ``type NAME<...> = ...;`` (or the body of ``interface NAME``)."""
+    found = re.search(rf"^(?:export )?(type|interface) {re.escape(name)}\b", text, re.M)
+    assert found is not None, f"no declaration of {name}"
+    depth, position = 0, found.end()
+    while depth or text[position] not in "={":  # past the type parameters and their defaults
+        depth += _nesting(text[position], "<", ">")
+        position += 1
+    interface = text[position] == "{"
+    start = position if interface else position + 1
+    for position in range(start, len(text)):
+        char = text[position]
+        depth += _nesting(char)
+        if interface and depth == 0:
+            return text[start : position + 1]  # the body, braces and all: one member
+        if char == ";" and depth == 0:
+            return text[start:position]
+    raise AssertionError(f"{name} does not end")
+
+
+def _split_union(body: str) -> list[str]:
+    parts, depth, start = [], 0, 0
+    for position, char in enumerate(body):
+        depth += _nesting(char, "{([<", "})]>")
+        if char == "|" and depth == 0:
+            parts.append(body[start:position])
+            start = position + 1
+    return [*parts, body[start:]]
+
+
+def _union_literals(text: str, name: str, field: str = "type") -> set[str]:
+    """The ``field`` literal of each member of the union ``name`` (named members resolved)."""
+    return _members_literals(text, _alias(text, name), field)
+
+
+def _members_literals(text: str, union: str, field: str) -> set[str]:
+    found: set[str] = set()
+    pattern = re.compile(_TYPE_FIELD.format(field=field))
+    for member in _split_union(union):
+        member = member.strip()
+        array = re.fullmatch(r"Array<(.*)>", member, re.S)
+        if array:
+            found |= _members_literals(text, array.group(1), field)
+            continue
+        depth, best = 0, None
+        for position, char in enumerate(member):
+            depth += _nesting(char, "{", "}")
+            match = pattern.match(member, position) if char == field[0] else None
+            if match and (best is None or depth < best[0]):
+                best = (depth, match.group(1) or f"{match.group(2)}*")
+        if best is not None:
+            found.add(best[1])
+        elif re.fullmatch(r"[A-Za-z0-9_$]+(<.*>)?", member, re.S) and member != "string":
+            found |= _union_literals(text, member.split("<")[0], field)
+        elif member != "string":
+            raise AssertionError(f"cannot read the {field} of {member[:60]!r}")
+    return found
+
+
+def test_every_provider_stream_part_type_is_modelled() -> None:
+    sdk = _union_literals(_declarations("@ai-sdk/provider"), "LanguageModelV4StreamPart")
+    modelled = aisdk_wire.PART_TYPES["v4"] | aisdk_wire.OTHER_PART_TYPES
+    assert _unmodelled(sdk, modelled) == set()
+    assert set(modelled) - sdk == set(), "modelled types the SDK does not have"
+
+
+def test_every_ui_message_chunk_type_is_modelled() -> None:
+    sdk = _union_literals(_declarations("ai"), "UIMessageChunk")
+    modelled = aisdk_wire.UI_TOOL_CHUNKS.keys() | aisdk_wire.OTHER_UI_CHUNK_TYPES | {"data-*"}
+    assert _unmodelled(sdk, modelled) == set()
+    assert set(modelled) - sdk == set(), "modelled types the SDK does not have"
+
+
+def test_every_full_stream_part_type_is_modelled() -> None:
+    sdk = _union_literals(_declarations("ai"), "TextStreamPart")
+    modelled = aisdk_wire.FULL_TOOL_PARTS.keys() | aisdk_wire.FULL_OTHER_PARTS
+    assert _unmodelled(sdk, modelled) == set()
+    assert set(modelled) - sdk == set(), "modelled types the SDK does not have"
+
+
+def test_every_ui_and_model_message_role_is_modelled() -> None:
+    ai = _declarations("ai")
+    assert set(re.findall(r"'(\w+)'", _alias(ai, "UIMessage").split("role: ")[1].split(";")[0])) == set(
+        aisdk_wire.UI_ROLES
+    )
+    utils = _declarations("@ai-sdk/provider-utils")
+    assert _union_literals(utils, "ModelMessage", "role") == set(aisdk_wire.MODEL_ROLES)
+
+
+def test_every_ui_message_part_type_is_modelled() -> None:
+    sdk = _union_literals(_declarations("ai"), "UIMessagePart")
+    assert _unmodelled(sdk, aisdk_wire.UI_PART_TYPES) == set()
+    assert set(aisdk_wire.UI_PART_TYPES) - sdk == set(), "modelled types the SDK does not have"
+
+
+def test_every_model_message_part_type_is_modelled() -> None:
+    utils = _declarations("@ai-sdk/provider-utils")
+    sdk = set().union(*(_union_literals(utils, f"{role}Content") for role in ("User", "Assistant", "Tool")))
+    assert _unmodelled(sdk, aisdk_wire.MODEL_PART_TYPES) == set()
+    assert set(aisdk_wire.MODEL_PART_TYPES) - sdk == set(), "modelled types the SDK does not have"
