@@ -399,3 +399,20 @@ def test_an_unknown_ai_sdk_message_part_is_one_notice_naming_the_sdk() -> None:
     model = [{"role": "user", "content": [{"type": "hologram"}, {"type": "image", "image": "x"}]}]
     report = toolwire.check([{"messages": model}], "aisdk-model-messages")
     assert [p.message.split(" is not")[0] for p in report.problems] == ["model message part type 'hologram'"]
+
+
+def test_a_chat_message_of_an_unknown_role_is_passed_over_with_one_notice() -> None:
+    messages = [
+        {"role": "user", "content": "Weather?"},
+        {"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function",
+                                              "function": {"name": "f", "arguments": "{}"}}]},
+        {"role": "ipython", "content": "log"},
+        {"role": "tool", "tool_call_id": "call_1", "content": "sunny"},
+    ]  # fmt: skip
+    report = toolwire.check([{"messages": messages}], "openai-chat")
+    assert not report.findings
+    assert [p.message for p in report.problems] == [
+        f"message role type 'ipython' is not modelled (toolwire models {OPENAI_SDK}); skipped"
+    ]
+    messages[2]["role"] = "user"
+    assert [f.rule for f in toolwire.check([{"messages": messages}], "openai-chat").findings] == ["CC-4", "CC-2"]

@@ -214,8 +214,7 @@ class ConversationMonitor(Monitor):
                 for member in sorted(block.keys() - wire.CONTENT_BLOCKS):
                     self.unknown("content block", member, index, line, "passed over", skipped=False)
             body = block.get(kind)
-            if not isinstance(body, dict) or body.get("type") is not None:
-                # None, or a system tool's call or result: Bedrock ran and answered it in this message.
+            if not isinstance(body, dict):
                 continue
             where = f"{path}.content.{k}.{kind}"
             call_id = body.get("toolUseId")
@@ -224,6 +223,8 @@ class ConversationMonitor(Monitor):
             )
             if problem is not None:
                 self.report("BR-1", f"{where}: {problem}", index=index, line=line, ids=(call_id,), path=where)
+            if body.get("type") is not None:
+                continue  # a system tool's call or result: Bedrock ran and answered it in this message
             key = str(call_id)
             if key in found:
                 self.report(
