@@ -415,4 +415,7 @@ def test_a_chat_message_of_an_unknown_role_is_passed_over_with_one_notice() -> N
         f"message role type 'ipython' is not modelled (toolwire models {OPENAI_SDK}); skipped"
     ]
     messages[2]["role"] = "user"
-    assert [f.rule for f in toolwire.check([{"messages": messages}], "openai-chat").findings] == ["CC-4", "CC-2"]
+    assert [f.rule for f in toolwire.check([{"messages": messages}], "openai-chat").findings] == [
+        "CC-4",
+        "CC-2",
+    ]
