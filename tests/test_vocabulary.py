@@ -56,6 +56,33 @@ OPAQUE: dict[str, dict[str, str]] = {
         ("content", "name", "audio", "refusal"), "a message's text, author name or audio: no tool call"
     )
     | {"function_call": "the deprecated functions API's call, which tool messages cannot answer"},
+    "GenerateContentResponse": dict.fromkeys(
+        ("sdkHttpResponse", "automaticFunctionCallingHistory", "parsed"),
+        "set by the SDK, never on the wire",
+    )
+    | dict.fromkeys(
+        ("createTime", "modelVersion", "promptFeedback", "responseId", "usageMetadata", "modelStatus"),
+        "the response's envelope: no function call",
+    ),
+    "Candidate": dict.fromkeys(
+        (
+            "citationMetadata",
+            "finishMessage",
+            "tokenCount",
+            "groundingMetadata",
+            "avgLogprobs",
+            "logprobsResult",
+            "safetyRatings",
+            "urlContextMetadata",
+        ),
+        "metadata of the candidate's text: no function call",
+    )
+    | {
+        "finishReason": "calls end with STOP like text, and MALFORMED_FUNCTION_CALL carries no call to "
+        "judge: no rule ties it to the calls",
+        "continuationToken": "resumes a response stopped with finishReason CONTINUATION in a later request",
+    },
+    "Content": {"role": "always model in a response"},
     "mistral CompletionChunk": dict.fromkeys(
         ("id", "model", "object", "created", "usage"), "the chunk's envelope: no tool call is in it"
     ),
@@ -194,6 +221,22 @@ def test_every_gemini_part_field_is_modelled() -> None:
     }
     assert _unmodelled(sdk, _PART_FIELDS) == set()
     assert set(_PART_FIELDS) - sdk == set(), "modelled fields the SDK does not have"
+
+
+@pytest.mark.parametrize(
+    ("sdk_type", "read"),
+    [
+        ("GenerateContentResponse", {"candidates"}),
+        ("Candidate", {"content", "index"}),
+        ("Content", {"parts"}),
+    ],
+)
+def test_every_gemini_response_field_is_read(sdk_type: str, read: set[str]) -> None:
+    types = pytest.importorskip("google.genai.types")
+    model = getattr(types, sdk_type)
+    wire_names = {field.alias or name for name, field in model.model_fields.items()}
+    assert _unmodelled(wire_names, read, sdk_type) == set()
+    assert read - wire_names == set(), "read fields the SDK does not have"
 
 
 def test_every_gemini_function_call_field_is_read() -> None:
