@@ -193,7 +193,7 @@ def test_openais_own_accumulator_keeps_every_relation_on_openais_stream_shape() 
 @pytest.mark.slow
 def test_openais_own_accumulator_raises_on_continuations_that_carry_type_null() -> None:
     # Writer's palmyra sends every field on later fragments, null where unset (tests/data/traffic
-    # traceloop__openllmetry openai-chat-stream); with two calls, openai 3.54.0's
+    # traceloop__openllmetry openai-chat-stream); with two calls, openai 3.57.0's
     # ChatCompletionStreamState asserts that a call's type is still "function" and fails.
     like = [*_OPENAI_SHAPE, "continuation-id-empty"]
     run = fuzz(

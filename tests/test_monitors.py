@@ -17,6 +17,8 @@ from toolwire.engines import Report
 from toolwire.models import read_frames
 from toolwire.properties import Monitor
 from toolwire.protocols import PROTOCOLS
+from toolwire.protocols.aisdk.rules import MODELLED_SDK as AISDK_SDK
+from toolwire.protocols.openai_responses.rules import MODELLED_SDK as OPENAI_SDK
 
 STREAMS = [e for e in corpus() if PROTOCOLS[e["protocol"]].shape == "stream"]
 
@@ -273,10 +275,60 @@ def test_an_unknown_type_is_one_notice_but_every_event_of_it_counts_as_skipped()
         "event type 'response.future.thing'",
         "event type 'response.other.thing'",
     ]
-    assert "(toolwire models openai 3.54.0)" in monitor.notices[0].message
+    assert f"(toolwire models {OPENAI_SDK})" in monitor.notices[0].message
     assert monitor.noticed == 2
     assert monitor.skipped == 4
     assert [f.rule for f in monitor.findings] == ["RS-7a"]  # no response.created: not the type's fault
+
+
+def test_an_unknown_responses_input_item_is_one_notice_and_its_id_still_counts() -> None:
+    items = [
+        {"type": "future_call", "id": "x_1"},
+        {"type": "future_call", "id": "x_1"},
+        {"role": "user", "content": "hi"},
+        {"type": "item_reference", "id": "msg_1"},
+    ]
+    report = toolwire.check([{"input": items}], "openai-responses")
+    assert [f.rule for f in report.findings] == ["RS-5"]
+    assert [p.message.split(" is not")[0] for p in report.problems] == ["input item type 'future_call'"]
+
+
+SYSTEM_TOOL_STREAM = [
+    {"messageStart": {"role": "assistant"}},
+    {"contentBlockStart": {"contentBlockIndex": 0, "start": {"toolUse": {
+        "toolUseId": "tooluse_1", "name": "nova_grounding", "type": "server_tool_use"}}}},
+    {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"toolUse": {"input": "{\"q\": 1}"}}}},
+    {"contentBlockStop": {"contentBlockIndex": 0}},
+    {"contentBlockStart": {"contentBlockIndex": 1, "start": {"toolResult": {
+        "toolUseId": "tooluse_1", "type": "nova_grounding", "status": "success"}}}},
+    {"contentBlockDelta": {"contentBlockIndex": 1, "delta": {"toolResult": [{"text": "found"}]}}},
+    {"contentBlockStop": {"contentBlockIndex": 1}},
+    {"contentBlockDelta": {"contentBlockIndex": 2, "delta": {"text": "It is sunny."}}},
+    {"contentBlockDelta": {"contentBlockIndex": 2, "delta": {"futureThing": {}}}},
+    {"contentBlockStop": {"contentBlockIndex": 2}},
+    {"messageStop": {"stopReason": "end_turn"}},
+    {"futureEvent": {}},
+]  # fmt: skip
+
+
+def test_a_bedrock_system_tool_call_is_not_the_clients_to_answer() -> None:
+    # botocore ToolUseType server_tool_use: Bedrock runs the call and streams its toolResult itself.
+    report = toolwire.check(SYSTEM_TOOL_STREAM, "bedrock-converse-stream")
+    assert not report.findings
+    assert [p.message.split(" is not")[0] for p in report.problems] == [
+        "contentBlockDelta member type 'futureThing'",
+        "event type 'futureEvent'",
+    ]
+    use = {"toolUseId": "tooluse_1", "name": "nova_grounding", "input": {}, "type": "server_tool_use"}
+    result = {"toolUseId": "tooluse_1", "type": "nova_grounding", "content": [{"text": "found"}]}
+    messages = [
+        {"role": "user", "content": [{"text": "Weather?"}]},
+        {"role": "assistant", "content": [{"toolUse": use}, {"toolResult": result}, {"text": "Sunny."}]},
+        {"role": "user", "content": [{"text": "Thanks"}, {"futureBlock": {}}]},
+    ]  # fmt: skip
+    report = toolwire.check([{"messages": messages}], "bedrock-converse")
+    assert not report.findings
+    assert [p.message.split(" is not")[0] for p in report.problems] == ["content block type 'futureBlock'"]
 
 
 @pytest.mark.parametrize("role", [["user"], 7, {"name": "user"}])
@@ -295,3 +347,75 @@ def test_a_chat_message_whose_role_is_not_a_string_is_an_input_problem_with_its_
     main(["check", str(path), "-p", "openai-chat"])
     out = capsys.readouterr().out
     assert f"{path}:1: input warning: messages[0].role is {role!r}, not a string; skipped" in out
+
+
+def test_an_mcp_input_required_result_needs_no_content_and_new_methods_are_notices() -> None:
+    # mcp 2.3.0 InputRequiredResult: returned in place of a tools/call's CallToolResult.
+    session = [
+        {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "book", "arguments": {}}},
+        {"jsonrpc": "2.0", "id": 1, "result": {"resultType": "input_required", "requestState": "s1"}},
+        {"jsonrpc": "2.0", "id": 2, "method": "future/thing"},
+        {"jsonrpc": "2.0", "id": 2, "result": {}},
+        {"jsonrpc": "2.0", "method": "notifications/future"},
+    ]
+    report = toolwire.check(session, "mcp")
+    assert not report.findings
+    assert [p.message.split(" is not")[0] for p in report.problems] == [
+        "request type 'future/thing'",
+        "notification type 'notifications/future'",
+    ]
+    session[1]["result"] = {"requestState": "s1"}
+    assert [f.rule for f in toolwire.check(session, "mcp").findings] == ["MCP-3"]
+
+
+def test_a_reset_step_forgets_the_steps_tool_parts() -> None:
+    # ai 7.0.173 processUIMessageStream: reset-step removes the parts since the last start-step.
+    chunks = [
+        {"type": "start"},
+        {"type": "start-step"},
+        {"type": "tool-input-start", "toolCallId": "c1", "toolName": "f"},
+        {"type": "tool-input-available", "toolCallId": "c1", "toolName": "f", "input": {}},
+        {"type": "tool-output-available", "toolCallId": "c1", "output": 1},
+        {"type": "finish-step"},
+        {"type": "start-step"},
+        {"type": "tool-input-start", "toolCallId": "c2", "toolName": "f"},
+        {"type": "reset-step"},
+        {"type": "tool-input-start", "toolCallId": "c2", "toolName": "f"},
+        {"type": "tool-input-available", "toolCallId": "c2", "toolName": "f", "input": {}},
+        {"type": "tool-output-available", "toolCallId": "c2", "output": 2},
+        {"type": "finish-step"},
+        {"type": "finish"},
+    ]
+    assert not toolwire.check(chunks, "aisdk-ui-stream").findings
+    assert [f.rule for f in toolwire.check(chunks[:8] + chunks[9:], "aisdk-ui-stream").findings] == ["VU-3"]
+
+
+def test_an_unknown_ai_sdk_message_part_is_one_notice_naming_the_sdk() -> None:
+    ui = [{"id": "m1", "role": "user", "parts": [{"type": "hologram"}, {"type": "data-x", "data": 1}]}]
+    report = toolwire.check([{"messages": ui}], "aisdk-ui-messages")
+    assert [p.message for p in report.problems] == [
+        f"UI message part type 'hologram' is not modelled (toolwire models {AISDK_SDK}); passed over"
+    ]
+    model = [{"role": "user", "content": [{"type": "hologram"}, {"type": "image", "image": "x"}]}]
+    report = toolwire.check([{"messages": model}], "aisdk-model-messages")
+    assert [p.message.split(" is not")[0] for p in report.problems] == ["model message part type 'hologram'"]
+
+
+def test_a_chat_message_of_an_unknown_role_is_passed_over_with_one_notice() -> None:
+    messages = [
+        {"role": "user", "content": "Weather?"},
+        {"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function",
+                                              "function": {"name": "f", "arguments": "{}"}}]},
+        {"role": "ipython", "content": "log"},
+        {"role": "tool", "tool_call_id": "call_1", "content": "sunny"},
+    ]  # fmt: skip
+    report = toolwire.check([{"messages": messages}], "openai-chat")
+    assert not report.findings
+    assert [p.message for p in report.problems] == [
+        f"message role type 'ipython' is not modelled (toolwire models {OPENAI_SDK}); skipped"
+    ]
+    messages[2]["role"] = "user"
+    assert [f.rule for f in toolwire.check([{"messages": messages}], "openai-chat").findings] == [
+        "CC-4",
+        "CC-2",
+    ]

@@ -16,11 +16,13 @@ __all__ = [
     "FULL_OTHER_PARTS",
     "FULL_TOOL_PARTS",
     "INPUT_PART_TYPES",
+    "MODEL_PART_TYPES",
     "MODEL_ROLES",
     "OTHER_PART_TYPES",
     "OTHER_UI_CHUNK_TYPES",
     "PART_TYPES",
     "TOOL_OUTPUT_TYPES",
+    "UI_PART_TYPES",
     "UI_ROLES",
     "UI_TOOL_CHUNKS",
     "UI_TOOL_STATES",
@@ -36,9 +38,12 @@ PART_TYPES: Final = {
     "v3": frozenset({*INPUT_PART_TYPES, "tool-call", "tool-result", "tool-approval-request"}),
     "v4": frozenset({*INPUT_PART_TYPES, "tool-call", "tool-result", "tool-approval-request"}),
 }
-#: Parts that carry no tool call.
+#: Parts that carry no tool call (``custom``: provider-specific content; ``ping``: a keep-alive).
 OTHER_PART_TYPES: Final = frozenset(
     {
+        "custom",
+        "ping",
+        "reasoning-file",
         "stream-start",
         "response-metadata",
         "text-start",
@@ -67,8 +72,14 @@ UI_TOOL_CHUNKS: Final = {
     "tool-output-error": "failed",
     "tool-output-denied": "denied",
 }
+#: UI chunk types that carry no tool call (``reset-step`` removes the step's parts: the monitor
+#: forgets its tool parts).
 OTHER_UI_CHUNK_TYPES: Final = frozenset(
     {
+        "custom",
+        "reasoning-file",
+        "reset-step",
+        "steering-message",
         "start",
         "finish",
         "abort",
@@ -142,6 +153,41 @@ UI_TOOL_STATES: Final = (
 )
 #: The type of a tool part whose tool is not in the tool set (it names it in ``toolName``).
 DYNAMIC_TOOL: Final = "dynamic-tool"
+
+#: ``UIMessagePart`` types: a tool part is ``tool-<name>`` or ``dynamic-tool``, a data part
+#: ``data-<name>`` (written with ``*``); the others carry no call.
+UI_PART_TYPES: Final = frozenset(
+    {
+        "custom",
+        "data-*",
+        DYNAMIC_TOOL,
+        "file",
+        "reasoning",
+        "reasoning-file",
+        "source-document",
+        "source-url",
+        "steering-message",
+        "step-start",
+        "text",
+        "tool-*",
+    }
+)
+#: The part types of ``UserContent``, ``AssistantContent`` and ``ToolContent``; the tool parts
+#: are judged, the others carry no call.
+MODEL_PART_TYPES: Final = frozenset(
+    {
+        "custom",
+        "file",
+        "image",
+        "reasoning",
+        "reasoning-file",
+        "text",
+        "tool-approval-request",
+        "tool-approval-response",
+        "tool-call",
+        "tool-result",
+    }
+)
 
 #: ``ModelMessage.role``.
 MODEL_ROLES: Final = ("system", "user", "assistant", "tool")

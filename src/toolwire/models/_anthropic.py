@@ -46,12 +46,12 @@ INPUT_JSON_DELTA: Final = "input_json_delta"
 STOP_TOOL_USE: Final = "tool_use"
 #: Stop reasons of a message the model did not finish: cut off at ``max_tokens`` or the context
 #: window, a server-tool loop paused (``pause_turn``, beta ``compaction``), or a refusal.  A tool
-#: block may then be incomplete, and the message need not say ``tool_use``.  ``anthropic`` 2.12.0
+#: block may then be incomplete, and the message need not say ``tool_use``.  ``anthropic`` 2.14.0
 #: ``types/stop_reason.py``; https://platform.claude.com/docs/en/build-with-claude/handling-stop-reasons.
 UNFINISHED_STOP_REASONS: Final = frozenset(
     {"compaction", "max_tokens", "model_context_window_exceeded", "pause_turn", "refusal"}
 )
-#: Content block types of ``anthropic`` 2.12.0 ``ContentBlock`` and ``BetaContentBlock``; any other
+#: Content block types of ``anthropic`` 2.14.0 ``ContentBlock`` and ``BetaContentBlock``; any other
 #: type is passed over with a notice.
 BLOCK_TYPES: Final = frozenset(
     {

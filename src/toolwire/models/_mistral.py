@@ -12,11 +12,16 @@ import re
 from typing import Final
 
 __all__ = [
+    "CHOICE_FIELDS",
+    "CHUNK_FIELDS",
     "DEFAULT_INDEX",
+    "DELTA_FIELDS",
     "FINISH_TOOL_CALLS",
     "FUNCTION_NAME",
+    "MESSAGE_FIELDS",
     "NULL_ID",
     "ROLES",
+    "TOOL_CALL_FIELDS",
     "TOOL_CALL_ID",
 ]
 
@@ -32,3 +37,13 @@ ROLES: Final = ("system", "user", "assistant", "tool")
 FINISH_TOOL_CALLS: Final = "tool_calls"
 #: MI-6: ``ToolCall.index`` defaults to this when a fragment carries none.
 DEFAULT_INDEX: Final = 0
+
+#: What the stream monitor reads of ``CompletionChunk``, ``CompletionResponseStreamChoice``,
+#: ``DeltaMessage`` and ``ToolCall`` (``FunctionCall``: ``name`` and ``arguments``, both read); the
+#: rest carries no tool call (tests/test_vocabulary.py holds these to the pinned SDK).
+CHUNK_FIELDS: Final = frozenset({"choices"})
+CHOICE_FIELDS: Final = frozenset({"index", "delta", "finish_reason"})
+DELTA_FIELDS: Final = frozenset({"tool_calls"})
+TOOL_CALL_FIELDS: Final = frozenset({"function", "id", "index"})
+#: What the conversation monitor reads of a message (``ChatCompletionRequest.messages``).
+MESSAGE_FIELDS: Final = frozenset({"role", "tool_calls", "tool_call_id"})

@@ -2,7 +2,7 @@
 
 Src: openai-openapi ``ChatCompletionMessageToolCall``,
 ``ChatCompletionRequestToolMessage``, ``ChatCompletionMessageToolCallChunk``;
-``openai`` 3.54.0 ``types/chat/chat_completion_chunk.py``.
+``openai`` 3.57.0 ``types/chat/chat_completion_chunk.py``, ``chat_completion_message_param.py``.
 """
 
 from __future__ import annotations
@@ -11,8 +11,16 @@ from typing import Any, Final
 
 __all__ = [
     "CHAT_TOOL_CALL_ID_MAX",
+    "CHOICE_FIELDS",
+    "CHUNK_FIELDS",
+    "DELTA_FIELDS",
     "FINISH_STOP",
     "FINISH_TOOL_CALLS",
+    "FRAGMENT_FIELDS",
+    "FUNCTION_FRAGMENT_FIELDS",
+    "MESSAGE_FIELDS",
+    "MESSAGE_ROLES",
+    "MESSAGE_TOOL_CALL_TYPES",
     "NULL_ID_PLACEHOLDER",
     "OBJECT_CHUNK",
     "ROLE_ASSISTANT",
@@ -50,3 +58,19 @@ FINISH_STOP: Final = "stop"
 #: ``ChatCompletionMessageCustomToolCall``: ``{id, type: "custom", custom: {name, input}}``.
 TYPE_FUNCTION: Final = "function"
 TYPE_CUSTOM: Final = "custom"
+
+#: What the stream monitor reads of a ``ChatCompletionChunk``, its ``Choice``, ``ChoiceDelta``,
+#: ``ChoiceDeltaToolCall`` and ``ChoiceDeltaToolCallFunction`` (the rest carries no tool call;
+#: tests/test_vocabulary.py holds these to the pinned SDK).
+CHUNK_FIELDS: Final = frozenset({"choices"})
+CHOICE_FIELDS: Final = frozenset({"index", "delta", "finish_reason"})
+DELTA_FIELDS: Final = frozenset({"tool_calls"})
+FRAGMENT_FIELDS: Final = frozenset({"index", "id", "type", "function"})
+FUNCTION_FRAGMENT_FIELDS: Final = frozenset({"name", "arguments"})
+#: The roles of ``ChatCompletionMessageParam``'s members: ``tool`` answers, ``assistant`` may call,
+#: every other ends a turn of calls.
+MESSAGE_ROLES: Final = ("developer", "system", "user", "assistant", ROLE_TOOL, "function")
+#: What the conversation monitor reads of a message.
+MESSAGE_FIELDS: Final = frozenset({"role", "tool_calls", "tool_call_id"})
+#: ``ChatCompletionMessageToolCallUnionParam``: each carries the ``id`` a tool message answers.
+MESSAGE_TOOL_CALL_TYPES: Final = (TYPE_FUNCTION, TYPE_CUSTOM)

@@ -1,7 +1,7 @@
 """OpenAI Responses and Open Responses: stream events and input items.
 
 Src: openai-openapi ``ResponseStreamEvent``, ``FunctionToolCall``,
-``FunctionCallOutputItemParam``; ``openai`` 3.54.0
+``FunctionCallOutputItemParam``; ``openai`` 3.57.0
 ``types/responses/response_stream_event.py``; openresponses
 ``schema/events.tsp`` and ``schema/items.tsp``.
 """
@@ -23,6 +23,7 @@ __all__ = [
     "FUNCTION_CALL_ITEM_ID_PREFIX",
     "FUNCTION_CALL_OUTPUT",
     "INCOMPLETE",
+    "INPUT_ITEM_TYPES",
     "IN_PROGRESS",
     "ITEM_ADDED",
     "ITEM_DONE",
@@ -58,7 +59,7 @@ FUNCTION_CALL_ITEM_ID_PREFIX: Final = "fc"
 #: OR-1: the output ``FunctionCall`` requires all of these.
 OPEN_RESPONSES_FUNCTION_CALL_FIELDS: Final = ("type", "id", "call_id", "name", "arguments", "status")
 
-#: The output item types of ``openai`` 3.54.0 ``ResponseOutputItem`` (hosted tools included:
+#: The output item types of ``openai`` 3.57.0 ``ResponseOutputItem`` (hosted tools included:
 #: tool search, MCP, custom tools, shell, code interpreter ...).  Each is a known item whose
 #: lifecycle at its ``output_index`` is checked; any other type is passed over with a notice.
 OUTPUT_ITEM_TYPES: Final = frozenset(
@@ -94,10 +95,19 @@ OUTPUT_ITEM_TYPES: Final = frozenset(
     }
 )
 
+#: The input item types of ``openai`` 3.57.0 ``ResponseInputItemParam``.  Each is known: its ``id``
+#: is judged (RS-5), and ``function_call`` / ``function_call_output`` pair (RS-1 to RS-4); any
+#: other type is passed over with a notice.  A message (and an ``item_reference``) may omit ``type``.
+INPUT_ITEM_TYPES: Final = OUTPUT_ITEM_TYPES | {
+    "compaction_trigger",
+    "configuration_update",
+    "item_reference",
+}
+
 TERMINAL_EVENT_TYPES: Final = frozenset({COMPLETED, FAILED, INCOMPLETE})
 
 #: Events that address an output item by ``output_index`` (besides added/done and
-#: the function-call argument events).  ``openai`` 3.54.0 ``ResponseStreamEvent``.
+#: the function-call argument events).  ``openai`` 3.57.0 ``ResponseStreamEvent``.
 ITEM_EVENT_TYPES: Final = frozenset(
     {
         "response.audio.delta",

@@ -118,7 +118,7 @@ class Monitor:
     #: defines them and their names, loaded by :meth:`load_hot`.  :meth:`consume` turns any it does
     #: not handle on its hot path back into a plain value (``toolwire.models.plain``).
     hot: ClassVar[tuple[str, tuple[str, ...]] | None] = None
-    #: The SDK release whose types this monitor's model follows (``openai 3.54.0``), named by the
+    #: The SDK release whose types this monitor's model follows (``openai 3.57.0``), named by the
     #: notice :meth:`unknown` makes for a type outside that model.
     modelled_sdk: ClassVar[str] = ""
 

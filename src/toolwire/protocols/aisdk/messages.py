@@ -9,7 +9,7 @@ from toolwire.models import aisdk as wire
 from toolwire.properties._monitor import Monitor, Violations
 from toolwire.properties._text import clip, json_text
 from toolwire.properties._turn import Call, Turn
-from toolwire.protocols.aisdk.rules import MODEL_MESSAGES, RULES, UI_MESSAGES
+from toolwire.protocols.aisdk.rules import MODEL_MESSAGES, MODELLED_SDK, RULES, UI_MESSAGES
 
 __all__ = ["ModelMessagesMonitor", "UIMessagesMonitor", "state_problem", "ui_state"]
 
@@ -91,6 +91,7 @@ class UIMessagesMonitor(Monitor):
     """
 
     protocol = UI_MESSAGES
+    modelled_sdk = MODELLED_SDK
 
     def __init__(self) -> None:
         super().__init__(_BOOK)
@@ -119,6 +120,13 @@ class UIMessagesMonitor(Monitor):
             name = wire.tool_part_name(part)
             if name is not None:
                 self._tool(part, name, role, turn, index, line, f"{path}.parts.{k}")
+            elif (
+                isinstance(part, dict)
+                and isinstance(kind := part.get("type"), str)
+                and kind not in wire.UI_PART_TYPES
+                and not kind.startswith("data-")
+            ):
+                self.unknown("UI message part", kind, index, line, "passed over", skipped=False)
         if turn.calls:
             self._turns.append(turn)
 
@@ -188,6 +196,7 @@ class ModelMessagesMonitor(Monitor):
     """
 
     protocol = MODEL_MESSAGES
+    modelled_sdk = MODELLED_SDK
 
     def __init__(self) -> None:
         super().__init__(_BOOK)
@@ -240,6 +249,8 @@ class ModelMessagesMonitor(Monitor):
         if not isinstance(part, dict):
             return
         kind = part.get("type")
+        if isinstance(kind, str) and kind not in wire.MODEL_PART_TYPES:
+            self.unknown("model message part", kind, index, line, "passed over", skipped=False)
         allowed = {
             "assistant": ("tool-call", "tool-result", "tool-approval-request"),
             "tool": ("tool-result", "tool-approval-response"),

@@ -166,6 +166,8 @@ class UIStreamMonitor(KeyedMonitor):
     def __init__(self) -> None:
         super().__init__(_BOOK)
         self._approvals: dict[str, str] = {}
+        #: The tool parts of the current step, in the order they opened (a reset-step removes them).
+        self._step: list[str] = []
 
     def describe(self, item: Item) -> str:
         return f"tool part {clip(item.key)}" + (f" ({item.name})" if item.name else "")
@@ -177,7 +179,11 @@ class UIStreamMonitor(KeyedMonitor):
         kind, value = found
         event = wire.UI_TOOL_CHUNKS.get(kind)
         if event is None:
-            if kind not in wire.OTHER_UI_CHUNK_TYPES and not kind.startswith("data-"):
+            if kind == "start-step":
+                self._step = []
+            elif kind == "reset-step":
+                self._reset_step()
+            elif kind not in wire.OTHER_UI_CHUNK_TYPES and not kind.startswith("data-"):
                 self.notice(index, line, f"unknown chunk type {kind!r}; skipped")
             return
         if event == "reply":
@@ -198,6 +204,8 @@ class UIStreamMonitor(KeyedMonitor):
         if not isinstance(call_id, str):
             self.notice(index, line, f"{kind} without toolCallId; skipped")
             return
+        if call_id not in self.items:
+            self._step.append(call_id)
         item = self.step(call_id, event, index, line, what=str(kind), ids=(call_id,), id=call_id)
         if "toolName" in value:
             item.name = value.get("toolName")
@@ -206,3 +214,13 @@ class UIStreamMonitor(KeyedMonitor):
 
     def finish(self, index: int, line: int | None) -> None:
         self.finish_items(index, line)
+
+    def _reset_step(self) -> None:
+        """``reset-step``: ``ai``'s ``processUIMessageStream`` removes every part since the last
+        ``start-step`` (``getCurrentStepParts``), so their calls may stream again."""
+        removed = set(self._step)
+        self.order = [item for item in self.order if item.key not in removed]
+        for call_id in removed:
+            del self.items[call_id]
+        self._approvals = {k: v for k, v in self._approvals.items() if v not in removed}
+        self._step = []

@@ -10,7 +10,7 @@ __all__ = ["MESSAGES", "MODELLED_SDK", "RESPONSE", "RULES", "STREAM"]
 
 #: The SDK release whose types this family's model follows (pinned in pyproject.toml's dev
 #: extra): a type outside it is passed over with one notice naming this, never a finding.
-MODELLED_SDK: Final = "anthropic 2.12.0"
+MODELLED_SDK: Final = "anthropic 2.14.0"
 
 MESSAGES: Final = "anthropic-messages"
 STREAM: Final = "anthropic-stream"

@@ -11,7 +11,7 @@ from toolwire.properties._lifecycle import Lifecycle
 from toolwire.properties._monitor import Monitor, Violations
 from toolwire.properties._text import clip
 from toolwire.properties._turn import Call, Turn
-from toolwire.protocols.bedrock.rules import CONVERSE, RULES, STREAM
+from toolwire.protocols.bedrock.rules import CONVERSE, MODELLED_SDK, RULES, STREAM
 
 __all__ = ["ConversationMonitor", "StreamMonitor", "id_problem"]
 
@@ -88,6 +88,7 @@ class StreamMonitor(BlockStreamMonitor):
     """
 
     protocol = STREAM
+    modelled_sdk = MODELLED_SDK
     rules = BLOCK_RULES
     lifecycle = BLOCKS
     envelope = ENVELOPE
@@ -123,12 +124,16 @@ class StreamMonitor(BlockStreamMonitor):
         elif kind in wire.EXCEPTIONS:
             self.end_with_error()
         else:
-            self.notice(index, line, f"unknown event {kind!r}; skipped")
+            self.unknown("event", kind, index, line, "skipped")
 
     def _start(self, key: int, body: dict[str, Any], index: int, line: int | None) -> None:
         start = body.get("start")
-        tool = start.get(wire.TOOL_USE) if isinstance(start, dict) else None
-        if not isinstance(tool, dict):
+        start = start if isinstance(start, dict) else {}
+        for member in sorted(start.keys() - wire.START_MEMBERS):
+            self.unknown("contentBlockStart member", member, index, line, f"block {key} opens", skipped=False)
+        tool = start.get(wire.TOOL_USE)
+        if not isinstance(tool, dict) or tool.get("type") is not None:
+            # A system tool's call (ToolUseType server_tool_use) is Bedrock's to run and answer.
             self.block_start(key, False, None, None, None, index, line, wire.BLOCK_START)
             return
         call_id, name = tool.get("toolUseId"), tool.get("name")
@@ -138,6 +143,8 @@ class StreamMonitor(BlockStreamMonitor):
     def _delta(self, key: int, body: dict[str, Any], index: int, line: int | None) -> None:
         delta = body.get("delta")
         delta = delta if isinstance(delta, dict) else {}
+        for member in sorted(delta.keys() - wire.DELTA_MEMBERS):
+            self.unknown("contentBlockDelta member", member, index, line, "passed over", skipped=False)
         tool = delta.get(wire.TOOL_USE)
         if not isinstance(tool, dict) and key not in self.items:
             self.block_start(key, False, None, None, None, index, line, wire.BLOCK_DELTA)
@@ -158,6 +165,7 @@ class ConversationMonitor(Monitor):
     """
 
     protocol = CONVERSE
+    modelled_sdk = MODELLED_SDK
 
     def __init__(self) -> None:
         super().__init__(_BOOK)
@@ -202,6 +210,9 @@ class ConversationMonitor(Monitor):
     ) -> dict[str, dict[str, Any]]:
         found: dict[str, dict[str, Any]] = {}
         for k, block in enumerate(blocks):
+            if kind == wire.TOOL_USE:
+                for member in sorted(block.keys() - wire.CONTENT_BLOCKS):
+                    self.unknown("content block", member, index, line, "passed over", skipped=False)
             body = block.get(kind)
             if not isinstance(body, dict):
                 continue
@@ -212,6 +223,8 @@ class ConversationMonitor(Monitor):
             )
             if problem is not None:
                 self.report("BR-1", f"{where}: {problem}", index=index, line=line, ids=(call_id,), path=where)
+            if body.get("type") is not None:
+                continue  # a system tool's call or result: Bedrock ran and answered it in this message
             key = str(call_id)
             if key in found:
                 self.report(

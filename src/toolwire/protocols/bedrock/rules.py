@@ -10,7 +10,7 @@ __all__ = ["CONVERSE", "MODELLED_SDK", "RESPONSE", "RULES", "STREAM"]
 
 #: The SDK release whose types this family's model follows (pinned in pyproject.toml's dev
 #: extra): a type outside it is passed over with one notice naming this, never a finding.
-MODELLED_SDK: Final = "botocore 1.44.5"
+MODELLED_SDK: Final = "botocore 1.44.8"
 
 CONVERSE: Final = "bedrock-converse"
 STREAM: Final = "bedrock-converse-stream"
@@ -34,7 +34,9 @@ RULES: Final = (
         (CONVERSE,),
         "All results for an assistant turn are in the immediately next user message, and in that "
         "one message only.",
-        source="anomalyco/opencode#41780 (live, Amazon Nova Micro)",
+        source="anomalyco/opencode#41780 (live, Amazon Nova Micro). Scope (issue 29): a toolUse with a "
+        "type (botocore 1.44.8 ToolUseType server_tool_use) is a system tool's call, which Bedrock runs "
+        "and answers in the same message: it waits for no toolResult (BR-9e leaves it out too).",
         error="Expected toolResult blocks at messages.{m}.content for the following Ids: {ids_text}",
         fix="Answer every toolUse of a turn in the one user message that follows it; never split "
         "parallel results over two messages.",

@@ -280,7 +280,7 @@ class ContentsMonitor(Monitor):
         return self._turns
 
 
-#: The fields of ``google-genai`` 3.4.0 ``Part``, as the REST API and the SDK spell them.
+#: The fields of ``google-genai`` 3.6.1 ``Part``, as the REST API and the SDK spell them.
 _PART_FIELDS: Final = frozenset(
     {
         *("audioMetadata", "audioTranscription", "codeExecutionResult", "documentMetadata"),

@@ -10,7 +10,7 @@ __all__ = ["CONTENTS", "MODELLED_SDK", "RESPONSE", "RULES", "STREAM"]
 
 #: The SDK release whose types this family's model follows (pinned in pyproject.toml's dev
 #: extra): a type outside it is passed over with one notice naming this, never a finding.
-MODELLED_SDK: Final = "google-genai 3.4.0"
+MODELLED_SDK: Final = "google-genai 3.6.1"
 
 CONTENTS: Final = "gemini-contents"
 STREAM: Final = "gemini-stream"

@@ -8,7 +8,7 @@ from toolwire.machines import JsonRpcRequest
 from toolwire.models import mcp as wire
 from toolwire.properties._lifecycle import Item, KeyedMonitor, Lifecycle
 from toolwire.properties._text import clip
-from toolwire.protocols.mcp.rules import MCP, RULES
+from toolwire.protocols.mcp.rules import MCP, MODELLED_SDK, RULES
 
 __all__ = ["SessionMonitor"]
 
@@ -37,6 +37,7 @@ class SessionMonitor(KeyedMonitor):
     """
 
     protocol = MCP
+    modelled_sdk = MODELLED_SDK
     lifecycle = REQUESTS
 
     def __init__(self) -> None:
@@ -58,7 +59,9 @@ class SessionMonitor(KeyedMonitor):
         if isinstance(method, str) and "id" in value:
             self._request(value, method, index, line)
         elif isinstance(method, str):
-            if method == wire.CANCELLED:
+            if method not in wire.NOTIFICATIONS:
+                self.unknown("notification", method, index, line, "passed over", skipped=False)
+            elif method == wire.CANCELLED:
                 params = value.get("params")
                 request_id = params.get("requestId") if isinstance(params, dict) else None
                 key = self._key_of(request_id)
@@ -75,6 +78,8 @@ class SessionMonitor(KeyedMonitor):
             self.report("MCP-1", f"{method} request with id {clip(request_id)}", index=index, line=line)
             return
         side = "server" if method in wire.SERVER_METHODS else "client"
+        if side == "client" and method not in wire.CLIENT_METHODS:
+            self.unknown("request", method, index, line, "its id is tracked", skipped=False)
         item = self.step((side, request_id), "request", index, line, what=f"{method} request")
         item.name, item.id = method, request_id
         if method == wire.TOOLS_CALL:
@@ -121,7 +126,9 @@ class SessionMonitor(KeyedMonitor):
         item = self.step(key, "response", index, line, what="response", ids=(request_id,))
         if item.name == wire.TOOLS_CALL and isinstance(value.get("result"), dict):
             result = value["result"]
-            if not isinstance(result.get("content"), list):
+            if result.get("resultType") == wire.INPUT_REQUIRED:
+                pass  # in place of the CallToolResult: no content until the client retries
+            elif not isinstance(result.get("content"), list):
                 self.report(
                     "MCP-3",
                     f"the tools/call result for {request_id!r} has no content list",

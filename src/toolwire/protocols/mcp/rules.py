@@ -62,7 +62,9 @@ RULES: Final = (
         "tools/call takes params {name, arguments} and returns result {content[], structuredContent?, "
         "isError?}; a tool's own failure is result.isError, a protocol failure a JSON-RPC error "
         "{code, message}.",
-        source="https://modelcontextprotocol.io/specification/2025-06-18/server/tools",
+        source="https://modelcontextprotocol.io/specification/2025-06-18/server/tools. Scope (issue 29): "
+        'a result with resultType "input_required" needs no content: mcp 2.3.0 InputRequiredResult '
+        '(2026-07-28) "returned in place of the normal result of ... tools/call".',
         fix="Send arguments as an object and content as a list; report tool failures with isError: "
         "true so the model sees them.",
     ),

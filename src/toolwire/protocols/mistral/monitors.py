@@ -10,7 +10,7 @@ from toolwire.models import mistral as wire
 from toolwire.properties._monitor import Monitor, Violations
 from toolwire.properties._text import clip
 from toolwire.properties._turn import Call, Turn
-from toolwire.protocols.mistral.rules import CHAT, RULES
+from toolwire.protocols.mistral.rules import CHAT, MODELLED_SDK, RULES
 
 __all__ = ["PROFILES", "ConversationMonitor", "TokenizerProfile", "check_id"]
 
@@ -87,6 +87,7 @@ class ConversationMonitor(Monitor):
     """
 
     protocol = CHAT
+    modelled_sdk = MODELLED_SDK
 
     def __init__(self, profile: TokenizerProfile = PROFILES["v11"]) -> None:
         super().__init__(_BOOK)
@@ -101,6 +102,9 @@ class ConversationMonitor(Monitor):
 
     def feed(self, value: Any, index: int, line: int | None, sse_event: str | None) -> None:
         path = f"messages[{index}]"
+        if isinstance(value, dict) and isinstance(value.get("role"), str) and value["role"] not in wire.ROLES:
+            self.unknown("message role", value["role"], index, line, "skipped")
+            return
         if not isinstance(value, dict) or value.get("role") not in wire.ROLES:
             what = "is not an object" if not isinstance(value, dict) else f"has role {value.get('role')!r}"
             self.notice(index, line, f"{path} {what}; skipped")

@@ -297,6 +297,7 @@ class ConversationMonitor(Monitor):
 
     protocol = CHAT
     hot = (_HOT, ("RequestBody",))
+    modelled_sdk = MODELLED_SDK
 
     def __init__(self) -> None:
         super().__init__(_BOOK)
@@ -313,6 +314,9 @@ class ConversationMonitor(Monitor):
         if not isinstance(value.get("role"), str):
             role = value.get("role")
             self.notice(index, line, f"messages[{index}].role is {role!r}, not a string; skipped")
+            return
+        if value["role"] not in wire.MESSAGE_ROLES:
+            self.unknown("message role", value["role"], index, line, "skipped")
             return
         calls = wire.message_tool_calls(value)
         tool_call_id: Any = None
@@ -364,6 +368,7 @@ class ConversationMonitor(Monitor):
         rows = _CONVERSATION.rows
         other, opening, answer, last = rows["other"], rows["calls"], rows["answer"], rows["last_answer"]
         TOOL, ASSISTANT, LONGEST = wire.ROLE_TOOL, wire.ROLE_ASSISTANT, wire.CHAT_TOOL_CALL_ID_MAX
+        ROLES = wire.MESSAGE_ROLES
         fast_calls = not self.keep_calls
         feed = self.feed
         state, pending, answered = self._state, self._pending, self._answered
@@ -379,7 +384,7 @@ class ConversationMonitor(Monitor):
                             del pending[answering]
                             answered.add(answering)
                             continue
-                elif type(role) is not str:
+                elif type(role) is not str or role not in ROLES:
                     pass  # feed says what is wrong with it
                 elif role != ASSISTANT or not (calls := item.get("tool_calls")):
                     target = other[state]
@@ -415,6 +420,7 @@ class ConversationMonitor(Monitor):
         rows = _CONVERSATION.rows
         other, opening, answer, last = rows["other"], rows["calls"], rows["answer"], rows["last_answer"]
         TOOL, ASSISTANT, LONGEST = wire.ROLE_TOOL, wire.ROLE_ASSISTANT, wire.CHAT_TOOL_CALL_ID_MAX
+        ROLES = wire.MESSAGE_ROLES
         fast_calls = not self.keep_calls
         feed = self.feed
         state, pending, answered = self._state, self._pending, self._answered
@@ -429,6 +435,8 @@ class ConversationMonitor(Monitor):
                         del pending[answering]
                         answered.add(answering)
                         continue
+            elif role not in ROLES:
+                pass  # feed says it is not modelled
             elif role != ASSISTANT or not (calls := item.tool_calls):
                 target = other[state]
                 if target >= 0:

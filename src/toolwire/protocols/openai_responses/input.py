@@ -9,7 +9,7 @@ from toolwire.models import openai_responses as wire
 from toolwire.properties._monitor import Monitor, Violations
 from toolwire.properties._rule import Severity
 from toolwire.properties._turn import Call, Turn
-from toolwire.protocols.openai_responses.rules import INPUT, RULES
+from toolwire.protocols.openai_responses.rules import INPUT, MODELLED_SDK, RULES
 
 __all__ = ["InputMonitor"]
 
@@ -32,6 +32,7 @@ class InputMonitor(Monitor):
     """
 
     protocol = INPUT
+    modelled_sdk = MODELLED_SDK
 
     def __init__(self) -> None:
         super().__init__(_BOOK)
@@ -65,6 +66,8 @@ class InputMonitor(Monitor):
                     id=item_id,
                 )
         if kind not in (wire.FUNCTION_CALL, wire.FUNCTION_CALL_OUTPUT):
+            if kind is not None and kind not in wire.INPUT_ITEM_TYPES:
+                self.unknown("input item", kind, index, line, "its id is judged, nothing else", skipped=False)
             return
         call_id = value.get("call_id")
         if not isinstance(call_id, str) or not (wire.CALL_ID_MIN <= len(call_id) <= wire.CALL_ID_MAX):

@@ -10,7 +10,7 @@ __all__ = ["INPUT", "MODELLED_SDK", "OPEN_STREAM", "RESPONSE", "RULES", "STREAM"
 
 #: The SDK release whose types this family's model follows (pinned in pyproject.toml's dev
 #: extra): a type outside it is passed over with one notice naming this, never a finding.
-MODELLED_SDK: Final = "openai 3.54.0"
+MODELLED_SDK: Final = "openai 3.57.0"
 
 STREAM: Final = "openai-responses-stream"
 OPEN_STREAM: Final = "open-responses-stream"
