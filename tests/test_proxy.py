@@ -371,10 +371,14 @@ def test_the_record_checks_to_the_same_findings_as_the_live_report(tmp_path: Pat
                 kind="application/vnd.amazon.eventstream",
             ),
         )
+        # Across exchanges: a conversation starts, its call is answered, then a made-up id is (an
+        # error), and a conversation the proxy never saw start answers one (a warning).
+        for body in _conversation():
+            httpx.post(url + "/v1/chat/completions", json=body, headers=fake(CHAT_STREAM))
     recorder.close()
-    live = sorted(
-        (t.exchange, t.side, t.finding.rule, t.finding.message) for t in told if t.finding and not t.across
-    )
+    live = sorted((t.exchange, t.side, t.finding.rule, t.finding.message) for t in told if t.finding)
+    across = {(t.exchange, t.finding.severity) for t in told if t.across and t.finding}
+    assert across == {(7, "error"), (8, "warning")}
     reports = check_recording(record, record.read_bytes())
     checked = sorted(
         (int(r.source.split("#")[1].split()[0]), r.source.split()[-1], f.rule, f.message)
@@ -382,7 +386,28 @@ def test_the_record_checks_to_the_same_findings_as_the_live_report(tmp_path: Pat
         for f in r.findings
     )
     assert live == checked
-    assert {rule for _, _, rule, _ in live} >= {"RS-7c"}
+    assert {rule for _, _, rule, _ in live} >= {"RS-7c", "RT-1"}
+    # Another tool's recording may hold part of a conversation only: no rule across exchanges there.
+    other = tmp_path / f"other{suffix}"
+    other.write_bytes(record.read_bytes().replace(b"toolwire proxy", b"another tool"))
+    found = [f for r in check_recording(other, other.read_bytes()) for f in r.findings]
+    assert not [f for f in found if "through the proxy" in f.message]
+    assert {f.rule for f in found} >= {"RS-7c"}
+
+
+def _conversation() -> list[dict[str, Any]]:
+    """A Chat conversation's start, its call answered, a made-up call id answered, and a request of
+    a conversation not seen starting that answers a made-up id."""
+    start = {
+        "model": "gpt-4o",
+        "messages": [{"role": "user", "content": "search for pipeline mode"}],
+        "stream": True,
+    }
+    replayed = orjson.loads((DATA / "openai-chat/seed002-fixed.json").read_bytes())
+    synthesized = orjson.loads((DATA / "openai-chat/seed002-synthesized-ids.json").read_bytes())
+    unseen = orjson.loads((DATA / "openai-chat/seed002-synthesized-ids.json").read_bytes())
+    unseen["messages"][0]["content"] = "a conversation the proxy never saw start"
+    return [start, replayed, synthesized, unseen]
 
 
 def _add(recorder: Recorder, checker: Any) -> None:

@@ -65,7 +65,8 @@ class Proxy:
     """The forwarding app and the checks behind it; ``app`` is the ASGI application.
 
     ``protocols`` (``-p``) choose among the protocols a part could be;
-    ``tell`` receives each finding and problem as it is made; ``done`` each exchange once checked.
+    ``tell`` receives each finding and problem as it is made; ``done`` each exchange once checked,
+    in exchange order (one waits for those before it).
     """
 
     def __init__(
@@ -94,6 +95,9 @@ class Proxy:
         self._count = 0
         self._count_lock = threading.Lock()
         self._checkers: dict[int, ExchangeChecker] = {}
+        self._order = threading.RLock()
+        self._finished: dict[int, tuple[Checked, ExchangeChecker]] = {}
+        self._next = 1
         self._client: httpx.AsyncClient | None = None
         self.app = Starlette(
             routes=[Route("/{path:path}", self._forward, methods=_METHODS)],
@@ -140,6 +144,9 @@ class Proxy:
         deadline = time.monotonic() + timeout
         for checker in list(self._checkers.values()):
             checker.join(max(0.0, deadline - time.monotonic()))
+        with self._order:  # those whose check has not ended are not waited for longer
+            for number in sorted(self._finished):
+                self._deliver(*self._finished.pop(number))
 
     def _told(self, told: Told) -> None:
         self.tally.add(told)
@@ -147,6 +154,15 @@ class Proxy:
             self._tell(told)
 
     def _checked(self, checked: Checked, checker: ExchangeChecker) -> None:
+        # ``done`` hears of the exchanges in their order (a record numbers them as the report does),
+        # each as soon as it and those before it are checked.
+        with self._order:
+            self._finished[checked.exchange] = (checked, checker)
+            while self._next in self._finished:
+                self._deliver(*self._finished.pop(self._next))
+                self._next += 1
+
+    def _deliver(self, checked: Checked, checker: ExchangeChecker) -> None:
         self._checkers.pop(checked.exchange, None)
         if self._done is not None:
             self._done(checked, checker)
@@ -261,6 +277,15 @@ class _Streamed(Response):
         )
         cut: str | None = None
         complete = False
+        # The chunks read from the upstream and not yet sent: a reader fills it, the sender empties it
+        # whole, so chunks that arrived together leave in one write (and one hand-over to the
+        # checker), while a chunk that arrived alone leaves alone, at once.
+        batch: list[bytes] = []
+        queued = 0
+        wake = asyncio.Event()
+        room = asyncio.Event()
+        broke: httpx.HTTPError | None = None
+        ended = False
         try:
             async with anyio.create_task_group() as group:
 
@@ -273,17 +298,41 @@ class _Streamed(Response):
                         cut = _LEFT
                         group.cancel_scope.cancel()
 
+                async def pull() -> None:
+                    nonlocal queued, broke, ended
+                    try:
+                        async for chunk in self.upstream.aiter_raw():
+                            batch.append(chunk)
+                            queued += len(chunk)
+                            wake.set()
+                            if queued >= _BATCH_BYTES:
+                                room.clear()
+                                await room.wait()
+                    except httpx.HTTPError as exc:
+                        broke = exc
+                    finally:
+                        ended = True
+                        wake.set()
+
                 group.start_soon(watch)
                 await send(
                     {"type": "http.response.start", "status": self.status_code, "headers": self.raw_headers}
                 )
-                try:
-                    async for chunk in self.upstream.aiter_raw():
-                        await send({"type": "http.response.body", "body": chunk, "more_body": True})
-                        pipe.write(chunk)
-                except httpx.HTTPError as exc:
-                    cut = f"the upstream broke the stream: {type(exc).__name__}: {exc}"
-                    raise
+                group.start_soon(pull)
+                while batch or not ended:
+                    if not batch:
+                        await wake.wait()
+                        wake.clear()
+                        continue
+                    data = batch[0] if len(batch) == 1 else b"".join(batch)
+                    batch.clear()
+                    queued = 0
+                    room.set()
+                    await send({"type": "http.response.body", "body": data, "more_body": True})
+                    pipe.write(data)
+                if broke is not None:
+                    cut = f"the upstream broke the stream: {type(broke).__name__}: {broke}"
+                    raise broke
                 complete = True
                 await send({"type": "http.response.body", "body": b"", "more_body": False})
                 group.cancel_scope.cancel()
@@ -297,6 +346,8 @@ class _Streamed(Response):
             pipe.close()
 
 
+#: The most bytes read from the upstream ahead of the client (the reader waits beyond).
+_BATCH_BYTES: Final = 1 << 20
 _LEFT: Final = "the client disconnected mid-stream; the response was not seen to its end"
 
 
