@@ -330,6 +330,57 @@ def test_a_request_of_10_mb_is_forwarded_whole_and_checked() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("encoding", ["", "gzip"])
+def test_a_request_past_the_bound_is_forwarded_unchanged_and_told_unchecked_never_clean(
+    monkeypatch: pytest.MonkeyPatch, encoding: str
+) -> None:
+    from toolwire.engines import _pipe
+
+    monkeypatch.setattr(_pipe, "MAX_BODY", 1 << 20)
+    plain = orjson.dumps({"model": "gpt-4o", "messages": [{"role": "user", "content": "x" * (3 << 20)}]})
+    body = gzip.compress(plain) if encoding else plain
+    assert (len(body) < 1 << 20) == bool(encoding)  # gzip: within the bound, but not once decoded
+    kept: list[bytes] = []
+    with proxied(done=lambda checked, checker: kept.append(checker.request)) as (proxy, url, told):
+        response = httpx.post(
+            url + "/v1/chat/completions",
+            content=body,
+            headers={"x-fake-mode": "echo", "Content-Type": "application/json", "Content-Encoding": encoding},
+            timeout=60,
+        )
+    assert response.json()["sha256"] == hashlib.sha256(body).hexdigest()
+    assert kept == [b""]  # nothing of it held for the check
+    problems = [t.problem.message for t in told if t.problem is not None and t.side == "request"]
+    assert problems == [
+        "the request decompresses to over 1 MiB: forwarded, not checked"
+        if encoding
+        else "the request is over 1 MiB: forwarded whole, not checked"
+    ]
+    assert proxy.tally.unreadable == 2  # the request, and the echo (a body of no protocol)
+
+
+@pytest.mark.slow
+def test_a_chunked_request_is_forwarded_chunked_and_checked() -> None:
+    body = orjson.dumps(RESPONSES_REQUEST | {"input": [{"role": "user", "content": "y" * 100_000}]})
+
+    def pieces() -> Iterator[bytes]:
+        for start in range(0, len(body), 4096):
+            yield body[start : start + 4096]
+
+    with proxied() as (proxy, url, told):
+        response = httpx.post(
+            url + "/v1/responses",
+            content=pieces(),
+            headers={"x-fake-mode": "echo", "Content-Type": "application/json"},
+        )
+    echoed = {k.lower(): v for k, v in response.json()["headers"]}
+    assert echoed.get("transfer-encoding") == "chunked"
+    assert response.json()["sha256"] == hashlib.sha256(body).hexdigest()
+    assert [t for t in told if t.side == "request"] == []  # read, recognised, clean
+    assert proxy.tally.exchanges == 1
+
+
+@pytest.mark.slow
 def test_200_concurrent_streams_are_each_forwarded_and_each_reported() -> None:
     expected = (DATA / RS7C).read_bytes()
 
@@ -796,6 +847,33 @@ def test_memory_is_bounded_per_exchange_a_longer_body_is_checked_live_and_said_s
     assert response.content == (DATA / RS7C).read_bytes()  # forwarded whole all the same
     assert len(response.content) > 2048
     assert findings(told) == [("response", "RS-7c")]  # found live, on the stream
+    assert any(t.problem is not None and "only its start was kept" in t.problem.message for t in told)
+    assert proxy.tally.unreadable == 1
+
+
+@pytest.mark.slow
+def test_a_json_response_past_the_bound_is_forwarded_whole_and_told_unchecked_never_clean(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from toolwire.engines import _pipe
+
+    monkeypatch.setattr(_pipe, "MAX_BODY", 512)
+    trace = "openai-chat-response/duplicate-ids.json"
+    kept: list[int] = []
+    with proxied(done=lambda checked, checker: kept.append(len(checker.response.captured))) as (
+        proxy,
+        url,
+        told,
+    ):
+        response = httpx.post(
+            url + "/v1/chat/completions",
+            json={"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}]},
+            headers=fake(trace, kind="application/json"),
+        )
+    assert response.content == (DATA / trace).read_bytes()
+    assert len(response.content) > 512
+    assert kept and kept[0] <= 512
+    assert [t.finding for t in told if t.finding] == []  # not judged from a part: no finding
     assert any(t.problem is not None and "only its start was kept" in t.problem.message for t in told)
     assert proxy.tally.unreadable == 1
 

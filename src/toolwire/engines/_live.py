@@ -115,8 +115,12 @@ class ExchangeChecker:
         ledger: Ledger,
         tell: Callable[[Told], None],
         done: Callable[[Checked], None],
+        *,
+        unread: str | None = None,
     ) -> None:
         self.number = number
+        #: Why the request was not kept to be checked (it is over the bound; it was forwarded whole).
+        self.unread = unread
         self.method = method
         self.url = url
         self.endpoint = endpoint_of(url)
@@ -189,7 +193,9 @@ class ExchangeChecker:
         )
         first = list(exchange_reports(self.url, request_only, self.protocol))
         request_report = next((r for r in first if r.source.endswith(" request")), None)
-        if request_report is not None:
+        if self.unread is not None:
+            self._problem("request", "", Problem(None, None, self.unread))
+        elif request_report is not None:
             self._report("request", request_report)
             self._across(request_report)
         self._headers.wait()
@@ -201,7 +207,8 @@ class ExchangeChecker:
         if live is not None and not (request_report and _session(request_report.protocol)):
             self._stream(pipe, live)
         else:
-            pipe.read()  # the whole body, then the final pass judges it
+            while pipe.read(1 << 16):  # the whole body (kept within the bound), then the final pass
+                pass
         pipe.close()
         if self.cut is not None:
             self._problem("response", "", Problem(None, None, self.cut, "warning"))

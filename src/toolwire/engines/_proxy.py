@@ -24,7 +24,8 @@ import signal
 import ssl
 import threading
 import time
-from collections.abc import Callable, Iterator
+import zlib
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any, Final
 from urllib.parse import urlsplit
 
@@ -36,6 +37,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
+from toolwire.engines import _pipe
 from toolwire.engines._live import Checked, ExchangeChecker, Ledger, Told
 from toolwire.engines._proxy_report import Tally
 from toolwire.errors import UsageError
@@ -169,50 +171,124 @@ class Proxy:
 
     async def _forward(self, request: Request) -> Response:
         scope = request.scope
-        try:
-            body = await request.body()
-        except ClientDisconnect:
-            return Response(status_code=499)
-        with self._count_lock:
-            self._count += 1
-            number = self._count
-        with self.tally.lock:
-            self.tally.exchanges += 1
         raw_path = scope.get("raw_path") or scope["path"].encode()
         query = scope.get("query_string", b"")
         url = self.upstream + raw_path.decode("latin-1") + (f"?{query.decode('latin-1')}" if query else "")
         headers = _forwarded(scope["headers"])
         content_type = next((v.decode("latin-1") for k, v in headers if k.lower() == b"content-type"), "")
-        checker = ExchangeChecker(
-            number,
-            request.method,
-            url,
-            _decoded_request(body, headers),
-            content_type,
-            self.protocols or None,
-            self.ledger,
-            self._told,
-            lambda checked: self._checked(checked, checker),
-        )
-        checker.request_headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in headers]
-        self._checkers[number] = checker
+        kept = _Kept()
+        checker: ExchangeChecker | None = None
+
+        def opened() -> ExchangeChecker:
+            """The request was read whole: its check starts (the exchange is numbered now)."""
+            nonlocal checker
+            with self._count_lock:
+                self._count += 1
+                number = self._count
+            with self.tally.lock:
+                self.tally.exchanges += 1
+            body, why = kept.body(headers)
+            checker = ExchangeChecker(
+                number,
+                request.method,
+                url,
+                body,
+                content_type,
+                self.protocols or None,
+                self.ledger,
+                self._told,
+                lambda checked: self._checked(checked, made),
+                unread=why,
+            )
+            made = checker
+            checker.request_headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in headers]
+            self._checkers[number] = checker
+            return checker
+
+        async def streamed() -> AsyncIterator[bytes]:
+            # The body goes upstream as it arrives; the checker's copy is kept up to a bound.
+            kept.started = True
+            async for chunk in request.stream():
+                kept.add(chunk)
+                if chunk:
+                    yield chunk
+            opened()
+
+        # A body framed by the client goes on framed so (its Content-Length, or chunked); none, none.
+        framed = any(k.lower() in (b"content-length", b"transfer-encoding") for k, _ in scope["headers"])
         client = self.client()
         upstream_request = client.build_request(
             request.method,
             url,
-            headers=[(k, v) for k, v in headers if k.lower() != b"content-length"],
-            content=body,
+            headers=headers if framed else [(k, v) for k, v in headers if k.lower() != b"content-length"],
+            content=streamed() if framed else b"",
         )
+        if not framed:
+            opened()
         try:
             upstream = await client.send(upstream_request, stream=True)
+        except ClientDisconnect:
+            return Response(status_code=499)
         except httpx.HTTPError as exc:
+            if checker is None:
+                if not kept.started:
+                    with contextlib.suppress(ClientDisconnect):
+                        async for chunk in request.stream():
+                            kept.add(chunk)
+                else:
+                    kept.cut("the upstream failed before the request was sent whole")
+                checker = opened()
             checker.failed(f"the upstream could not be reached: {type(exc).__name__}: {exc}")
             return Response(
                 f"toolwire proxy: the upstream {self.upstream} could not be reached: {exc}\n",
                 status_code=502,
                 media_type="text/plain",
             )
-        return _Streamed(upstream, checker)
+        return _Streamed(upstream, checker or opened())
+
+
+class _Kept:
+    """The checker's copy of a request body: up to :data:`._pipe.MAX_BODY` bytes, or why it is not."""
+
+    def __init__(self) -> None:
+        self.parts = bytearray()
+        self.why: str | None = None
+        self.started = False
+
+    def add(self, chunk: bytes) -> None:
+        if self.why is None:
+            if len(self.parts) + len(chunk) > _pipe.MAX_BODY:
+                self.cut(f"the request is over {_size(_pipe.MAX_BODY)}: forwarded whole, not checked")
+            else:
+                self.parts += chunk
+
+    def cut(self, why: str) -> None:
+        self.why = why
+        self.parts = bytearray()
+
+    def body(self, headers: list[tuple[bytes, bytes]]) -> tuple[bytes, str | None]:
+        """The body to check (a gzip or deflate body decoded, within the bound), and why there is none."""
+        if self.why is not None:
+            return b"", self.why
+        body = bytes(self.parts)
+        self.parts = bytearray()
+        encoding = next(
+            (v.decode("latin-1").strip().lower() for k, v in headers if k.lower() == b"content-encoding"),
+            "",
+        )
+        if encoding not in ("gzip", "deflate") or not body:
+            return body, None
+        try:
+            decoded = zlib.decompressobj(zlib.MAX_WBITS | 32).decompress(body, _pipe.MAX_BODY + 1)
+        except zlib.error:
+            return body, None
+        if len(decoded) > _pipe.MAX_BODY:
+            return b"", f"the request decompresses to over {_size(_pipe.MAX_BODY)}: forwarded, not checked"
+        return decoded, None
+
+
+def _size(count: int) -> str:
+    return f"{count >> 20} MiB" if count >= 1 << 20 else f"{count} bytes"
 
 
 def _tls(verify: bool) -> ssl.SSLContext | bool:
@@ -238,21 +314,6 @@ def _forwarded(raw: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
         for name, value in raw
         if (low := name.decode("latin-1").lower()) not in HOP_BY_HOP and low not in named and low != "host"
     ]
-
-
-def _decoded_request(body: bytes, headers: list[tuple[bytes, bytes]]) -> bytes:
-    """The request body to check: a gzip or deflate body decoded (it is forwarded as it came)."""
-    encoding = next(
-        (v.decode("latin-1").strip().lower() for k, v in headers if k.lower() == b"content-encoding"), ""
-    )
-    if encoding in ("gzip", "deflate") and body:
-        import zlib
-
-        try:
-            return zlib.decompress(body, zlib.MAX_WBITS | 32)
-        except zlib.error:
-            return body
-    return body
 
 
 class _Streamed(Response):
