@@ -407,11 +407,13 @@ def test_200_concurrent_streams_are_each_forwarded_and_each_reported() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("suffix", [".har", ".yaml"])
-def test_the_record_checks_to_the_same_findings_as_the_live_report(tmp_path: Path, suffix: str) -> None:
+@pytest.mark.parametrize(("suffix", "isolate"), [(".har", False), (".yaml", False), (".har", True)])
+def test_the_record_checks_to_the_same_findings_as_the_live_report(
+    tmp_path: Path, suffix: str, isolate: bool
+) -> None:
     record = tmp_path / f"run{suffix}"
     recorder = Recorder(record)
-    with proxied(done=lambda checked, checker: _add(recorder, checker)) as (_, url, told):
+    with proxied(recorded=recorder.add, isolate=isolate) as (_, url, told):
         for trace in (RS7C, GOOD_RESPONSES, "openai-responses-stream/rs7a-no-created.sse"):
             httpx.post(url + "/v1/responses", json=RESPONSES_REQUEST, headers=fake(trace))
         httpx.post(
@@ -876,6 +878,23 @@ def test_a_json_response_past_the_bound_is_forwarded_whole_and_told_unchecked_ne
     assert [t.finding for t in told if t.finding] == []  # not judged from a part: no finding
     assert any(t.problem is not None and "only its start was kept" in t.problem.message for t in told)
     assert proxy.tally.unreadable == 1
+
+
+@pytest.mark.slow
+def test_checks_in_a_process_of_their_own_that_fall_behind_drop_the_rest_and_say_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from toolwire.engines import _isolated
+
+    monkeypatch.setattr(_isolated, "MAX_QUEUED", 64)  # every chunk past the first few is over it
+    with proxied(isolate=True) as (proxy, url, told):
+        response = httpx.post(url + "/v1/responses", json=RESPONSES_REQUEST, headers=fake(RS7C))
+        assert response.content == (DATA / RS7C).read_bytes()  # forwarded whole all the same
+        proxy.drain(30)
+    problems = [t.problem.message for t in told if t.problem is not None]
+    assert "the checker fell behind the forwarding; the rest was not checked" in problems
+    assert proxy.tally.unreadable == 1
+    assert proxy.tally.exchanges == 1
 
 
 def test_a_body_past_what_is_kept_is_still_handed_over_whole() -> None:

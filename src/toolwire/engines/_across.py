@@ -51,7 +51,7 @@ class Conversations:
     ) -> list[Finding]:
         """The findings of ``request`` (checked as ``report`` says): each tool result in it whose id
         no response emitted.  ``wait`` is called before the ids are looked up, once the request is
-        known to carry results (the proxy waits for earlier responses there)."""
+        known to carry results (the proxy waits for the exchanges before it there)."""
         spec = get_protocol(report.protocol) if report.protocol else None
         if spec is None or spec.results is None or spec.container is None or not request:
             return []
@@ -64,13 +64,13 @@ class Conversations:
             return []
         results = [r for r in spec.results(items) if r.id]
         key = hashlib.sha256(orjson.dumps(items[0], option=orjson.OPT_SORT_KEYS)).hexdigest()
+        if not results:
+            with self._lock:
+                self._starts.add(key)
+            return []
+        wait()  # the exchanges before have told their starts (and their calls) once it returns
         with self._lock:
             started = key in self._starts
-            if not results:
-                self._starts.add(key)
-        if not results:
-            return []
-        wait()
         rule = round_trip_rules((report.protocol,))[0]
         severity: Literal["error", "warning"] = "error" if started else "warning"
         why = "" if started else " (the proxy has not seen this conversation start: it may predate it)"

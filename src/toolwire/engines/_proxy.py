@@ -38,8 +38,10 @@ from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
 from toolwire.engines import _pipe
+from toolwire.engines._isolated import Isolated, RemoteChecker
 from toolwire.engines._live import Checked, ExchangeChecker, Ledger, Told
 from toolwire.engines._proxy_report import Tally
+from toolwire.engines._record import Recording, record_of
 from toolwire.errors import UsageError
 from toolwire.protocols import get_protocol
 
@@ -78,7 +80,9 @@ class Proxy:
         protocols: tuple[str, ...] = (),
         tell: Callable[[Told], None] | None = None,
         done: Callable[[Checked, ExchangeChecker], None] | None = None,
+        recorded: Callable[[Recording], None] | None = None,
         verify: bool = True,
+        isolate: bool = False,
     ) -> None:
         parts = urlsplit(upstream)
         if parts.scheme not in ("http", "https") or not parts.netloc:
@@ -93,12 +97,15 @@ class Proxy:
         self.ledger = Ledger()
         self._tell = tell
         self._done = done
+        self._recorded = recorded
+        self._isolate = isolate
+        self._isolated: Isolated | None = None
         self._verify = verify
         self._count = 0
         self._count_lock = threading.Lock()
-        self._checkers: dict[int, ExchangeChecker] = {}
+        self._checkers: dict[int, ExchangeChecker | RemoteChecker] = {}
         self._order = threading.RLock()
-        self._finished: dict[int, tuple[Checked, ExchangeChecker]] = {}
+        self._finished: dict[int, tuple[Checked, ExchangeChecker | Recording | None]] = {}
         self._next = 1
         self._client: httpx.AsyncClient | None = None
         self.app = Starlette(
@@ -112,6 +119,10 @@ class Proxy:
         class _Span:
             async def __aenter__(self) -> None:
                 proxy.client()
+                if proxy._isolate and proxy._isolated is None:
+                    proxy._isolated = Isolated(
+                        proxy.protocols, proxy._told, proxy._checked, record=proxy._recorded is not None
+                    )
 
             async def __aexit__(self, *exc: object) -> None:
                 await proxy.aclose()
@@ -144,8 +155,11 @@ class Proxy:
     def drain(self, timeout: float = 30.0) -> None:
         """Wait (up to ``timeout`` seconds in all) for every exchange's check to end."""
         deadline = time.monotonic() + timeout
+        if self._isolated is not None:
+            self._isolated.close(timeout)
         for checker in list(self._checkers.values()):
-            checker.join(max(0.0, deadline - time.monotonic()))
+            if isinstance(checker, ExchangeChecker):
+                checker.join(max(0.0, deadline - time.monotonic()))
         with self._order:  # those whose check has not ended are not waited for longer
             for number in sorted(self._finished):
                 self._deliver(*self._finished.pop(number))
@@ -155,7 +169,7 @@ class Proxy:
         if self._tell is not None:
             self._tell(told)
 
-    def _checked(self, checked: Checked, checker: ExchangeChecker) -> None:
+    def _checked(self, checked: Checked, checker: ExchangeChecker | Recording | None) -> None:
         # ``done`` hears of the exchanges in their order (a record numbers them as the report does),
         # each as soon as it and those before it are checked.
         with self._order:
@@ -164,10 +178,16 @@ class Proxy:
                 self._deliver(*self._finished.pop(self._next))
                 self._next += 1
 
-    def _deliver(self, checked: Checked, checker: ExchangeChecker) -> None:
+    def _deliver(self, checked: Checked, checker: ExchangeChecker | Recording | None) -> None:
+        """``checker``: the exchange's checker, or (checked in a process of their own) its record."""
         self._checkers.pop(checked.exchange, None)
-        if self._done is not None:
-            self._done(checked, checker)
+        recording = checker
+        if isinstance(checker, ExchangeChecker):
+            if self._done is not None:
+                self._done(checked, checker)
+            recording = record_of(checker) if self._recorded is not None else None
+        if self._recorded is not None and isinstance(recording, Recording):
+            self._recorded(recording)
 
     async def _forward(self, request: Request) -> Response:
         scope = request.scope
@@ -177,9 +197,9 @@ class Proxy:
         headers = _forwarded(scope["headers"])
         content_type = next((v.decode("latin-1") for k, v in headers if k.lower() == b"content-type"), "")
         kept = _Kept()
-        checker: ExchangeChecker | None = None
+        checker: ExchangeChecker | RemoteChecker | None = None
 
-        def opened() -> ExchangeChecker:
+        def opened() -> ExchangeChecker | RemoteChecker:
             """The request was read whole: its check starts (the exchange is numbered now)."""
             nonlocal checker
             with self._count_lock:
@@ -188,6 +208,13 @@ class Proxy:
             with self.tally.lock:
                 self.tally.exchanges += 1
             body, why = kept.body(headers)
+            forwarded = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in headers]
+            if self._isolated is not None:
+                checker = RemoteChecker(
+                    self._isolated, number, (request.method, url, body, content_type, why), forwarded
+                )
+                self._checkers[number] = checker
+                return checker
             checker = ExchangeChecker(
                 number,
                 request.method,
@@ -201,7 +228,7 @@ class Proxy:
                 unread=why,
             )
             made = checker
-            checker.request_headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in headers]
+            checker.request_headers = forwarded
             self._checkers[number] = checker
             return checker
 
@@ -319,7 +346,7 @@ def _forwarded(raw: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
 class _Streamed(Response):
     """The upstream's response, passed on chunk by chunk; each chunk goes to the checker after the client."""
 
-    def __init__(self, upstream: httpx.Response, checker: ExchangeChecker) -> None:
+    def __init__(self, upstream: httpx.Response, checker: ExchangeChecker | RemoteChecker) -> None:
         self.upstream = upstream
         self.checker = checker
         self.status_code = upstream.status_code
