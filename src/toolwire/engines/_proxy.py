@@ -4,10 +4,12 @@ A Starlette app, served by uvicorn, with httpx (HTTP/1.1, keep-alive, TLS
 verified) to the upstream.  Each request is read whole and forwarded as it
 came: method, path, query, headers (less the hop-by-hop ones and ``Host``),
 body.  Each response is streamed back as it arrives, chunk by chunk, the
-bytes exactly as the upstream sent them (a gzip body stays gzip).  Only after
-a chunk went to the client is it handed to the exchange's checker
-(:mod:`._live`), which runs in a thread of its own: a slow or failing check
-never delays or breaks the stream.
+bytes exactly as the upstream sent them (a gzip body stays gzip); chunks that
+arrived together leave in one write.  Only after a chunk went to the client is
+it handed to the exchange's checker (:mod:`._live`), which runs in a thread of
+its own, or (``isolate``, as the CLI runs it) in a process of its own
+(:mod:`._isolated`), so that checking takes neither the forwarder's GIL nor its
+CPU: a slow or failing check never delays or breaks the stream.
 
 The engine reports what it finds as :class:`~._live.Told` events to the
 ``tell`` callback given (from checker threads, one at a time), and keeps a
@@ -69,8 +71,9 @@ class Proxy:
     """The forwarding app and the checks behind it; ``app`` is the ASGI application.
 
     ``protocols`` (``-p``) choose among the protocols a part could be;
-    ``tell`` receives each finding and problem as it is made; ``done`` each exchange once checked,
-    in exchange order (one waits for those before it).
+    ``tell`` receives each finding and problem as it is made; ``done`` each exchange once checked
+    (with its checker; not when ``isolate``d), and ``recorded`` its record (redacted), in exchange
+    order (one waits for those before it).  ``isolate``: check in a process of its own.
     """
 
     def __init__(
