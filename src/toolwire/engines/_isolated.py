@@ -31,7 +31,7 @@ from toolwire.engines._live import Checked, Told
 __all__ = ["MAX_QUEUED", "Isolated", "RemoteChecker"]
 
 #: The most body bytes waiting to go to the checking process, in all.
-MAX_QUEUED: Final = 256 << 20
+MAX_QUEUED: Final = 64 << 20
 #: How much lower the checking process runs (``nice``).
 NICE: Final = 10
 
@@ -113,7 +113,7 @@ class Isolated:
                 while not self._queue and not self._closing:
                     self._lock.wait()
                 batch, self._queue = self._queue, []
-                size, self._queued = self._queued, 0
+                self._queued = 0
                 closing = self._closing
             try:
                 if batch:
@@ -123,7 +123,6 @@ class Isolated:
                     return
             except (OSError, ValueError):  # the checking process is gone: its reader says so
                 return
-            del size
 
     def _read(self) -> None:
         try:
