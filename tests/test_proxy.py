@@ -580,6 +580,8 @@ def test_the_cli_proxy_prints_its_summary_when_stopped_and_exits_by_what_it_saw(
             deadline = time.time() + 20
             while code and not report.read_bytes() and time.time() < deadline:
                 time.sleep(0.05)
+            checking = _children(process.pid)
+            assert checking  # the checks run in a process of their own
             process.send_signal(stop)
             out, err = process.communicate(timeout=30)
         finally:
@@ -587,6 +589,10 @@ def test_the_cli_proxy_prints_its_summary_when_stopped_and_exits_by_what_it_saw(
                 process.kill()
                 process.wait()
     assert process.returncode == code, err
+    deadline = time.time() + 10
+    while any(Path(f"/proc/{pid}").exists() for pid in checking) and time.time() < deadline:
+        time.sleep(0.05)
+    assert not [pid for pid in checking if Path(f"/proc/{pid}").exists()], "a checking process was left"
     if fmt == "json":
         lines = [orjson.loads(line) for line in out.splitlines()]
         assert lines[0]["rule"] == "RS-7c"
@@ -607,6 +613,11 @@ def test_the_cli_proxy_prints_its_summary_when_stopped_and_exits_by_what_it_saw(
         check=False,
     )
     assert check.returncode == code, check.stdout + check.stderr
+
+
+def _children(pid: int) -> list[int]:
+    tasks = Path(f"/proc/{pid}/task").iterdir()
+    return [int(child) for task in tasks for child in (task / "children").read_text().split()]
 
 
 def test_the_cli_refuses_a_proxy_without_an_upstream(capsys: pytest.CaptureFixture[str]) -> None:
