@@ -330,6 +330,57 @@ def test_a_request_of_10_mb_is_forwarded_whole_and_checked() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("encoding", ["", "gzip"])
+def test_a_request_past_the_bound_is_forwarded_unchanged_and_told_unchecked_never_clean(
+    monkeypatch: pytest.MonkeyPatch, encoding: str
+) -> None:
+    from toolwire.engines import _pipe
+
+    monkeypatch.setattr(_pipe, "MAX_BODY", 1 << 20)
+    plain = orjson.dumps({"model": "gpt-4o", "messages": [{"role": "user", "content": "x" * (3 << 20)}]})
+    body = gzip.compress(plain) if encoding else plain
+    assert (len(body) < 1 << 20) == bool(encoding)  # gzip: within the bound, but not once decoded
+    kept: list[bytes] = []
+    with proxied(done=lambda checked, checker: kept.append(checker.request)) as (proxy, url, told):
+        response = httpx.post(
+            url + "/v1/chat/completions",
+            content=body,
+            headers={"x-fake-mode": "echo", "Content-Type": "application/json", "Content-Encoding": encoding},
+            timeout=60,
+        )
+    assert response.json()["sha256"] == hashlib.sha256(body).hexdigest()
+    assert kept == [b""]  # nothing of it held for the check
+    problems = [t.problem.message for t in told if t.problem is not None and t.side == "request"]
+    assert problems == [
+        "the request decompresses to over 1 MiB: forwarded, not checked"
+        if encoding
+        else "the request is over 1 MiB: forwarded whole, not checked"
+    ]
+    assert proxy.tally.unreadable == 2  # the request, and the echo (a body of no protocol)
+
+
+@pytest.mark.slow
+def test_a_chunked_request_is_forwarded_chunked_and_checked() -> None:
+    body = orjson.dumps(RESPONSES_REQUEST | {"input": [{"role": "user", "content": "y" * 100_000}]})
+
+    def pieces() -> Iterator[bytes]:
+        for start in range(0, len(body), 4096):
+            yield body[start : start + 4096]
+
+    with proxied() as (proxy, url, told):
+        response = httpx.post(
+            url + "/v1/responses",
+            content=pieces(),
+            headers={"x-fake-mode": "echo", "Content-Type": "application/json"},
+        )
+    echoed = {k.lower(): v for k, v in response.json()["headers"]}
+    assert echoed.get("transfer-encoding") == "chunked"
+    assert response.json()["sha256"] == hashlib.sha256(body).hexdigest()
+    assert [t for t in told if t.side == "request"] == []  # read, recognised, clean
+    assert proxy.tally.exchanges == 1
+
+
+@pytest.mark.slow
 def test_200_concurrent_streams_are_each_forwarded_and_each_reported() -> None:
     expected = (DATA / RS7C).read_bytes()
 
@@ -356,11 +407,13 @@ def test_200_concurrent_streams_are_each_forwarded_and_each_reported() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("suffix", [".har", ".yaml"])
-def test_the_record_checks_to_the_same_findings_as_the_live_report(tmp_path: Path, suffix: str) -> None:
+@pytest.mark.parametrize(("suffix", "isolate"), [(".har", False), (".yaml", False), (".har", True)])
+def test_the_record_checks_to_the_same_findings_as_the_live_report(
+    tmp_path: Path, suffix: str, isolate: bool
+) -> None:
     record = tmp_path / f"run{suffix}"
     recorder = Recorder(record)
-    with proxied(done=lambda checked, checker: _add(recorder, checker)) as (_, url, told):
+    with proxied(recorded=recorder.add, isolate=isolate) as (_, url, told):
         for trace in (RS7C, GOOD_RESPONSES, "openai-responses-stream/rs7a-no-created.sse"):
             httpx.post(url + "/v1/responses", json=RESPONSES_REQUEST, headers=fake(trace))
         httpx.post(
@@ -371,10 +424,14 @@ def test_the_record_checks_to_the_same_findings_as_the_live_report(tmp_path: Pat
                 kind="application/vnd.amazon.eventstream",
             ),
         )
+        # Across exchanges: a conversation starts, its call is answered, then a made-up id is (an
+        # error), and a conversation the proxy never saw start answers one (a warning).
+        for body in _conversation():
+            httpx.post(url + "/v1/chat/completions", json=body, headers=fake(CHAT_STREAM))
     recorder.close()
-    live = sorted(
-        (t.exchange, t.side, t.finding.rule, t.finding.message) for t in told if t.finding and not t.across
-    )
+    live = sorted((t.exchange, t.side, t.finding.rule, t.finding.message) for t in told if t.finding)
+    across = {(t.exchange, t.finding.severity) for t in told if t.across and t.finding}
+    assert across == {(7, "error"), (8, "warning")}
     reports = check_recording(record, record.read_bytes())
     checked = sorted(
         (int(r.source.split("#")[1].split()[0]), r.source.split()[-1], f.rule, f.message)
@@ -382,7 +439,28 @@ def test_the_record_checks_to_the_same_findings_as_the_live_report(tmp_path: Pat
         for f in r.findings
     )
     assert live == checked
-    assert {rule for _, _, rule, _ in live} >= {"RS-7c"}
+    assert {rule for _, _, rule, _ in live} >= {"RS-7c", "RT-1"}
+    # Another tool's recording may hold part of a conversation only: no rule across exchanges there.
+    other = tmp_path / f"other{suffix}"
+    other.write_bytes(record.read_bytes().replace(b"toolwire proxy", b"another tool"))
+    found = [f for r in check_recording(other, other.read_bytes()) for f in r.findings]
+    assert not [f for f in found if "through the proxy" in f.message]
+    assert {f.rule for f in found} >= {"RS-7c"}
+
+
+def _conversation() -> list[dict[str, Any]]:
+    """A Chat conversation's start, its call answered, a made-up call id answered, and a request of
+    a conversation not seen starting that answers a made-up id."""
+    start = {
+        "model": "gpt-4o",
+        "messages": [{"role": "user", "content": "search for pipeline mode"}],
+        "stream": True,
+    }
+    replayed = orjson.loads((DATA / "openai-chat/seed002-fixed.json").read_bytes())
+    synthesized = orjson.loads((DATA / "openai-chat/seed002-synthesized-ids.json").read_bytes())
+    unseen = orjson.loads((DATA / "openai-chat/seed002-synthesized-ids.json").read_bytes())
+    unseen["messages"][0]["content"] = "a conversation the proxy never saw start"
+    return [start, replayed, synthesized, unseen]
 
 
 def _add(recorder: Recorder, checker: Any) -> None:
@@ -502,6 +580,8 @@ def test_the_cli_proxy_prints_its_summary_when_stopped_and_exits_by_what_it_saw(
             deadline = time.time() + 20
             while code and not report.read_bytes() and time.time() < deadline:
                 time.sleep(0.05)
+            checking = _children(process.pid)
+            assert checking  # the checks run in a process of their own
             process.send_signal(stop)
             out, err = process.communicate(timeout=30)
         finally:
@@ -509,6 +589,10 @@ def test_the_cli_proxy_prints_its_summary_when_stopped_and_exits_by_what_it_saw(
                 process.kill()
                 process.wait()
     assert process.returncode == code, err
+    deadline = time.time() + 10
+    while any(Path(f"/proc/{pid}").exists() for pid in checking) and time.time() < deadline:
+        time.sleep(0.05)
+    assert not [pid for pid in checking if Path(f"/proc/{pid}").exists()], "a checking process was left"
     if fmt == "json":
         lines = [orjson.loads(line) for line in out.splitlines()]
         assert lines[0]["rule"] == "RS-7c"
@@ -529,6 +613,11 @@ def test_the_cli_proxy_prints_its_summary_when_stopped_and_exits_by_what_it_saw(
         check=False,
     )
     assert check.returncode == code, check.stdout + check.stderr
+
+
+def _children(pid: int) -> list[int]:
+    tasks = Path(f"/proc/{pid}/task").iterdir()
+    return [int(child) for task in tasks for child in (task / "children").read_text().split()]
 
 
 def test_the_cli_refuses_a_proxy_without_an_upstream(capsys: pytest.CaptureFixture[str]) -> None:
@@ -773,6 +862,50 @@ def test_memory_is_bounded_per_exchange_a_longer_body_is_checked_live_and_said_s
     assert findings(told) == [("response", "RS-7c")]  # found live, on the stream
     assert any(t.problem is not None and "only its start was kept" in t.problem.message for t in told)
     assert proxy.tally.unreadable == 1
+
+
+@pytest.mark.slow
+def test_a_json_response_past_the_bound_is_forwarded_whole_and_told_unchecked_never_clean(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from toolwire.engines import _pipe
+
+    monkeypatch.setattr(_pipe, "MAX_BODY", 512)
+    trace = "openai-chat-response/duplicate-ids.json"
+    kept: list[int] = []
+    with proxied(done=lambda checked, checker: kept.append(len(checker.response.captured))) as (
+        proxy,
+        url,
+        told,
+    ):
+        response = httpx.post(
+            url + "/v1/chat/completions",
+            json={"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}]},
+            headers=fake(trace, kind="application/json"),
+        )
+    assert response.content == (DATA / trace).read_bytes()
+    assert len(response.content) > 512
+    assert kept and kept[0] <= 512
+    assert [t.finding for t in told if t.finding] == []  # not judged from a part: no finding
+    assert any(t.problem is not None and "only its start was kept" in t.problem.message for t in told)
+    assert proxy.tally.unreadable == 1
+
+
+@pytest.mark.slow
+def test_checks_in_a_process_of_their_own_that_fall_behind_drop_the_rest_and_say_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from toolwire.engines import _isolated
+
+    monkeypatch.setattr(_isolated, "MAX_QUEUED", 64)  # every chunk past the first few is over it
+    with proxied(isolate=True) as (proxy, url, told):
+        response = httpx.post(url + "/v1/responses", json=RESPONSES_REQUEST, headers=fake(RS7C))
+        assert response.content == (DATA / RS7C).read_bytes()  # forwarded whole all the same
+        proxy.drain(30)
+    problems = [t.problem.message for t in told if t.problem is not None]
+    assert "the checker fell behind the forwarding; the rest was not checked" in problems
+    assert proxy.tally.unreadable == 1
+    assert proxy.tally.exchanges == 1
 
 
 def test_a_body_past_what_is_kept_is_still_handed_over_whole() -> None:

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Final
 
+from toolwire.engines._across import PROXY_RECORD, Conversations, emitted_ids
 from toolwire.engines._check import Problem, Report, _run, _sink
 from toolwire.engines._detect import Detection, Side, detect, endpoint_of, is_document
 from toolwire.errors import UsageError
@@ -51,12 +53,38 @@ def check_recording(
     if not exchanges:
         return [Report(str(path), "", 0, problems=(Problem(None, None, f"the {kind} records no exchange"),))]
     reports: list[Report] = []
+    # The proxy's record holds every exchange through it: the rule across exchanges judges it too.
+    conversations = Conversations() if _by_proxy(raw, kind) else None
     for exchange in exchanges:
-        reports.extend(exchange_reports(str(path), exchange, protocol, profile))
+        parts = list(exchange_reports(str(path), exchange, protocol, profile))
+        if conversations is not None:
+            parts = _across(conversations, exchange, parts)
+        reports.extend(parts)
     if protocol is not None and not any(report.protocol for report in reports):
         # Not one part is the named protocol's traffic: under -p that is unusable input, never clean.
         return [replace(r, problems=tuple(replace(p, severity="error") for p in r.problems)) for r in reports]
     return reports
+
+
+def _by_proxy(raw: bytes, kind: str) -> bool:
+    """Whether the recording is a record the proxy wrote (it names itself so, see :data:`PROXY_RECORD`)."""
+    if kind == "har":
+        named = rb'"creator"\s*:\s*\{\s*"name"\s*:\s*"' + PROXY_RECORD.encode() + rb'"'
+        return re.search(named, raw[:4096]) is not None
+    return re.search(rb"(?m)^recorded_by: " + PROXY_RECORD.encode() + rb"\s*$", raw[-4096:]) is not None
+
+
+def _across(conversations: Conversations, exchange: Exchange, reports: list[Report]) -> list[Report]:
+    """The exchange's reports, its request's with the findings across exchanges added; then what
+    its response emitted is known to the exchanges after it."""
+    judged = [
+        replace(r, findings=(*r.findings, *found))
+        if r.source.endswith(" request") and (found := conversations.unanswered(exchange.request, r))
+        else r
+        for r in reports
+    ]
+    conversations.add(emitted_ids(exchange.response, reports))
+    return judged
 
 
 def exchange_reports(

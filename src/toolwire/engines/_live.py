@@ -17,15 +17,13 @@ finding of RT-1 (a warning while the proxy has not seen that conversation start)
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
-import orjson
-
+from toolwire.engines._across import Conversations, emitted_ids
 from toolwire.engines._check import Problem, Report
 from toolwire.engines._detect import detect, endpoint_of
 from toolwire.engines._exchanges import choose, exchange_reports
@@ -33,7 +31,6 @@ from toolwire.engines._pipe import Pipe
 from toolwire.models import DONE, Exchange, Frame, read_frames
 from toolwire.models._eventstream import CONTENT_TYPE
 from toolwire.properties import Finding, Monitor, Protocol
-from toolwire.properties._roundtrip import round_trip_rules
 from toolwire.protocols import get_protocol
 
 __all__ = ["Checked", "ExchangeChecker", "Ledger", "Told"]
@@ -75,13 +72,12 @@ class Checked:
     told: list[Told] = field(default_factory=list)
 
 
-class Ledger:
-    """The call ids responses through the proxy emitted, and the conversations whose start it saw."""
+class Ledger(Conversations):
+    """The rule across exchanges (:class:`~._across.Conversations`), and the exchanges whose
+    responses are not known yet: a request's results wait for the responses of earlier ones."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self.emitted: set[str] = set()
-        self._starts: set[str] = set()
+        super().__init__()
         self._pending: dict[int, threading.Event] = {}
 
     def opened(self, number: int) -> None:
@@ -90,24 +86,19 @@ class Ledger:
 
     def known(self, number: int, ids: set[str]) -> None:
         """Exchange ``number``'s response emitted ``ids`` (or nothing more will be known of it)."""
+        self.add(ids)
         with self._lock:
-            self.emitted |= ids
             event = self._pending.pop(number, None)
         if event is not None:
             event.set()
 
-    def earlier(self, number: int) -> list[threading.Event]:
+    def wait_earlier(self, number: int) -> None:
+        """Wait (up to :data:`_LEDGER_WAIT` seconds) until the exchanges before ``number`` are known."""
         with self._lock:
-            return [event for n, event in self._pending.items() if n < number]
-
-    def started(self, key: str, fresh: bool) -> bool:
-        """Whether a conversation whose first message hashes to ``key`` was seen starting before;
-        ``fresh``: this request starts it (it answers no call)."""
-        with self._lock:
-            seen = key in self._starts
-            if fresh:
-                self._starts.add(key)
-            return seen
+            events = [event for n, event in self._pending.items() if n < number]
+        deadline = time.monotonic() + _LEDGER_WAIT
+        for event in events:
+            event.wait(max(0.0, deadline - time.monotonic()))
 
 
 class ExchangeChecker:
@@ -124,8 +115,12 @@ class ExchangeChecker:
         ledger: Ledger,
         tell: Callable[[Told], None],
         done: Callable[[Checked], None],
+        *,
+        unread: str | None = None,
     ) -> None:
         self.number = number
+        #: Why the request was not kept to be checked (it is over the bound; it was forwarded whole).
+        self.unread = unread
         self.method = method
         self.url = url
         self.endpoint = endpoint_of(url)
@@ -198,7 +193,9 @@ class ExchangeChecker:
         )
         first = list(exchange_reports(self.url, request_only, self.protocol))
         request_report = next((r for r in first if r.source.endswith(" request")), None)
-        if request_report is not None:
+        if self.unread is not None:
+            self._problem("request", "", Problem(None, None, self.unread))
+        elif request_report is not None:
             self._report("request", request_report)
             self._across(request_report)
         self._headers.wait()
@@ -210,7 +207,8 @@ class ExchangeChecker:
         if live is not None and not (request_report and _session(request_report.protocol)):
             self._stream(pipe, live)
         else:
-            pipe.read()  # the whole body, then the final pass judges it
+            while pipe.read(1 << 16):  # the whole body (kept within the bound), then the final pass
+                pass
         pipe.close()
         if self.cut is not None:
             self._problem("response", "", Problem(None, None, self.cut, "warning"))
@@ -234,7 +232,7 @@ class ExchangeChecker:
             side: Side = "request" if report.source.endswith(" request") else "response"
             if side == "response" or report.source.endswith(" exchange"):
                 self._report("response", report)
-        self.ledger.known(self.number, self._emitted(whole))
+        self.ledger.known(self.number, emitted_ids(whole.response, checked.reports))
 
     def _live_format(self, pipe: Pipe) -> str | None:
         """``sse`` or ``eventstream`` when the response is a stream read as it arrives, else None."""
@@ -325,38 +323,8 @@ class ExchangeChecker:
 
     def _across(self, report: Report) -> None:
         """Each tool result of the request answers a call some response through the proxy emitted."""
-        spec = get_protocol(report.protocol) if report.protocol else None
-        if spec is None or spec.results is None or spec.container is None:
-            return
-        body, _ = _json(self.request)
-        items = body.get(spec.container) if isinstance(body, dict) else None
-        if not isinstance(items, list) or not items:
-            return
-        results = [r for r in spec.results(items) if r.id]
-        key = hashlib.sha256(orjson.dumps(items[0], option=orjson.OPT_SORT_KEYS)).hexdigest()
-        started = self.ledger.started(key, fresh=not results)
-        if not results:
-            return
-        deadline = time.monotonic() + _LEDGER_WAIT
-        for event in self.ledger.earlier(self.number):
-            event.wait(max(0.0, deadline - time.monotonic()))
-        rule = round_trip_rules((report.protocol,))[0]
-        for result in results:
-            if str(result.id) in self.ledger.emitted:
-                continue
-            severity: Literal["error", "warning"] = "error" if started else "warning"
-            why = "" if started else " (the proxy has not seen this conversation start: it may predate it)"
-            finding = Finding(
-                rule=rule.id,
-                severity=severity,
-                message=f"the tool result for {result.id} answers a call no response through the proxy "
-                f"emitted{why}",
-                index=None,
-                line=None,
-                fix=rule.fix,
-                ids=(str(result.id),),
-                path=None,
-            )
+        wait = lambda: self.ledger.wait_earlier(self.number)  # noqa: E731
+        for finding in self.ledger.unanswered(self.request, report, wait):
             self._emit(
                 Told(
                     self.number,
@@ -370,26 +338,6 @@ class ExchangeChecker:
                 )
             )
 
-    def _emitted(self, whole: Exchange) -> set[str]:
-        """The call ids a response emitted, read by its protocol's monitor (a body, a stream)."""
-        reports = [
-            r for r in exchange_reports(self.url, whole, self.protocol) if r.source.endswith(" response")
-        ]
-        if not reports or not reports[0].protocol or whole.response is None:
-            return set()
-        spec = get_protocol(reports[0].protocol)
-        import io
-
-        frames = list(read_frames(io.BytesIO(whole.response), lambda *_: None))
-        values = [v for _, v, _ in frames if v is not DONE]
-        if spec.calls is not None:
-            return {c.id for c in spec.calls(values) if c.id}
-        monitor = spec.make()
-        for position, (line, value, event) in enumerate(frames):
-            monitor.feed(value, position, line, event)
-        monitor.finish(len(frames), None)
-        return {c.id for turn in monitor.calls() for c in turn.calls if c.id}
-
 
 def _fresh(spec: Protocol, fmt: str) -> Monitor:
     """A monitor set as ``check`` sets one for a stream, so that its findings read the same."""
@@ -401,10 +349,3 @@ def _fresh(spec: Protocol, fmt: str) -> Monitor:
 
 def _session(protocol: str) -> bool:
     return bool(protocol) and get_protocol(protocol).shape == "stream"
-
-
-def _json(raw: bytes) -> tuple[Any, bool]:
-    try:
-        return orjson.loads(raw), True
-    except orjson.JSONDecodeError:
-        return None, False

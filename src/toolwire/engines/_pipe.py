@@ -55,14 +55,23 @@ class Pipe:
             if self._closed:  # the end, or the checker gave up (behind, undecodable)
                 return
             if self._waiting + len(chunk) > MAX_BEHIND:
-                self.overflow = f"the checker fell {MAX_BEHIND >> 20} MiB behind; the rest was not checked"
-                self.gave_up = True
-                self._chunks.clear()
-                self._closed = True
+                self._give_up(f"the checker fell {MAX_BEHIND >> 20} MiB behind; the rest was not checked")
             else:
                 self._chunks.append(chunk)
                 self._waiting += len(chunk)
             self._ready.notify()
+
+    def lost(self, reason: str) -> None:
+        """The rest of the body will not reach the checker (``reason`` says why): its end is not judged."""
+        with self._ready:
+            self._give_up(reason)
+            self._ready.notify()
+
+    def _give_up(self, reason: str) -> None:
+        self.overflow = reason
+        self.gave_up = True
+        self._chunks.clear()
+        self._closed = True
 
     def close(self) -> None:
         """The body ended (or was cut): the reader sees its end once it read what is left."""
@@ -128,10 +137,7 @@ class Pipe:
             return self._decoder.decompress(raw) if raw else self._decoder.flush()
         except zlib.error as exc:
             with self._ready:
-                self.overflow = f"the {self.encoding} body does not decompress ({exc})"
-                self.gave_up = True
-                self._chunks.clear()
-                self._closed = True
+                self._give_up(f"the {self.encoding} body does not decompress ({exc})")
             return b""
 
     def readable(self) -> bool:

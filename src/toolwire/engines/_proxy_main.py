@@ -8,10 +8,10 @@ import sys
 import threading
 from typing import IO
 
-from toolwire.engines._live import Checked, ExchangeChecker, Told
+from toolwire.engines._live import Told
 from toolwire.engines._proxy import Proxy, is_loopback, parse_listen, serve
 from toolwire.engines._proxy_report import JsonLines, render_summary, render_told
-from toolwire.engines._record import Recorder, record_of
+from toolwire.engines._record import Recorder
 from toolwire.engines._redact import redact_url
 from toolwire.errors import UsageError
 
@@ -50,11 +50,9 @@ def run_proxy(
         if told.finding is not None or told.problem is not None:
             say(render_told(told, fmt))
 
-    def done(checked: Checked, checker: ExchangeChecker) -> None:
-        if recorder is not None and (recording := record_of(checker)) is not None:
-            recorder.add(recording)
-
-    proxy = Proxy(upstream, protocols=protocols, tell=tell, done=done)
+    # The checks run in a process of their own: forwarding never waits for them (nor for the GIL).
+    recorded = recorder.add if recorder is not None else None
+    proxy = Proxy(upstream, protocols=protocols, tell=tell, recorded=recorded, isolate=True)
 
     def started(address: str) -> None:
         if fmt == "json":

@@ -18,6 +18,7 @@ from typing import IO, Any, Final
 
 import orjson
 
+from toolwire.engines._across import PROXY_RECORD
 from toolwire.engines._live import ExchangeChecker
 from toolwire.engines._redact import redact_bytes, redact_headers, redact_url
 from toolwire.errors import UsageError
@@ -79,6 +80,11 @@ def record_of(checker: ExchangeChecker) -> Recording | None:
     )
 
 
+#: A cassette's end: vcrpy reads ``interactions`` and ``version``; ``recorded_by`` tells ``check``
+#: it is the proxy's record (:data:`~._across.PROXY_RECORD`).
+_CASSETTE_END: Final = b"version: 1\nrecorded_by: " + PROXY_RECORD.encode() + b"\n"
+
+
 class Recorder:
     """Appends exchanges to a HAR file or a cassette, keeping it a valid document after each."""
 
@@ -98,7 +104,7 @@ class Recorder:
         self._count = 0
         self._tail = 0
         if self.kind == "har":
-            creator = b'{"name": "toolwire proxy", "version": "1"}'
+            creator = b'{"name": "' + PROXY_RECORD.encode() + b'", "version": "1"}'
             self._file.write(b'{"log": {"version": "1.2", "creator": ' + creator + b', "entries": [')
             self._tail = self._file.tell()
             self._file.write(b"\n]}}\n")
@@ -106,7 +112,7 @@ class Recorder:
             # ``interactions:`` comes first: that is how a cassette is recognised.
             self._file.write(b"interactions:\n")
             self._tail = self._file.tell()
-            self._file.write(b"  []\nversion: 1\n")
+            self._file.write(b"  []\n" + _CASSETTE_END)
         self._file.flush()
 
     def add(self, recording: Recording) -> None:
@@ -117,7 +123,7 @@ class Recorder:
             closing = b"\n]}}\n"
         else:
             chunk = _cassette_item(recording)
-            closing = b"version: 1\n"
+            closing = _CASSETTE_END
         with self._lock:
             self._file.seek(self._tail)
             self._file.write(chunk)
