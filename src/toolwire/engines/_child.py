@@ -175,7 +175,7 @@ def _answer(function: Callable[..., Any], request: bytes) -> dict[str, Any] | by
         if inspect.isawaitable(produced) or inspect.isasyncgen(produced):
             produced = asyncio.run(collect(produced))
     except (Exception, SystemExit) as exc:
-        return {"failure": "raises", "message": raised(exc)}
+        return {"failure": "raises", "message": raised(exc), "cause": type(exc).__name__}
     if orjson.dumps(trace) != before:
         return {"failure": "mutates", "message": "the target changed its input trace in place"}
     encoded = _encoded(produced)

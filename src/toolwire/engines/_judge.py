@@ -38,8 +38,10 @@ MUTATIONS: Final = ("truncate", *sorted(set(MUTATORS) - {"truncate"}))
 class Fault:
     """One distinct way an example fails: a target failure, a relation broken one way, or a bad input.
 
-    ``finding`` names it (``identity:truncated``, ``validity:CC-1``, ``raises``): examples
-    with the same finding are one bug, shrunk and saved once.
+    ``finding`` names it (``identity:truncated``, ``validity:CC-1``, ``raises:KeyError``, ``hangs``):
+    examples with the same finding are one bug, shrunk and saved once.  A target that raises is
+    told apart by the type of its exception: a converter's own ``ValueError`` on one shape does not
+    hide an ``AssertionError`` on another.
     """
 
     property: str
@@ -86,7 +88,8 @@ class Outcome:
         relations = [Fault(b.relation, b.kind, b.message, b) for b in self.broken]
         if self.failure is not None:
             # A target that changed its input still gave an output, judged like any other.
-            return [Fault(self.failure.kind, "", self.failure.message), *found, *relations]
+            failure = self.failure
+            return [Fault(failure.kind, failure.cause, failure.message), *found, *relations]
         return [*found, *relations]
 
     @property

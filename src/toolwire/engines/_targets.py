@@ -56,12 +56,17 @@ _CALLABLE: Final = re.compile(r"^(?P<module>[\w.]+|[^\s:]+\.py):(?P<name>[A-Za-z
 
 
 class TargetFailure(Exception):
-    """The target did not produce a trace: it raised, hung, crashed or printed garbage."""
+    """The target did not produce a trace: it raised, hung, crashed or printed garbage.
 
-    def __init__(self, kind: Failure, message: str) -> None:
+    ``cause`` is the type of the exception a target raised (``raises``): two exceptions of two
+    types are two bugs, two findings (``raises:KeyError``, ``raises:AssertionError``).
+    """
+
+    def __init__(self, kind: Failure, message: str, cause: str = "") -> None:
         super().__init__(message)
         self.kind: Failure = kind
         self.message = message
+        self.cause = cause
 
 
 class Target(ABC):
@@ -262,7 +267,7 @@ class Worker:
             self.close()
             raise
         if "failure" in answer:
-            raise TargetFailure(answer["failure"], str(answer["message"]))
+            raise TargetFailure(answer["failure"], str(answer["message"]), str(answer.get("cause", "")))
         return _wire(answer["output"])
 
     def _answer(self, timeout: float, deadline: float | None = None) -> dict[str, Any]:
@@ -412,7 +417,7 @@ def _call(function: Callable[..., Any], args: tuple[Any, ...], timeout: float) -
     except TargetFailure:
         raise
     except (Exception, SystemExit) as exc:
-        raise TargetFailure("raises", raised(exc)) from None
+        raise TargetFailure("raises", raised(exc), type(exc).__name__) from None
     return _wire(produced)
 
 
