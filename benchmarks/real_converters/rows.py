@@ -126,34 +126,30 @@ class Project:
         )  # fmt: skip
 
 
+def _by_index(merge: str, padded: bool = False) -> tuple[Known, ...]:
+    """The known other bugs of an accumulator of calls keyed by index (``merge``: the index merge's
+    upstream reference; ``padded``: it pads its list of calls up to each index)."""
+    known = (Known("null-id", NULL_ID, _NULL_ID_REF), Known("index-merge", INDEX_MERGE, merge))
+    return (*known, Known("index-gap", INDEX_GAP, _INDEX_GAP_REF)) if padded else known
+
+
 _HAYSTACK: Final = Project(
     "Haystack (haystack-ai)",
     "haystack-ai",
     "haystack_openai.py:convert",
-    others=(
-        Known("null-id", NULL_ID, _NULL_ID_REF),
-        Known("index-merge", INDEX_MERGE, "https://github.com/deepset-ai/haystack/issues/9576"),
-    ),
+    others=_by_index("https://github.com/deepset-ai/haystack/issues/9576"),
 )
 _LANGFUSE: Final = Project(
     "Langfuse Python SDK (langfuse)",
     "langfuse",
     "langfuse_openai.py:convert",
-    others=(
-        Known("null-id", NULL_ID, _NULL_ID_REF),
-        Known("index-merge", INDEX_MERGE, "(no upstream issue found)"),
-        Known("index-gap", INDEX_GAP, _INDEX_GAP_REF),
-    ),
+    others=_by_index("(no upstream issue found)", padded=True),
 )
 _AGNO: Final = Project(
     "Agno (agno)",
     "agno",
     "agno_openai.py:convert",
-    others=(
-        Known("null-id", NULL_ID, _NULL_ID_REF),
-        Known("index-merge", INDEX_MERGE, "https://github.com/agno-agi/agno/issues/8879"),
-        Known("index-gap", INDEX_GAP, _INDEX_GAP_REF),
-    ),
+    others=_by_index("https://github.com/agno-agi/agno/issues/8879", padded=True),
 )
 _AISUITE: Final = Project(
     "aisuite (andrewyng/aisuite)",
