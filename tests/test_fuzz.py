@@ -221,7 +221,7 @@ async def asynchronous(events: list[dict[str, Any]]) -> Any:
     [
         (identity, None),
         (asynchronous, None),
-        (raises, "raises:ValueError"),
+        (raises, "raises:ValueError@raises"),
         (hangs, "hangs"),
         (garbage, "garbage"),
     ],
@@ -258,20 +258,20 @@ def test_two_exception_types_are_two_findings_each_shrunk_saved_and_replayed_on_
     out = tmp_path / "found"
     run = fuzz(f"{module}:convert", "anthropic-stream", "anthropic-stream", max_examples=200, out=out)
     found = {c.finding: c for c in run.counterexamples}
-    assert set(found) == {"raises:KeyError", "raises:ValueError"}, set(found)
-    assert found["raises:ValueError"].message.startswith("ValueError: a text block at two_raises.py:")
-    assert found["raises:KeyError"].kind == "KeyError"
+    assert set(found) == {"raises:KeyError@convert", "raises:ValueError@convert"}, set(found)
+    assert found["raises:ValueError@convert"].message.startswith("ValueError: a text block at two_raises.py:")
+    assert found["raises:KeyError@convert"].kind == "KeyError@convert"
     assert all(c.input and len(c.input) <= 8 for c in found.values())  # each shrunk on its own
     capsys.readouterr()
     for finding, saved in run.saved.items():
-        assert finding.replace(":", "-") in saved.name
+        assert f".{finding.replace(':', '-').replace('@', '-')}." in saved.name
         assert load_counterexample(saved).finding == finding
         assert main(["replay", str(saved), f"{module}:convert"]) == 1
         assert f"saved as {finding}\nFAIL raises [{finding.split(':')[1]}]" in capsys.readouterr().out
         assert main(["replay", str(saved), f"{module}:fixed"]) == 0
     argv = ["fuzz", f"{module}:convert", "--from", "anthropic-stream", "--to", "anthropic-stream"]
     assert main([*argv, "--ignore", "raises:ValueError", "--out", str(out)]) == 1
-    assert "FAIL raises [KeyError]" in capsys.readouterr().out
+    assert "FAIL raises [KeyError@convert]" in capsys.readouterr().out
 
 
 def test_a_replay_that_raises_another_exception_does_not_reproduce_the_saved_one(tmp_path: Path) -> None:
@@ -279,7 +279,7 @@ def test_a_replay_that_raises_another_exception_does_not_reproduce_the_saved_one
     module.write_text("def convert(events):\n    raise TypeError('another bug')\n")
     path = _saved_raise(tmp_path)
     saved, outcome = replay(path, f"{module}:convert")
-    assert [f.finding for f in outcome.faults()] == ["raises:TypeError"]
+    assert [f.finding for f in outcome.faults()] == ["raises:TypeError@convert"]
     assert not reproduces(saved, outcome)
     # A file saved before raises carried the exception's type still matches any exception.
     old = json.loads(path.read_text()) | {"kind": "", "finding": "raises"}
