@@ -3,8 +3,9 @@
 The first bug raises on an event most streams carry, so nearly every example trips it and nothing
 else of the example can be judged; a campaign must look past it for the other two:
 
-- ``raises``: every ``content_block_delta`` is read as ``delta["partial_json"]``, so the first text
-  delta raises ``KeyError`` (a converter written against tool-use blocks only);
+- ``raises [KeyError@_convert]``: every ``content_block_delta`` is read as
+  ``delta["partial_json"]``, so the first text delta raises ``KeyError`` (a converter written
+  against tool-use blocks only);
 - ``arguments``: argument text accumulates by tool name, so of two calls of one tool the second
   repeats the first's arguments before its own;
 - ``names``: a tool name loses everything up to its first underscore, as a converter that strips

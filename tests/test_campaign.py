@@ -53,7 +53,7 @@ PLANTED = [
         ANTHROPIC_TO_CHAT,
         "anthropic-stream",
         "openai-chat-stream",
-        {"raises", "arguments:changed", "names:changed"},
+        {"raises:KeyError@_convert", "arguments:changed", "names:changed"},
     ),
 ]
 

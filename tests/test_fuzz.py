@@ -11,6 +11,7 @@ import pytest
 
 from toolwire.cli import main
 from toolwire.engines import fuzz, judge, load_counterexample, replay
+from toolwire.engines._fuzz_report import reproduces
 from toolwire.engines._targets import load_target
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -217,11 +218,83 @@ async def asynchronous(events: list[dict[str, Any]]) -> Any:
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("function", "expected"),
-    [(identity, None), (asynchronous, None), (raises, "raises"), (hangs, "hangs"), (garbage, "garbage")],
+    [
+        (identity, None),
+        (asynchronous, None),
+        (raises, "raises:ValueError@raises"),
+        (hangs, "hangs"),
+        (garbage, "garbage"),
+    ],
 )
 def test_a_misbehaving_target_is_a_finding_not_a_crash(function: Any, expected: str | None) -> None:
     run = fuzz(function, "anthropic-stream", "anthropic-stream", max_examples=20, timeout=0.2, out=None)
-    assert [c.property for c in run.counterexamples] == ([expected] if expected else [])
+    assert [c.finding for c in run.counterexamples] == ([expected] if expected else [])
+
+
+TWO_RAISES = """
+def convert(events):
+    for event in events:
+        block = event.get("content_block", {})
+        if block.get("type") == "text":
+            raise ValueError("a text block")
+        if block.get("type") == "tool_use":
+            raise KeyError("a tool_use block")
+    return events
+
+
+def fixed(events):
+    return events
+"""
+
+
+@pytest.mark.slow
+def test_two_exception_types_are_two_findings_each_shrunk_saved_and_replayed_on_its_own(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A converter's own error on one shape must not hide another error on another shape (Haystack
+    # 2.11.1 raises a ValueError of its own beside the assert on Azure's prompt-filter chunk).
+    module = tmp_path / "two_raises.py"
+    module.write_text(TWO_RAISES)
+    out = tmp_path / "found"
+    run = fuzz(f"{module}:convert", "anthropic-stream", "anthropic-stream", max_examples=200, out=out)
+    found = {c.finding: c for c in run.counterexamples}
+    assert set(found) == {"raises:KeyError@convert", "raises:ValueError@convert"}, set(found)
+    assert found["raises:ValueError@convert"].message.startswith("ValueError: a text block at two_raises.py:")
+    assert found["raises:KeyError@convert"].kind == "KeyError@convert"
+    assert all(c.input and len(c.input) <= 8 for c in found.values())  # each shrunk on its own
+    capsys.readouterr()
+    for finding, saved in run.saved.items():
+        assert f".{finding.replace(':', '-').replace('@', '-')}." in saved.name
+        assert load_counterexample(saved).finding == finding
+        assert main(["replay", str(saved), f"{module}:convert"]) == 1
+        assert f"saved as {finding}\nFAIL raises [{finding.split(':')[1]}]" in capsys.readouterr().out
+        assert main(["replay", str(saved), f"{module}:fixed"]) == 0
+    argv = ["fuzz", f"{module}:convert", "--from", "anthropic-stream", "--to", "anthropic-stream"]
+    assert main([*argv, "--ignore", "raises:ValueError", "--out", str(out)]) == 1
+    assert "FAIL raises [KeyError@convert]" in capsys.readouterr().out
+
+
+def test_a_replay_that_raises_another_exception_does_not_reproduce_the_saved_one(tmp_path: Path) -> None:
+    module = tmp_path / "other.py"
+    module.write_text("def convert(events):\n    raise TypeError('another bug')\n")
+    path = _saved_raise(tmp_path)
+    saved, outcome = replay(path, f"{module}:convert")
+    assert [f.finding for f in outcome.faults()] == ["raises:TypeError@convert"]
+    assert not reproduces(saved, outcome)
+    # A file saved before raises carried the exception's type still matches any exception.
+    old = json.loads(path.read_text()) | {"kind": "", "finding": "raises"}
+    (tmp_path / "old.json").write_text(json.dumps(old))
+    assert reproduces(load_counterexample(tmp_path / "old.json"), outcome)
+
+
+def _saved_raise(folder: Path) -> Path:
+    from toolwire.engines._counterexample import Counterexample, save
+
+    found = Counterexample(
+        target="conv.py:f", source="openai-chat", destination="openai-chat", property="raises",
+        kind="ValueError", message="ValueError: boom", input=[{"role": "user", "content": "hi"}], output=None,
+    )  # fmt: skip
+    return save(found, folder)
 
 
 @pytest.mark.slow

@@ -13,8 +13,9 @@ open-responses-server), so that the two measures stay independent.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 HERE = Path(__file__).resolve().parent
 ADAPTERS = HERE / "adapters"
@@ -59,6 +60,10 @@ INDEX_MERGE = (
 #: accumulator that takes any non-None id as the call's id renames the call "null".
 NULL_ID = (frozenset({"continuation-id-null-string"}),)
 _NULL_ID_REF = "toolwire MI-6b; langchain-ai/langchainjs#11373 (the same hazard)"
+#: Call indexes that skip a number (quirk block-index: gateways that number calls by Claude's content
+#: blocks): an accumulator that pads its list up to the index keeps the skipped slots as empty calls.
+INDEX_GAP = (frozenset({"index-gap"}),)
+_INDEX_GAP_REF = "(no upstream issue found; Agno's fix of agno-shared-slots and Langfuse 4.9.1 pad the list)"
 
 
 @dataclass(frozen=True)
@@ -74,13 +79,13 @@ class Row:
     adapter: str
     bug: tuple[Bug, ...]
     how: str
-    # What pip installs beside the project at each pin (the adapter's needs, contemporary versions).
-    extra: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # What pip installs beside the project at both pins (the adapter's needs, contemporary versions).
+    extra: tuple[str, ...] = ()
     # Other real bugs of the project with findings of the row's kind (the table names them apart).
     others: tuple[Known, ...] = ()
 
     def requirements(self, pin: str) -> list[str]:
-        return [f"{self.source}=={pin}", *self.extra.get(pin, ())]
+        return [f"{self.source}=={pin}", *self.extra]
 
     def target(self) -> str:
         return f"{ADAPTERS / self.adapter}"
@@ -92,196 +97,204 @@ class Row:
         return next((k.name for k in self.others if k.matches(features)), None)
 
 
+@dataclass(frozen=True)
+class Project:
+    """What the rows of one project share: its name, its PyPI name, its adapter, the protocol pair it is
+    fuzzed on and its known other bugs."""
+
+    project: str
+    source: str
+    adapter: str
+    protocols: tuple[str, str] = ("openai-chat-stream", "openai-chat-response")
+    others: tuple[Known, ...] = ()
+
+    def row(
+        self,
+        name: str,
+        function: str,
+        pins: tuple[str, str],
+        reference: tuple[str, ...],
+        bug: tuple[Bug, ...],
+        how: str,
+        extra: tuple[str, ...],
+    ) -> Row:
+        """The row of one bug: its ``(buggy, fixed)`` pins and what pip installs beside them."""
+        buggy, fixed = pins
+        return Row(
+            name, self.project, function, buggy, fixed, reference, self.source, self.protocols,
+            self.adapter, bug, how, extra, self.others,
+        )  # fmt: skip
+
+
+def _by_index(merge: str, padded: bool = False) -> tuple[Known, ...]:
+    """The known other bugs of an accumulator of calls keyed by index (``merge``: the index merge's
+    upstream reference; ``padded``: it pads its list of calls up to each index)."""
+    known = (Known("null-id", NULL_ID, _NULL_ID_REF), Known("index-merge", INDEX_MERGE, merge))
+    return (*known, Known("index-gap", INDEX_GAP, _INDEX_GAP_REF)) if padded else known
+
+
+_HAYSTACK: Final = Project(
+    "Haystack (haystack-ai)",
+    "haystack-ai",
+    "haystack_openai.py:convert",
+    others=_by_index("https://github.com/deepset-ai/haystack/issues/9576"),
+)
+_LANGFUSE: Final = Project(
+    "Langfuse Python SDK (langfuse)",
+    "langfuse",
+    "langfuse_openai.py:convert",
+    others=_by_index("(no upstream issue found)", padded=True),
+)
+_AGNO: Final = Project(
+    "Agno (agno)",
+    "agno",
+    "agno_openai.py:convert",
+    others=_by_index("https://github.com/agno-agi/agno/issues/8879", padded=True),
+)
+_AISUITE: Final = Project(
+    "aisuite (andrewyng/aisuite)",
+    "aisuite",
+    "aisuite_anthropic.py:convert",
+    ("anthropic-message-response", "openai-chat-response"),
+)
+_LLM: Final = Project(
+    "LLM (llm, Simon Willison's CLI)",
+    "llm",
+    "llm_openai.py:convert",
+    others=(Known("index-merge", INDEX_MERGE, "(no upstream issue found)"),),
+)
+#: The streamed tool-call accumulation of LLM's OpenAI plugin, which both of its rows exercise.
+_LLM_FUNCTION: Final = (
+    "llm.default_plugins.openai_models.Chat.execute(stream=True): streamed tool-call "
+    "accumulation into Response.tool_calls()"
+)
+
 ROWS: tuple[Row, ...] = (
-    Row(
-        name="haystack-stream",
-        project="Haystack (haystack-ai)",
-        function="OpenAIChatGenerator.run(streaming_callback=...) -> "
+    _HAYSTACK.row(
+        "haystack-stream",
+        "OpenAIChatGenerator.run(streaming_callback=...) -> "
         "_convert_streaming_chunks_to_chat_message, then ChatMessage.to_openai_dict_format()",
-        buggy="2.10.2",
-        fixed="2.10.3",
-        reference=(
+        ("2.10.2", "2.10.3"),
+        (
             "https://github.com/deepset-ai/haystack/issues/8876",
             "https://github.com/deepset-ai/haystack/pull/8879",
         ),
-        source="haystack-ai",
-        protocols=("openai-chat-stream", "openai-chat-response"),
-        adapter="haystack_openai.py:convert",
         # 2.10.0-2.10.2 key streamed calls by delta.id (None on every later fragment) and replace the
         # arguments with each fragment instead of appending: split arguments are lost or cut, and
         # the call is skipped when its last fragment alone is not JSON.
-        bug=(Bug("one-to-one:lost"), Bug("arguments"), Bug("identity")),
-        how="a call whose arguments come in two or more fragments: its id-less continuation "
+        (Bug("one-to-one:lost"), Bug("arguments"), Bug("identity")),
+        "a call whose arguments come in two or more fragments: its id-less continuation "
         "fragments land under the key None and each replaces the arguments; the call is dropped "
         "(a warning: 'malformed JSON') or keeps only its last fragment",
-        extra={"2.10.2": ("openai==1.63.2",), "2.10.3": ("openai==1.63.2",)},
-        others=(
-            Known("null-id", NULL_ID, _NULL_ID_REF),
-            Known("index-merge", INDEX_MERGE, "https://github.com/deepset-ai/haystack/issues/9576"),
-        ),
+        ("openai==1.63.2",),
     ),
-    Row(
-        name="haystack-empty-choices",
-        project="Haystack (haystack-ai)",
-        function="OpenAIChatGenerator._handle_stream_response (chunk -> StreamingChunk -> ChatMessage), "
+    _HAYSTACK.row(
+        "haystack-empty-choices",
+        "OpenAIChatGenerator._handle_stream_response (chunk -> StreamingChunk -> ChatMessage), "
         "then ChatMessage.to_openai_dict_format()",
-        buggy="2.11.1",
-        fixed="2.11.2",
-        reference=(
+        ("2.11.1", "2.11.2"),
+        (
             "https://github.com/deepset-ai/haystack/issues/8780",
             "https://github.com/deepset-ai/haystack/issues/8942",
         ),
-        source="haystack-ai",
-        protocols=("openai-chat-stream", "openai-chat-response"),
-        adapter="haystack_openai.py:convert",
         # Up to 2.11.1 every chunk must carry exactly one choice unless it carries usage: a chunk with
         # no choices (Azure's content-filter chunk, a usage chunk without usage) fails an assert and
         # the reply with its calls is lost; the finish reason is read from the last chunk (or the
         # one before it when the last has usage) only.
-        bug=(Bug("raises", r"only one choice"),),
-        how="a chunk with an empty choices list: AssertionError 'Streaming responses should have "
+        (Bug("raises", r"only one choice"),),
+        "a chunk with an empty choices list: AssertionError 'Streaming responses should have "
         "only one choice.' and the calls streamed so far are lost",
-        extra={"2.11.1": ("openai==1.66.3",), "2.11.2": ("openai==1.66.3",)},
-        others=(
-            Known("null-id", NULL_ID, _NULL_ID_REF),
-            Known("index-merge", INDEX_MERGE, "https://github.com/deepset-ai/haystack/issues/9576"),
-        ),
+        ("openai==1.66.3",),
     ),
-    Row(
-        name="langfuse-stream",
-        project="Langfuse Python SDK (langfuse)",
-        function="langfuse.openai._extract_streamed_openai_response (the traced output of a streamed "
-        "chat completion)",
-        buggy="4.9.0",
-        fixed="4.9.1",
-        reference=(
+    _LANGFUSE.row(
+        "langfuse-stream",
+        "langfuse.openai._extract_streamed_openai_response (the traced output of a streamed chat completion)",
+        ("4.9.0", "4.9.1"),
+        (
             "https://github.com/langfuse/langfuse-python/pull/1715",
             "https://github.com/langfuse/langfuse/issues/12490",
         ),
-        source="langfuse",
-        protocols=("openai-chat-stream", "openai-chat-response"),
-        adapter="langfuse_openai.py:convert",
         # Before 4.9.1: text content before the calls wins and the calls are dropped; a call keeps no
         # id or type; only the first tool-call delta of a chunk is read; a later fragment that repeats
         # the name starts a new call.
-        bug=(Bug("one-to-one"), Bug("identity"), Bug("arguments"), Bug("names"), Bug("validity:CC-9a")),
-        how="every streamed call comes out without its id (and without 'type'); calls after text "
+        (Bug("one-to-one"), Bug("identity"), Bug("arguments"), Bug("names"), Bug("validity:CC-9a")),
+        "every streamed call comes out without its id (and without 'type'); calls after text "
         "content, second calls of a chunk and fragments repeating the name are lost or split",
-        extra={"4.9.0": ("openai==2.8.1",), "4.9.1": ("openai==2.8.1",)},
-        others=(
-            Known("null-id", NULL_ID, _NULL_ID_REF),
-            Known("index-merge", INDEX_MERGE, "(no upstream issue found)"),
-        ),
+        ("openai==2.8.1",),
     ),
-    Row(
-        name="agno-shared-slots",
-        project="Agno (agno)",
-        function="OpenAIChat.parse_tool_calls (via _parse_provider_response_delta, "
+    _AGNO.row(
+        "agno-shared-slots",
+        "OpenAIChat.parse_tool_calls (via _parse_provider_response_delta, "
         "Model._populate_stream_data and _populate_assistant_message_from_stream_data), then "
         "OpenAIChat._format_message",
-        buggy="2.5.9",
-        fixed="2.5.10",
-        reference=(
+        ("2.5.9", "2.5.10"),
+        (
             "https://github.com/agno-agi/agno/issues/6542",
             "https://github.com/agno-agi/agno/pull/6579",
         ),
-        source="agno",
-        protocols=("openai-chat-stream", "openai-chat-response"),
-        adapter="agno_openai.py:convert",
         # tool_calls.extend([{}] * n): when a fragment's index is past the end of the list by more
         # than one (a first fragment at index 1, a call whose index is skipped), the new slots are one
         # dict, so the calls in them are one call written twice. (Their names concatenate too, but a
         # doubled name is agno-name-resend's bug, still in 2.5.10: names findings are not this row's.)
-        bug=(Bug("one-to-one"), Bug("identity"), Bug("arguments")),
-        how="a fragment whose index skips ahead (the first call seen at index 1, or two calls' first "
+        (Bug("one-to-one"), Bug("identity"), Bug("arguments")),
+        "a fragment whose index skips ahead (the first call seen at index 1, or two calls' first "
         "fragments out of index order): the slots it opens share one dict and the calls merge",
-        extra={"2.5.9": ("openai==2.8.1",), "2.5.10": ("openai==2.8.1",)},
-        others=(
-            Known("null-id", NULL_ID, _NULL_ID_REF),
-            Known("index-merge", INDEX_MERGE, "https://github.com/agno-agi/agno/issues/8879"),
-        ),
+        ("openai==2.8.1",),
     ),
-    Row(
-        name="agno-name-resend",
-        project="Agno (agno)",
-        function="OpenAIChat.parse_tool_calls (as in agno-shared-slots)",
-        buggy="2.5.10",
-        fixed="2.5.11",
-        reference=("https://github.com/agno-agi/agno/pull/6989",),
-        source="agno",
-        protocols=("openai-chat-stream", "openai-chat-response"),
-        adapter="agno_openai.py:convert",
+    _AGNO.row(
+        "agno-name-resend",
+        "OpenAIChat.parse_tool_calls (as in agno-shared-slots)",
+        ("2.5.10", "2.5.11"),
+        ("https://github.com/agno-agi/agno/pull/6989",),
         # The name of a later fragment is appended to the call's name: a provider that repeats the
         # name on every fragment (MiniMax via NVIDIA NIM, some vLLM parsers) yields 'get_weatherget_weather'.
-        bug=(Bug("names"),),
-        how="later fragments that repeat the function name: the name is doubled "
+        (Bug("names"),),
+        "later fragments that repeat the function name: the name is doubled "
         "('get_weatherget_weather') and the call names no tool",
-        extra={"2.5.10": ("openai==2.8.1",), "2.5.11": ("openai==2.8.1",)},
-        others=(
-            Known("null-id", NULL_ID, _NULL_ID_REF),
-            Known("index-merge", INDEX_MERGE, "https://github.com/agno-agi/agno/issues/8879"),
-        ),
+        ("openai==2.8.1",),
     ),
-    Row(
-        name="aisuite-anthropic",
-        project="aisuite (andrewyng/aisuite)",
-        function="AnthropicMessageConverter.convert_response (the anthropic provider of "
+    _AISUITE.row(
+        "aisuite-anthropic",
+        "AnthropicMessageConverter.convert_response (the anthropic provider of "
         "client.chat.completions.create)",
-        buggy="0.1.13",
-        fixed="0.1.14",
-        reference=("https://github.com/andrewyng/aisuite/pull/252",),
-        source="aisuite",
-        protocols=("anthropic-message-response", "openai-chat-response"),
-        adapter="aisuite_anthropic.py:convert",
+        ("0.1.13", "0.1.14"),
+        ("https://github.com/andrewyng/aisuite/pull/252",),
         # Up to 0.1.13 the calls are read only when stop_reason is "tool_use", and otherwise the text is
         # content[0].text: a response whose first block is a tool_use (or thinking) block and whose
         # stop_reason is another (max_tokens, pause_turn, end_turn) raises; one with text first loses
         # its calls. Both releases read only the first tool_use block (parallel calls are lost: an
         # unfixed bug, reported apart, not the row's).
-        bug=(Bug("raises", r"has no attribute 'text'|list index out of range"),),
-        how="a response with tool_use blocks whose stop_reason is not 'tool_use', or whose first "
+        (Bug("raises", r"has no attribute 'text'|list index out of range"),),
+        "a response with tool_use blocks whose stop_reason is not 'tool_use', or whose first "
         "block is not text: AttributeError on content[0].text, or the calls silently dropped",
         # aisuite's metadata says anthropic < 0.31, but its converter reads usage.cache_read_input_tokens,
         # which came later: 0.67.0 (the newest on httpx that aisuite 0.1.13 resolves) at both pins.
-        extra={"0.1.13": ("anthropic==0.67.0",), "0.1.14": ("anthropic==0.67.0",)},
+        ("anthropic==0.67.0",),
     ),
-    Row(
-        name="llm-empty-args",
-        project="LLM (llm, Simon Willison's CLI)",
-        function="llm.default_plugins.openai_models.Chat.execute(stream=True): streamed tool-call "
-        "accumulation into Response.tool_calls()",
-        buggy="0.31",
-        fixed="0.31.1",
-        reference=("https://github.com/simonw/llm/issues/1521",),
-        source="llm",
-        protocols=("openai-chat-stream", "openai-chat-response"),
-        adapter="llm_openai.py:convert",
+    _LLM.row(
+        "llm-empty-args",
+        _LLM_FUNCTION,
+        ("0.31", "0.31.1"),
+        ("https://github.com/simonw/llm/issues/1521",),
         # json.loads("") on a no-argument call streamed with "arguments": "" or without arguments.
-        bug=(Bug("raises", r"Expecting value"),),
-        how="a no-argument call streamed with arguments '' (or none): json.loads('') raises "
+        (Bug("raises", r"Expecting value"),),
+        "a no-argument call streamed with arguments '' (or none): json.loads('') raises "
         "'Expecting value: line 1 column 1 (char 0)' and the whole response fails",
         # llm 0.31 takes any openai; 3.x moved to httpx2 and breaks its import (llm 0.32.1 pins < 3).
-        extra={"0.31": ("openai>=2,<3",), "0.31.1": ("openai>=2,<3",)},
-        others=(Known("index-merge", INDEX_MERGE, "(no upstream issue found)"),),
+        ("openai>=2,<3",),
     ),
-    Row(
-        name="llm-first-fragment",
-        project="LLM (llm, Simon Willison's CLI)",
-        function="llm.default_plugins.openai_models.Chat.execute(stream=True): streamed tool-call "
-        "accumulation into Response.tool_calls()",
-        buggy="0.26",
-        fixed="0.27",
-        reference=(
+    _LLM.row(
+        "llm-first-fragment",
+        _LLM_FUNCTION,
+        ("0.26", "0.27"),
+        (
             "https://github.com/simonw/llm/pull/1218",
             "https://github.com/simonw/llm/pull/1164",
         ),
-        source="llm",
-        protocols=("openai-chat-stream", "openai-chat-response"),
-        adapter="llm_openai.py:convert",
         # 0.26 stores a call's first fragment and then appends that same fragment's arguments to it:
         # a first fragment that carries arguments is doubled ('{"a"{"a"...'), json.loads then fails
         # with 'Extra data' or an unterminated string; arguments None raise a TypeError.
-        bug=(
+        (
             Bug(
                 "raises",
                 r"Extra data|Unterminated|Expecting (?!value: line 1 column 1 \(char 0\))"
@@ -289,11 +302,10 @@ ROWS: tuple[Row, ...] = (
             ),
             Bug("arguments"),
         ),
-        how="a call whose first fragment carries arguments (a whole call in one chunk, as Mistral "
+        "a call whose first fragment carries arguments (a whole call in one chunk, as Mistral "
         "and Gemini's OpenAI endpoint send them): the first fragment's arguments are doubled and "
         "json.loads raises",
-        extra={"0.26": ("openai==1.82.0",), "0.27": ("openai==1.82.0",)},
-        others=(Known("index-merge", INDEX_MERGE, "(no upstream issue found)"),),
+        ("openai==1.82.0",),
     ),
 )
 

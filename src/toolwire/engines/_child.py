@@ -32,7 +32,7 @@ from typing import Any, BinaryIO, Final
 
 import orjson
 
-__all__ = ["MAX_OUTPUT", "collect", "load_module", "not_json", "raised", "tool_result"]
+__all__ = ["MAX_OUTPUT", "cause", "collect", "load_module", "not_json", "raised", "tool_result"]
 
 #: The most output a target may produce for one example (64 MiB); past it, ``garbage``.
 MAX_OUTPUT: Final = 64 * 1024 * 1024
@@ -148,6 +148,13 @@ def raised(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}{where}"
 
 
+def cause(exc: BaseException) -> str:
+    """Which error a target raised, as its finding names it: the exception's type and the function
+    that raised it (``JSONDecodeError@raw_decode``), stable when the target's lines move."""
+    frames = traceback.extract_tb(exc.__traceback__)[-1:]
+    return f"{type(exc).__name__}@{frames[0].name}" if frames else type(exc).__name__
+
+
 def _encoded(produced: Any) -> bytes | str:
     """The output as strict JSON bytes, or why it cannot be (sets, bytes, NaN, absurd nesting)."""
     if inspect.isgenerator(produced) or (
@@ -175,7 +182,7 @@ def _answer(function: Callable[..., Any], request: bytes) -> dict[str, Any] | by
         if inspect.isawaitable(produced) or inspect.isasyncgen(produced):
             produced = asyncio.run(collect(produced))
     except (Exception, SystemExit) as exc:
-        return {"failure": "raises", "message": raised(exc)}
+        return {"failure": "raises", "message": raised(exc), "cause": cause(exc)}
     if orjson.dumps(trace) != before:
         return {"failure": "mutates", "message": "the target changed its input trace in place"}
     encoded = _encoded(produced)

@@ -38,8 +38,11 @@ MUTATIONS: Final = ("truncate", *sorted(set(MUTATORS) - {"truncate"}))
 class Fault:
     """One distinct way an example fails: a target failure, a relation broken one way, or a bad input.
 
-    ``finding`` names it (``identity:truncated``, ``validity:CC-1``, ``raises``): examples
-    with the same finding are one bug, shrunk and saved once.
+    ``finding`` names it (``identity:truncated``, ``validity:CC-1``, ``raises:KeyError@convert``,
+    ``hangs``): examples with the same finding are one bug, shrunk and saved once.  A target that
+    raises is told apart by the type of its exception and the function that raised it: a
+    converter's own ``ValueError`` on one shape does not hide an ``AssertionError`` on another,
+    nor ``json.loads``'s "Extra data" (``decode``) its "Expecting value" (``raw_decode``).
     """
 
     property: str
@@ -53,8 +56,10 @@ class Fault:
         return f"{self.property}:{self.kind}" if self.kind else self.property
 
     def names(self) -> set[str]:
-        """Every name ``--ignore`` may give it: the property, the kind (a rule id), or both."""
-        return {self.property, self.finding} | ({self.kind} if self.kind else set())
+        """Every name ``--ignore`` may give it: the property, the kind (a rule id), or both; an
+        exception also by its type alone (``raises:KeyError`` for ``raises:KeyError@convert``)."""
+        kinds = {self.kind, self.kind.split("@")[0]} if self.kind else set()
+        return {self.property, self.finding} | kinds | {f"{self.property}:{kind}" for kind in kinds}
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +91,8 @@ class Outcome:
         relations = [Fault(b.relation, b.kind, b.message, b) for b in self.broken]
         if self.failure is not None:
             # A target that changed its input still gave an output, judged like any other.
-            return [Fault(self.failure.kind, "", self.failure.message), *found, *relations]
+            failure = self.failure
+            return [Fault(failure.kind, failure.cause, failure.message), *found, *relations]
         return [*found, *relations]
 
     @property

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 import orjson
 
 from toolwire.engines import _child
-from toolwire.engines._child import MAX_OUTPUT, collect, not_json, raised, tool_result
+from toolwire.engines._child import MAX_OUTPUT, cause, collect, not_json, raised, tool_result
 from toolwire.errors import UsageError
 
 if TYPE_CHECKING:
@@ -56,12 +56,18 @@ _CALLABLE: Final = re.compile(r"^(?P<module>[\w.]+|[^\s:]+\.py):(?P<name>[A-Za-z
 
 
 class TargetFailure(Exception):
-    """The target did not produce a trace: it raised, hung, crashed or printed garbage."""
+    """The target did not produce a trace: it raised, hung, crashed or printed garbage.
 
-    def __init__(self, kind: Failure, message: str) -> None:
+    ``cause`` is the type of the exception a target raised (``raises``) and the function that
+    raised it: two errors are two bugs, two findings (``raises:KeyError@convert``,
+    ``raises:JSONDecodeError@raw_decode``, ``raises:JSONDecodeError@decode``).
+    """
+
+    def __init__(self, kind: Failure, message: str, cause: str = "") -> None:
         super().__init__(message)
         self.kind: Failure = kind
         self.message = message
+        self.cause = cause
 
 
 class Target(ABC):
@@ -262,7 +268,7 @@ class Worker:
             self.close()
             raise
         if "failure" in answer:
-            raise TargetFailure(answer["failure"], str(answer["message"]))
+            raise TargetFailure(answer["failure"], str(answer["message"]), str(answer.get("cause", "")))
         return _wire(answer["output"])
 
     def _answer(self, timeout: float, deadline: float | None = None) -> dict[str, Any]:
@@ -412,7 +418,7 @@ def _call(function: Callable[..., Any], args: tuple[Any, ...], timeout: float) -
     except TargetFailure:
         raise
     except (Exception, SystemExit) as exc:
-        raise TargetFailure("raises", raised(exc)) from None
+        raise TargetFailure("raises", raised(exc), cause(exc)) from None
     return _wire(produced)
 
 

@@ -267,13 +267,21 @@ MESSAGE_SHAPES: Final = Shapes(_MESSAGES, lambda trace: set(_messages(trace)))
 _RESPONSE: Final = (
     Feature("caller-field", "tool_use blocks carry caller (type direct)"),
     Feature("no-caller-field", "tool_use blocks carry no caller"),
+    Feature("thinking-block", "a thinking block (extended thinking) first, with its signature"),
+    Feature("redacted-thinking", "a redacted_thinking block first", documented=_THINKING),
 )
 
 
 def _response(body: dict[str, Any], turns: list[BodyTurn]) -> Iterator[str]:
-    uses = [b for b in body.get("content") or [] if isinstance(b, dict) and b.get("type") == "tool_use"]
+    blocks = [b for b in body.get("content") or [] if isinstance(b, dict)]
+    uses = [b for b in blocks if b.get("type") == "tool_use"]
     if uses:
         yield "caller-field" if any("caller" in b for b in uses) else "no-caller-field"
+    kinds = {hashable(b.get("type")) for b in blocks}
+    if "thinking" in kinds:
+        yield "thinking-block"
+    if "redacted_thinking" in kinds:
+        yield "redacted-thinking"
 
 
 def _texts(body: dict[str, Any], turn: BodyTurn) -> bool:

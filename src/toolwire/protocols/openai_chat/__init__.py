@@ -18,6 +18,13 @@ from toolwire.protocols.openai_chat.shapes import MESSAGE_SHAPES, RESPONSE_SHAPE
 __all__ = ["FAMILY", "ConversationMonitor", "ResponseMonitor", "StreamMonitor"]
 
 _CC6: Final = "protocol-rules CC-6, deviations seen in practice"
+#: Gateways that number Chat tool calls by Claude's content-block index (no rule breaks it: CC-6c
+#: asks only for distinct indexes; the openai SDK's stream helper fails on it, IndexError).
+_BLOCK_INDEX: Final = (
+    "agno-agi/agno#6579 (Claude via LiteLLM); aws-samples/bedrock-access-gateway#134 (index 1 after a "
+    "reasoning block); NVIDIA-NeMo/Switchyard#712 (NVIDIA Inference Hub, text before the call); "
+    "router-for-me/CLIProxyAPI#5229 (Claude upstream: calls at 1, 2, 3)"
+)
 
 FAMILY: Final = Family(
     "openai-chat",
@@ -102,7 +109,7 @@ FAMILY: Final = Family(
             (CHAT_STREAM,),
             f"{_CC6}; comet-ml/opik#8362, huggingface/smolagents#1958, ai-dynamo/dynamo#4723",
             ("CC-6c",),
-            excludes=("index-reuse",),
+            excludes=("index-reuse", "block-index"),
             sequential=True,
             features=("index-0-for-every-call",),
         ),
@@ -112,9 +119,19 @@ FAMILY: Final = Family(
             (CHAT_STREAM,),
             f"{_CC6}; mcowger/plexus#691",
             ("CC-6c",),
-            excludes=("index-0",),
+            excludes=("index-0", "block-index"),
             sequential=True,
             features=("index-reused",),
+        ),
+        Quirk(
+            "block-index",
+            "call indexes count the message's content blocks, not its calls: after the text or thinking "
+            "block a gateway translating Claude's stream numbers 0, the first call arrives at index 1",
+            (CHAT_STREAM,),
+            _BLOCK_INDEX,
+            excludes=("index-0", "index-reuse"),
+            sequential=True,
+            features=("index-gap",),
         ),
         Quirk(
             "omitted-finish-reason",

@@ -202,6 +202,8 @@ def add_fragment(
 def _chat_indexes(draw: st.DrawFn, count: int, quirks: frozenset[str]) -> list[int]:
     if "index-0" in quirks:
         return [0] * count
+    if "block-index" in quirks:
+        return list(range(1, count + 1))  # the text or thinking block ahead of the calls is 0
     indexes = list(range(count))
     if "index-reuse" in quirks:
         for k in range(1, count):

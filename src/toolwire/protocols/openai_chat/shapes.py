@@ -78,6 +78,12 @@ _STREAM: Final = (
         "a new call reuses an earlier call's index",
         documented=f"{_CC6}; mcowger/plexus#691",
     ),
+    Feature(
+        "index-gap",
+        "call indexes skip a number: the first call above 0, or a gap between two (quirk block-index)",
+        documented="agno-agi/agno#6579, aws-samples/bedrock-access-gateway#134, "
+        "NVIDIA-NeMo/Switchyard#712, router-for-me/CLIProxyAPI#5229",
+    ),
     Feature("content-with-calls", "text content in the same turn as calls"),
     Feature("refusal-field", 'deltas carry "refusal"'),
     Feature("finish-reason-tool-calls", 'the turn ends with finish_reason "tool_calls"'),
@@ -165,6 +171,9 @@ def _stream(trace: list[Any]) -> Iterator[str]:
         yield "several-calls"
         if set(by_index) == {0}:
             yield "index-0-for-every-call"
+    numbers = [i for i in by_index if isinstance(i, int) and not isinstance(i, bool)]
+    if numbers and max(numbers) >= len(set(numbers)):
+        yield "index-gap"
     if len(set(map(hashable, names.values()))) < len(names):
         yield "same-tool-twice"
     if content:
