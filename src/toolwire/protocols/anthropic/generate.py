@@ -89,8 +89,9 @@ def anthropic_stream(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wir
         },
         quirks,
     )
-    if server == "programmatic" and not turn.calls:
-        server = "code_execution"  # code that calls no client tool
+    if server == "programmatic" and (host.bedrock or not turn.calls):
+        # Code that calls no client tool; Bedrock's InvokeModel stream carries no caller fields.
+        server = "code_execution"
     cited = server == "web_search" and pick(draw, {"citations-delta": True, "no-citations": False}, quirks)
     programmatic = server == "programmatic" and turn.calls
     empty_first = pick(draw, {"empty-partial-json": True, "no-empty-partial-json": False}, quirks)

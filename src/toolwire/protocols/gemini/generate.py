@@ -91,7 +91,10 @@ def gemini_stream(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wire:
         quirks,
     )
     gemini3 = "missing-ids" not in quirks
-    streamed = gemini3 and pick(draw, {"whole-function-calls": False, "partial-arguments": True}, quirks)
+    streamed = gemini3 and (
+        "streamed-arguments" in quirks
+        or pick(draw, {"whole-function-calls": False, "partial-arguments": True}, quirks)
+    )
     vertex = gemini3 and pick(draw, {"gemini-api-chunks": False, "vertex-chunks": True}, quirks)
     parts: Wire = [{"text": turn.text}] if turn.text else []
     calls = _signed([gemini_call(call, quirks, api_id) for call in turn.calls], signed)
