@@ -256,6 +256,12 @@ CARRIERS = [
         "openai-chat-stream",
         {"one-to-one:invented", "arguments:changed"},
     ),
+    (
+        "hosted_tools_responses_to_chat_stream.py",
+        "openai-responses-stream",
+        "openai-chat-stream",
+        {"one-to-one:invented"},
+    ),
 ]
 EXAMPLES = Path(__file__).parents[1] / "examples"
 
