@@ -73,21 +73,24 @@ def anthropic_stream(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wir
     """
     turn = plan.turns[0]
     host = pick(draw, {"message-delta-full-usage": _API, "bedrock-invocation-metrics": _BEDROCK}, quirks)
+    if "programmatic-tool-call" in quirks:
+        host = _API  # Bedrock's InvokeModel stream carries no caller fields (tests/data/traffic)
     caller = not host.bedrock and pick(draw, {"no-caller-field": False, "caller-field": True}, quirks)
     thinking = pick(
         draw,
         {"no-thinking": None, "thinking-block": "thinking", "redacted-thinking": "redacted_thinking"},
         quirks,
     )
-    server = pick(draw, {"no-server-tool": False, "server-tool-use": True}, quirks) and pick(
-        draw,
-        {
-            "web-search-tool-result": "web_search",
-            "tool-search-tool-result": "tool_search",
-            "code-execution-tool-result": "code_execution",
-            "programmatic-tool-call": "programmatic",
-        },
-        quirks,
+    kinds = {
+        "web-search-tool-result": "web_search",
+        "tool-search-tool-result": "tool_search",
+        "code-execution-tool-result": "code_execution",
+        "programmatic-tool-call": "programmatic",
+    }
+    # Naming a kind of server tool (a swarm, --like) switches server tools on.
+    named = {"server-tool-use"} if not quirks.isdisjoint(kinds) else set()
+    server = pick(draw, {"no-server-tool": False, "server-tool-use": True}, quirks | named) and pick(
+        draw, kinds, quirks
     )
     if server == "programmatic" and (host.bedrock or not turn.calls):
         # Code that calls no client tool; Bedrock's InvokeModel stream carries no caller fields.

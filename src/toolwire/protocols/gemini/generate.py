@@ -91,9 +91,10 @@ def gemini_stream(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wire:
         quirks,
     )
     gemini3 = "missing-ids" not in quirks
-    streamed = gemini3 and (
-        "streamed-arguments" in quirks
-        or pick(draw, {"whole-function-calls": False, "partial-arguments": True}, quirks)
+    # A feature of streamed arguments named (a quirk profile, a swarm, --like) switches them on.
+    named = {"partial-arguments"} if not quirks.isdisjoint(_STREAMED_FEATURES) else set()
+    streamed = gemini3 and pick(
+        draw, {"whole-function-calls": False, "partial-arguments": True}, quirks | named
     )
     vertex = gemini3 and pick(draw, {"gemini-api-chunks": False, "vertex-chunks": True}, quirks)
     parts: Wire = [{"text": turn.text}] if turn.text else []
@@ -138,6 +139,15 @@ def gemini_stream(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wire:
     return events
 
 
+#: What marks streamed arguments: the quirk profile, and the shape features only they show.
+_STREAMED_FEATURES: Final = frozenset(
+    {
+        "streamed-arguments",
+        "nested-partial-arguments",
+        "partial-string-continued",
+        "streamed-call-without-terminal",
+    }
+)
 #: When Vertex AI says the response was made (every chunk of one response carries the same).
 VERTEX_TIME: Final = "2026-03-02T10:11:12.345678Z"
 

@@ -115,10 +115,13 @@ def _stream(draw: st.DrawFn, plan: Plan, quirks: frozenset[str], *, hosted: bool
     obfuscate = _Obfuscation(obfuscated and "unnumbered" not in quirks)
     summary = pick(draw, {"no-reasoning-summary": False, "reasoning-summary-streamed": True}, quirks)
     encrypted = pick(draw, {"no-encrypted-reasoning": False, "encrypted-reasoning": True}, quirks)
+    kinds = {"tool-search-item": _tool_search, "mcp-call-item": _mcp_call}
+    # Naming a kind of hosted item (a swarm, --like) switches hosted items on.
+    named = {"hosted-tool-item"} if hosted and not quirks.isdisjoint(kinds) else set()
     server = (
         hosted
-        and pick(draw, {"no-hosted-tool-item": None, "hosted-tool-item": True}, quirks)
-        and pick(draw, {"tool-search-item": _tool_search, "mcp-call-item": _mcp_call}, quirks)
+        and pick(draw, {"no-hosted-tool-item": None, "hosted-tool-item": True}, quirks | named)
+        and pick(draw, kinds, quirks)
     )
     events: Wire = [
         {"type": "response.created", "response": envelope("in_progress")},
