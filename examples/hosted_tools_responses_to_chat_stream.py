@@ -18,6 +18,8 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from _chat_stream import chunk
+
 Event = dict[str, Any]
 _HEAD = {"id": "chatcmpl-E4kTmQ8wZr2Ln6Xv9Bc3Hd7Jp", "created": 1764000000, "model": "gpt-4.1-2025-04-14"}
 
@@ -33,8 +35,7 @@ def fixed(events: Iterable[Event]) -> list[Event]:
 
 
 def _chunk(delta: Event, finish: str | None = None) -> Event:
-    choice = {"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}
-    return _HEAD | {"object": "chat.completion.chunk", "choices": [choice]}
+    return chunk(_HEAD, delta, finish)
 
 
 def _convert(events: Iterable[Event], planted: bool) -> list[Event]:

@@ -29,6 +29,8 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from _chat_stream import chunk
+
 Event = dict[str, Any]
 _HEAD = {"id": "chatcmpl-D7nQwX2bLk9Mv4Rt8Hp1Zs6Gc", "created": 1764000000, "model": "claude-opus-4-6"}
 _FINISH = {"tool_use": "tool_calls", "max_tokens": "length", "end_turn": "stop", "pause_turn": "stop"}
@@ -50,8 +52,7 @@ def fixed(events: Iterable[Event]) -> list[Event]:
 
 
 def _chunk(delta: Event, finish: str | None = None) -> Event:
-    choice = {"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}
-    return _HEAD | {"object": "chat.completion.chunk", "choices": [choice]}
+    return chunk(_HEAD, delta, finish)
 
 
 def _convert(events: Iterable[Event], *, server_calls: bool, start_input: bool) -> list[Event]:

@@ -21,6 +21,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from _chat_stream import chunk
+
 Event = dict[str, Any]
 _HEAD = {"id": "chatcmpl-C2vLdZ4pQm8Rt6Wx1Ny3Hb5Ks", "created": 1764000000, "model": "gemini-3.5-flash"}
 _STEP = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
@@ -37,16 +39,15 @@ def fixed(chunks: Iterable[Event]) -> list[Event]:
 
 
 def _chunk(delta: Event, finish: str | None = None) -> Event:
-    choice = {"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}
-    return _HEAD | {"object": "chat.completion.chunk", "choices": [choice]}
+    return chunk(_HEAD, delta, finish)
 
 
 def _convert(chunks: Iterable[Event], planted: bool) -> list[Event]:
     out = [_chunk({"role": "assistant", "content": None})]
     calls: list[Event] = []
     streaming: Event | None = None  # the call whose arguments are streaming, and its open paths
-    for chunk in chunks:
-        for candidate in chunk.get("candidates") or []:
+    for event in chunks:
+        for candidate in event.get("candidates") or []:
             for part in (candidate.get("content") or {}).get("parts") or []:
                 call = part.get("functionCall")
                 if call is None:

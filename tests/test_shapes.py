@@ -114,8 +114,11 @@ def real_features(protocol: str) -> frozenset[str]:
 
 
 @cache
-def generated(protocol: str, quirk: str | None = None, swarm: bool = False) -> dict[str, float]:
-    """The share of generated traces that show each feature (``swarm``: as campaigns draw them)."""
+def generated(
+    protocol: str, quirk: str | None = None, swarm: bool = False, swarm_quirks: bool = False
+) -> dict[str, float]:
+    """The share of generated traces that show each feature (``swarm``, ``swarm_quirks``: as campaigns
+    draw them)."""
     counts: collections.Counter[str] = collections.Counter()
     total = [0]
 
@@ -127,7 +130,7 @@ def generated(protocol: str, quirk: str | None = None, swarm: bool = False) -> d
         phases=(Phase.generate,),
         suppress_health_check=list(HealthCheck),
     )
-    @given(traces(protocol, quirk, swarm=swarm))
+    @given(traces(protocol, quirk, swarm=swarm, swarm_quirks=swarm_quirks))
     def draw(trace: list[Any]) -> None:
         total[0] += 1
         counts.update(shapes_of([e for e in trace if e is not DONE], protocol))
@@ -170,7 +173,6 @@ def test_the_generators_produce_no_shape_that_no_provider_sends(protocol: str) -
 
 import toolwire  # noqa: E402
 from toolwire.engines import fuzz  # noqa: E402
-from toolwire.protocols._traces import drawn_traces  # noqa: E402
 
 #: Per protocol, the shape features of this year's tool-call features the generators draw.
 NEW_FEATURES = {
@@ -212,33 +214,10 @@ def test_every_generated_trace_with_a_new_feature_checks_clean(protocol: str, fe
     assert shown[0] >= 5
 
 
-@cache
-def campaign_features(protocol: str) -> dict[str, float]:
-    """The share of a default campaign's inputs (a swarm over shapes and quirk profiles) per feature."""
-    counts: collections.Counter[str] = collections.Counter()
-    total = [0]
-
-    @settings(
-        max_examples=SAMPLES,
-        derandomize=True,
-        database=None,
-        deadline=None,
-        phases=(Phase.generate,),
-        suppress_health_check=list(HealthCheck),
-    )
-    @given(drawn_traces(protocol, swarm=True, swarm_quirks=True))
-    def draw(drawn: Any) -> None:
-        total[0] += 1
-        counts.update(shapes_of(drawn.trace, protocol))
-
-    draw()
-    return {feature: count / total[0] for feature, count in counts.items()}
-
-
 @pytest.mark.parametrize(("protocol", "feature"), NEW, ids=[f"{p}-{f}" for p, f in NEW])
 def test_a_default_campaign_draws_each_new_feature(protocol: str, feature: str) -> None:
     """At least one input in fifty shows it: a campaign of a few hundred examples exercises it."""
-    assert campaign_features(protocol).get(feature, 0.0) >= 0.02
+    assert generated(protocol, swarm=True, swarm_quirks=True).get(feature, 0.0) >= 0.02
 
 
 #: Converters that drop what this year's features carry, each with its fixed twin: (target, from,
