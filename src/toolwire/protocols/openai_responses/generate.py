@@ -67,8 +67,11 @@ def call_id(call: Tokened) -> str:
 
 
 def _item_id(prefix: str, seed: str) -> str:
-    """An item id as OpenAI's look (``rs_``, ``msg_``, ``ws_`` and 48 hex digits), distinct per seed."""
-    return f"{prefix}_{hashlib.blake2b(seed.encode(), digest_size=24).hexdigest()}"
+    """An item id as OpenAI's look (``rs_``, ``msg_``, ``ws_`` and 48 hex digits), distinct per seed.
+
+    ``prefix`` may end in ``_``: ``"mcp_"``, since the bare name is the MCP family's protocol name.
+    """
+    return f"{prefix.removesuffix('_')}_{hashlib.blake2b(seed.encode(), digest_size=24).hexdigest()}"
 
 
 class _Obfuscation:
@@ -235,7 +238,7 @@ def _mcp_call(position: int, names: list[str], obfuscate: _Obfuscation) -> Wire:
         {"name": "forecast", "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}}}
     ]
     arguments = json.dumps({"city": "Paris"})
-    call_item = {"id": _item_id("mcp", names[0]), "type": "mcp_call", "server_label": "weather"}
+    call_item = {"id": _item_id("mcp_", names[0]), "type": "mcp_call", "server_label": "weather"}
     call_item |= {"name": "forecast", "arguments": "", "status": "in_progress"}
     at = {"output_index": position, "item_id": listed["id"]}
     then = {"output_index": position + 1, "item_id": call_item["id"]}
