@@ -1,4 +1,4 @@
-"""Shared by seeds 001 and 002: read Chat Completions chunks into calls, the way legacy mode does."""
+"""Shared by the examples: read Chat Completions chunks into calls, the way legacy mode does; write one."""
 
 from __future__ import annotations
 
@@ -30,3 +30,9 @@ def accumulate(chunks: Iterable[dict[str, Any]], keep_ids: bool = True) -> list[
                 call["name"] = call["name"] or function.get("name")
                 call["arguments"] += function.get("arguments") or ""
     return [{key: call[key] for key in ("id", "name", "arguments")} for call in calls]
+
+
+def chunk(head: dict[str, Any], delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+    """A Chat Completions chunk of one choice: ``head`` (id, created, model), ``delta``, ``finish``."""
+    choice = {"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}
+    return head | {"object": "chat.completion.chunk", "choices": [choice]}

@@ -21,6 +21,7 @@ else of the example can be judged; a campaign must look past it for the other tw
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -58,6 +59,14 @@ def _convert(events: Iterable[Event], planted: bool) -> list[Event]:
             function = {"name": name, "arguments": ""}
             fragment = {"index": call["number"], "id": block["id"], "type": "function", "function": function}
             out.append(_chunk({"tool_calls": [fragment]}))
+            if block.get("input") and not planted:
+                # A call made from code (programmatic tool calling) comes whole in its start.
+                call["text"] = json.dumps(block["input"])
+                out.append(
+                    _chunk(
+                        {"tool_calls": [{"index": call["number"], "function": {"arguments": call["text"]}}]}
+                    )
+                )
         elif kind == "content_block_delta":
             delta = event["delta"]
             if planted:

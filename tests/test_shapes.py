@@ -114,8 +114,11 @@ def real_features(protocol: str) -> frozenset[str]:
 
 
 @cache
-def generated(protocol: str, quirk: str | None = None, swarm: bool = False) -> dict[str, float]:
-    """The share of generated traces that show each feature (``swarm``: as campaigns draw them)."""
+def generated(
+    protocol: str, quirk: str | None = None, swarm: bool = False, swarm_quirks: bool = False
+) -> dict[str, float]:
+    """The share of generated traces that show each feature (``swarm``, ``swarm_quirks``: as campaigns
+    draw them)."""
     counts: collections.Counter[str] = collections.Counter()
     total = [0]
 
@@ -127,7 +130,7 @@ def generated(protocol: str, quirk: str | None = None, swarm: bool = False) -> d
         phases=(Phase.generate,),
         suppress_health_check=list(HealthCheck),
     )
-    @given(traces(protocol, quirk, swarm=swarm))
+    @given(traces(protocol, quirk, swarm=swarm, swarm_quirks=swarm_quirks))
     def draw(trace: list[Any]) -> None:
         total[0] += 1
         counts.update(shapes_of([e for e in trace if e is not DONE], protocol))
@@ -164,3 +167,129 @@ def test_the_generators_produce_no_shape_that_no_provider_sends(protocol: str) -
     produced = set(generated(protocol)) | {f for q in quirks_for(protocol) for f in generated(protocol, q)}
     unreal = sorted(f for f in produced if f not in real_features(protocol) and not catalogue[f].documented)
     assert unreal == []
+
+
+# --- this year's features (issue 29): drawn by default, clean, carried by converters ----------------
+
+import toolwire  # noqa: E402
+from toolwire.engines import fuzz  # noqa: E402
+
+#: Per protocol, the shape features of this year's tool-call features the generators draw.
+NEW_FEATURES = {
+    "gemini-stream": (
+        "partial-arguments",
+        "nested-partial-arguments",
+        "partial-string-continued",
+        "streamed-call-without-terminal",
+        "vertex-chunks",
+    ),
+    "anthropic-stream": (
+        "programmatic-tool-call",
+        "web-search-tool-result",
+        "tool-search-tool-result",
+        "code-execution-tool-result",
+        "container-field",
+    ),
+    "openai-responses-stream": ("tool-search-item", "mcp-call-item"),
+}
+NEW = [(protocol, feature) for protocol, features in NEW_FEATURES.items() for feature in features]
+
+
+@pytest.mark.parametrize(("protocol", "feature"), NEW, ids=[f"{p}-{f}" for p, f in NEW])
+def test_every_generated_trace_with_a_new_feature_checks_clean(protocol: str, feature: str) -> None:
+    """No error, warning or problem: the feature is modelled, not merely passed over."""
+    shown = [0]
+
+    @settings(max_examples=60, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(traces(protocol, like=[feature, "several-calls"]))
+    def clean(trace: list[Any]) -> None:
+        if feature not in shapes_of(trace, protocol):
+            return
+        shown[0] += 1
+        report = toolwire.check(trace, protocol)
+        assert not report.problems
+        assert [(f.rule, f.severity) for f in report.findings] == []
+
+    clean()
+    assert shown[0] >= 5
+
+
+@pytest.mark.parametrize(("protocol", "feature"), NEW, ids=[f"{p}-{f}" for p, f in NEW])
+def test_a_default_campaign_draws_each_new_feature(protocol: str, feature: str) -> None:
+    """At least one input in fifty shows it: a campaign of a few hundred examples exercises it."""
+    assert generated(protocol, swarm=True, swarm_quirks=True).get(feature, 0.0) >= 0.02
+
+
+#: Converters that drop what this year's features carry, each with its fixed twin: (target, from,
+#: to, the findings a default campaign must report).
+CARRIERS = [
+    (
+        "streamed_gemini_to_chat_stream.py",
+        "gemini-stream",
+        "openai-chat-stream",
+        {"arguments:changed"},
+    ),
+    (
+        "server_tools_anthropic_to_chat_stream.py:invents",
+        "anthropic-stream",
+        "openai-chat-stream",
+        {"one-to-one:invented"},
+    ),
+    (
+        "server_tools_anthropic_to_chat_stream.py:loses_input",
+        "anthropic-stream",
+        "openai-chat-stream",
+        {"arguments:changed"},
+    ),
+    (
+        "hosted_tools_responses_to_chat_stream.py",
+        "openai-responses-stream",
+        "openai-chat-stream",
+        {"one-to-one:invented"},
+    ),
+]
+EXAMPLES = Path(__file__).parents[1] / "examples"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("example", "source", "destination", "planted"), CARRIERS, ids=[c[0].replace(".py", "") for c in CARRIERS]
+)
+def test_a_default_campaign_finds_a_converter_that_drops_a_new_feature(
+    example: str, source: str, destination: str, planted: set[str]
+) -> None:
+    file, _, function = example.partition(":")
+    path = EXAMPLES / file
+    run = fuzz(f"{path}:{function or 'convert'}", source, destination, max_examples=300, seed=0, out=None)
+    assert planted <= {c.finding for c in run.counterexamples}
+    assert (
+        fuzz(f"{path}:fixed", source, destination, max_examples=300, seed=0, out=None).counterexamples == []
+    )
+
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.mark.parametrize(
+    ("recording", "protocol", "feature"),
+    [
+        ("gemini-stream/good-streamed-args.sse", "gemini-stream", "partial-arguments"),
+        ("gemini-stream/good-streamed-args-vertex.json", "gemini-stream", "vertex-chunks"),
+        ("anthropic-stream/good-programmatic-tool-calls.sse", "anthropic-stream", "programmatic-tool-call"),
+        ("openai-responses-stream/good-tool-search.sse", "openai-responses-stream", "tool-search-item"),
+    ],
+)
+def test_traffic_like_a_recording_of_a_new_feature_shows_it(
+    recording: str, protocol: str, feature: str
+) -> None:
+    features, _ = learned([DATA / recording], protocol)
+    assert feature in features
+
+    @settings(max_examples=30, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(traces(protocol, like=features))
+    def shaped(trace: list[Any]) -> None:
+        # A turn without calls (or, for Gemini, whose calls have no arguments to stream) cannot show it.
+        shown = shapes_of(trace, protocol)
+        assert feature in shown or "no-calls" in shown or "empty-arguments" in shown
+
+    shaped()

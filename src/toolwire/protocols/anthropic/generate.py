@@ -73,14 +73,30 @@ def anthropic_stream(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wir
     """
     turn = plan.turns[0]
     host = pick(draw, {"message-delta-full-usage": _API, "bedrock-invocation-metrics": _BEDROCK}, quirks)
+    if "programmatic-tool-call" in quirks:
+        host = _API  # Bedrock's InvokeModel stream carries no caller fields (tests/data/traffic)
     caller = not host.bedrock and pick(draw, {"no-caller-field": False, "caller-field": True}, quirks)
     thinking = pick(
         draw,
         {"no-thinking": None, "thinking-block": "thinking", "redacted-thinking": "redacted_thinking"},
         quirks,
     )
-    server = pick(draw, {"no-server-tool": False, "server-tool-use": True}, quirks)
-    cited = server and pick(draw, {"citations-delta": True, "no-citations": False}, quirks)
+    kinds = {
+        "web-search-tool-result": "web_search",
+        "tool-search-tool-result": "tool_search",
+        "code-execution-tool-result": "code_execution",
+        "programmatic-tool-call": "programmatic",
+    }
+    # Naming a kind of server tool (a swarm, --like) switches server tools on.
+    named = {"server-tool-use"} if not quirks.isdisjoint(kinds) else set()
+    server = pick(draw, {"no-server-tool": False, "server-tool-use": True}, quirks | named) and pick(
+        draw, kinds, quirks
+    )
+    if server == "programmatic" and (host.bedrock or not turn.calls):
+        # Code that calls no client tool; Bedrock's InvokeModel stream carries no caller fields.
+        server = "code_execution"
+    cited = server == "web_search" and pick(draw, {"citations-delta": True, "no-citations": False}, quirks)
+    programmatic = server == "programmatic" and turn.calls
     empty_first = pick(draw, {"empty-partial-json": True, "no-empty-partial-json": False}, quirks)
     usage: dict[str, Any] = {"input_tokens": 472, "output_tokens": 2}
     if not host.bedrock:
@@ -110,27 +126,36 @@ def anthropic_stream(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wir
     if text:
         events.extend(_block(block, {"type": "text", "text": ""}, [_text(text)]))
         block += 1
-    if server:
+    if server == "web_search":
         events.extend(_server_tool(block, empty_first, cited))
         block += 3
+    elif server:
+        blocks = _other_server_tool(block, server, empty_first, [call.name for call in turn.calls])
+        events.extend(blocks)
+        block += sum(event["type"] == "content_block_start" for event in blocks)
+    caller_of: dict[str, Any] | None = {"type": "direct"} if caller else None
+    if programmatic:
+        caller_of = {"type": draw(st.sampled_from(_CODE_EXECUTION)), "tool_id": CODE_ID}
     for filler, k, j, last in timeline(turn):
         call = turn.calls[k]
         if filler:
             events.append({"type": "ping"})
         if j == 0:
             use: dict[str, Any] = {"type": "tool_use", "id": f"{host.tool_prefix}{call.token[:22]}"}
-            use |= {"name": call.name, "input": {}}
-            if caller:
-                use["caller"] = {"type": "direct"}
+            # A call made from code (programmatic tool calling) comes whole in its start.
+            use |= {"name": call.name, "input": call.input if programmatic else {}}
+            if caller_of is not None:
+                use["caller"] = caller_of
             events.append({"type": "content_block_start", "index": block, "content_block": use})
-            if empty_first:
+            if empty_first and not programmatic:
                 events.append(_input(block, ""))
-        if not (empty_first and call.arguments == "{}"):
+        if not (empty_first and call.arguments == "{}") and not programmatic:
             events.append(_input(block, call.pieces[j]))
         if last:
             events.append({"type": "content_block_stop", "index": block})
             block += 1
-    events.append(_message_delta(host, "tool_use" if turn.calls else "end_turn", server))
+    reason = "tool_use" if turn.calls else "end_turn"
+    events.append(_message_delta(host, reason, server == "web_search", server in _CONTAINED))
     stop: dict[str, Any] = {"type": "message_stop"}
     if host.bedrock:
         stop["amazon-bedrock-invocationMetrics"] = {
@@ -179,18 +204,72 @@ def _server_tool(index: int, empty_first: bool, cited: bool) -> Wire:
     return events
 
 
-def _message_delta(host: _Host, reason: str, server: bool) -> dict[str, Any]:
+def _message_delta(host: _Host, reason: str, searched: bool, contained: bool) -> dict[str, Any]:
+    """The message's end: its stop reason, usage, and the code-execution container it used."""
     usage: dict[str, Any] = {"output_tokens": 89}
     if not host.bedrock:
         # The API sends the whole usage again; Bedrock's InvokeModel stream the output tokens only.
         usage = {"input_tokens": 472, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0} | usage
-        if server:
+        if searched:
             usage["server_tool_use"] = {"web_search_requests": 1, "web_fetch_requests": 0}
-    return {
-        "type": "message_delta",
-        "delta": {"stop_reason": reason, "stop_sequence": None},
-        "usage": usage,
-    }
+    delta: dict[str, Any] = {"stop_reason": reason, "stop_sequence": None}
+    if contained:
+        delta["container"] = CONTAINER
+    return {"type": "message_delta", "delta": delta, "usage": usage}
+
+
+#: The code-execution tool's ``server_tool_use`` id, and the container its code runs in
+#: (``message_delta.delta.container``: anthropic 2.12.0 ``RawMessageDeltaEvent.Delta.container``).
+CODE_ID: Final = "srvtoolu_01Hq7ZpV3kN8sW2xLm5Tb9Rc"
+CONTAINER: Final = {"id": "container_011CWv8MTdoH3U8GqjRmtZkv", "expires_at": "2026-03-02T10:41:12.345678Z"}
+#: The code-execution tool versions a programmatic call's ``caller`` names (anthropic 2.12.0
+#: ``ServerToolCaller``, ``ServerToolCaller20260120``).
+_CODE_EXECUTION: Final = ("code_execution_20260120", "code_execution_20250825")
+#: Server tools whose code runs in a container.
+_CONTAINED: Final = frozenset({"code_execution", "programmatic"})
+_TOOL_SEARCH_ID: Final = "srvtoolu_01TsQ4nV7bLm2Xk9Rw5Hc8Jd"
+
+
+def _other_server_tool(index: int, kind: str, empty_first: bool, names: list[str]) -> Wire:
+    """A server tool besides web search: its ``server_tool_use`` block, then its result block.
+
+    ``tool_search``: a regex search over deferred tools, its result naming the tools the model
+    then calls; ``code_execution``: code and its output; ``programmatic``: code that calls the
+    client's tools (the calls follow, each with a ``caller``; its result comes in a later
+    response, once the client answered them).  Src: anthropic 2.12.0 ``ServerToolUseBlock``,
+    ``ToolSearchToolResultBlock``, ``CodeExecutionToolResultBlock``; platform.claude.com docs
+    agents-and-tools/tool-use/programmatic-tool-calling, tool-search-tool.
+    """
+    if kind == "tool_search":
+        server_id, name, query = _TOOL_SEARCH_ID, "tool_search_tool_regex", {"query": "weather|search|file"}
+        references = [{"type": "tool_reference", "tool_name": n} for n in dict.fromkeys(names)]
+        result: dict[str, Any] = {
+            "type": "tool_search_tool_result",
+            "tool_use_id": server_id,
+            "content": {"type": "tool_search_tool_search_result", "tool_references": references},
+        }
+    else:
+        code = "print(2 + 2)" if kind == "code_execution" else _CODE
+        server_id, name, query = CODE_ID, "code_execution", {"code": code}
+        output = {"type": "code_execution_result", "stdout": "4\n", "stderr": "", "return_code": 0}
+        result = {
+            "type": "code_execution_tool_result",
+            "tool_use_id": server_id,
+            "content": output | {"content": []},
+        }
+    start = {"type": "server_tool_use", "id": server_id, "name": name, "input": {}}
+    text = json.dumps(query)
+    pieces = [""] if empty_first else []
+    events: Wire = [{"type": "content_block_start", "index": index, "content_block": start}]
+    events.extend(_input(index, piece) for piece in [*pieces, text[:11], text[11:]])
+    events.append({"type": "content_block_stop", "index": index})
+    if kind != "programmatic":
+        events.extend(_block(index + 1, result, []))
+    return events
+
+
+#: The code a programmatic turn runs: it awaits the client's tools.
+_CODE: Final = "import asyncio\nr = await asyncio.gather(get_weather(location='Paris'))\nprint(r)"
 
 
 def anthropic_messages(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wire:

@@ -24,6 +24,13 @@ _STREAMING: Final = f"{_DOCS}/en/docs/build-with-claude/streaming"
 _THINKING: Final = f"{_DOCS}/en/docs/build-with-claude/extended-thinking"
 _SERVER_TOOLS: Final = ("server_tool_use", "mcp_tool_use")
 _TOOL_USE: Final = f"{_DOCS}/en/docs/agents-and-tools/tool-use"
+_PTC: Final = "platform.claude.com/docs/en/agents-and-tools/tool-use/programmatic-tool-calling"
+#: Result blocks of server tools with a shape feature of their own (stream catalogue).
+_RESULTS: Final = {
+    "web_search_tool_result": "web-search-tool-result",
+    "tool_search_tool_result": "tool-search-tool-result",
+    "code_execution_tool_result": "code-execution-tool-result",
+}
 #: Where the docs show argument fragments the recorded streams happen not to (their cuts are arbitrary).
 _FRAGMENTS: Final = {
     "whole-arguments-in-one-fragment": f"{_STREAMING}#input-json-delta: models emit one complete key "
@@ -62,6 +69,33 @@ _STREAM: Final = (
     Feature("signature-delta", "a signature_delta ending a thinking block"),
     Feature("citations-delta", "a citations_delta in a text block"),
     Feature("caller-field", 'tool_use blocks carry "caller" (programmatic tool calling)'),
+    Feature(
+        "programmatic-tool-call",
+        "a tool_use block called from code: its caller is the code-execution tool, its input whole "
+        "in its start",
+        documented=f"{_PTC}; anthropic 2.12.0 ServerToolCaller, ServerToolCaller20260120",
+    ),
+    Feature(
+        "web-search-tool-result",
+        "a web_search_tool_result block",
+        documented="anthropic 2.12.0 WebSearchToolResultBlock",
+    ),
+    Feature(
+        "tool-search-tool-result",
+        "a tool_search_tool_result block naming the deferred tools found (tool search)",
+        documented=f"{_DOCS}/en/docs/agents-and-tools/tool-use/tool-search-tool; anthropic 2.12.0 "
+        "ToolSearchToolResultBlock",
+    ),
+    Feature(
+        "code-execution-tool-result",
+        "a code_execution_tool_result block",
+        documented="anthropic 2.12.0 CodeExecutionToolResultBlock",
+    ),
+    Feature(
+        "container-field",
+        "message_delta carries the code-execution container",
+        documented="anthropic 2.12.0 RawMessageDeltaEvent.Delta.container",
+    ),
     Feature("ping", "ping events"),
     Feature("stop-reason-tool-use", 'a stream with calls ends with stop_reason "tool_use"'),
     Feature("stop-reason-end-turn", 'the stream ends with stop_reason "end_turn"'),
@@ -104,6 +138,11 @@ def _stream(trace: list[Any]) -> Iterator[str]:
                     yield "input-whole-in-start"
                 if "caller" in block:
                     yield "caller-field"
+                    caller = block["caller"]
+                    if isinstance(caller, dict) and str(caller.get("type")).startswith("code_execution"):
+                        yield "programmatic-tool-call"
+            elif block.get("type") in _RESULTS:
+                yield _RESULTS[block["type"]]
         elif kind == "content_block_delta":
             delta = event.get("delta")
             if not isinstance(delta, dict):
@@ -159,6 +198,8 @@ def _around(order: list[str]) -> Iterator[str]:
 def _stop(event: dict[str, Any], calls: bool) -> Iterator[str]:
     delta = event.get("delta")
     reason = delta.get("stop_reason") if isinstance(delta, dict) else None
+    if isinstance(delta, dict) and delta.get("container"):
+        yield "container-field"
     if reason == "tool_use" and calls:
         yield "stop-reason-tool-use"
     elif reason == "end_turn":

@@ -92,6 +92,16 @@ FAMILY: Final = Family(
             "protocol-rules GM-5b: the Gemini API merges them, Vertex AI rejects them",
             features=("responses-split-over-contents",),
         ),
+        Quirk(
+            "streamed-arguments",
+            "Gemini 3 streams each call's arguments in partialArgs pieces (streamFunctionCallArguments)",
+            (STREAM,),
+            "google-genai 3.4.0 FunctionCall.partial_args, will_continue; "
+            "FunctionCallingConfig.stream_function_call_arguments; vercel/ai#13929 (Vertex AI)",
+            # Gemini 2.x neither ids its calls nor streams their arguments.
+            excludes=("missing-ids",),
+            features=("partial-arguments",),
+        ),
     ),
     id_shapes=calls.ID_SHAPES,
 )

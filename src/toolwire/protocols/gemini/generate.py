@@ -68,12 +68,14 @@ def _signed(parts: Wire, signed: bool) -> Wire:
 
 
 def gemini_stream(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wire:
-    """``streamGenerateContent`` chunks: whole calls, split over chunks at drawn points.
+    """``streamGenerateContent`` chunks: whole calls split over chunks at drawn points, or streamed args.
 
     Calls carry the API's own ids (Gemini 3); under ``missing-ids`` none (Gemini 2.x).
     Each trace draws a thought signature, ``usageMetadata`` on every chunk, a
     thought part first, and how the turn ends: ``finishReason`` on the last
     part's chunk, with an empty text part after it, or in a chunk of its own.
+    A Gemini 3 trace may stream its calls' arguments (:func:`_streamed`), and
+    come as Vertex AI sends it: ``createTime`` on every chunk, no candidate ``index``.
     """
     turn = plan.turns[0]
     signed = pick(draw, {"thought-signature": True, "no-thought-signature": False}, quirks)
@@ -88,15 +90,33 @@ def gemini_stream(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wire:
         },
         quirks,
     )
+    gemini3 = "missing-ids" not in quirks
+    # A feature of streamed arguments named (a quirk profile, a swarm, --like) switches them on.
+    named = {"partial-arguments"} if not quirks.isdisjoint(_STREAMED_FEATURES) else set()
+    streamed = gemini3 and pick(
+        draw, {"whole-function-calls": False, "partial-arguments": True}, quirks | named
+    )
+    vertex = gemini3 and pick(draw, {"gemini-api-chunks": False, "vertex-chunks": True}, quirks)
     parts: Wire = [{"text": turn.text}] if turn.text else []
-    parts.extend(_signed([gemini_call(call, quirks, api_id) for call in turn.calls], signed))
-    if not parts:
+    calls = _signed([gemini_call(call, quirks, api_id) for call in turn.calls], signed)
+    if streamed and any(call["functionCall"]["args"] for call in calls):
+        chunks = [[part] for part in parts] + _streamed(draw, calls, quirks)
+    else:
+        parts.extend(calls)
+        chunks = []
+    if not parts and not chunks:
         parts.append({"text": "Hello"})
     if thought:
         parts.insert(0, {"text": "The user wants the weather.", "thought": True})
-    cuts = sorted(set(draw(st.lists(st.integers(1, max(1, len(parts) - 1)), max_size=2))))
-    bounds = [0, *(c for c in cuts if c < len(parts)), len(parts)]
-    chunks = [parts[a:b] for a, b in itertools.pairwise(bounds)]
+        if chunks:
+            chunks.insert(0, [parts[0]])
+    if not chunks:
+        cuts = sorted(set(draw(st.lists(st.integers(1, max(1, len(parts) - 1)), max_size=2))))
+        bounds = [0, *(c for c in cuts if c < len(parts)), len(parts)]
+        chunks = [parts[a:b] for a, b in itertools.pairwise(bounds)]
+    if "partialArgs" in chunks[-1][-1].get("functionCall", {}):
+        # A stream whose last call is closed by its end sends the finish in a chunk of its own.
+        ending = "later"
     if ending == "empty":
         chunks[-1].append({"text": ""})
     elif ending == "later":
@@ -104,14 +124,93 @@ def gemini_stream(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wire:
     model = "gemini-2.5-flash" if "missing-ids" in quirks else "gemini-3.5-flash"
     events = []
     for number, chunk in enumerate(chunks):
-        candidate: dict[str, Any] = {"content": {"parts": chunk, "role": "model"}, "index": 0}
+        candidate: dict[str, Any] = {"content": {"parts": chunk, "role": "model"}}
+        if not vertex:
+            candidate["index"] = 0
         if number == len(chunks) - 1:
             candidate["finishReason"] = "STOP"
         event: dict[str, Any] = {"candidates": [candidate]}
         if usage:
             event["usageMetadata"] = copy.deepcopy(USAGE)
-        events.append(event | {"modelVersion": model, "responseId": "jr1qaLbPO8Ga1MkP2qXwuAU"})
+        event |= {"modelVersion": model}
+        if vertex:
+            event["createTime"] = VERTEX_TIME
+        events.append(event | {"responseId": "jr1qaLbPO8Ga1MkP2qXwuAU"})
     return events
+
+
+#: What marks streamed arguments: the quirk profile, and the shape features only they show.
+_STREAMED_FEATURES: Final = frozenset(
+    {
+        "streamed-arguments",
+        "nested-partial-arguments",
+        "partial-string-continued",
+        "streamed-call-without-terminal",
+    }
+)
+#: When Vertex AI says the response was made (every chunk of one response carries the same).
+VERTEX_TIME: Final = "2026-03-02T10:11:12.345678Z"
+
+
+def _streamed(draw: st.DrawFn, calls: Wire, quirks: frozenset[str]) -> list[Wire]:
+    """The chunks of calls that stream their arguments (Gemini 3, ``streamFunctionCallArguments``).
+
+    A call opens with a part carrying its name, id and ``willContinue: true``; parts without a
+    name carry its ``partialArgs`` (a ``jsonPath`` and a typed value; a string may come in pieces,
+    each but the last with ``willContinue``), in drawn groups; an empty ``functionCall`` closes
+    it, except that the stream's last call may be closed by the stream's end.  The arguments may
+    sit in a nested object or an array.  A call without arguments comes whole.  Src: googleapis
+    commit 286c66a (``FunctionCall.partial_args``, ``will_continue``; ``PartialArg``);
+    vercel/ai#13929 (Vertex AI: a call starts with its name and ``willContinue: true`` and ends
+    with an empty ``functionCall``; string pieces are concatenated across chunks).
+    """
+    layout = pick(draw, {"flat-partial-arguments": "flat", "nested-partial-arguments": "nested"}, quirks)
+    open_end = pick(draw, {"streamed-call-closed": False, "streamed-call-without-terminal": True}, quirks)
+    chunks: list[Wire] = []
+    for number, part in enumerate(calls):
+        call = part["functionCall"]
+        if not call["args"]:
+            chunks.append([part])
+            continue
+        args = call["args"]
+        if layout == "nested":
+            args = {"request": args} if draw(st.booleans()) else {"items": [args]}
+        opening = {k: v for k, v in call.items() if k != "args"} | {"willContinue": True}
+        chunks.append([{k: v for k, v in part.items() if k != "functionCall"} | {"functionCall": opening}])
+        pieces = [piece for path, value in _leaves(args, "$") for piece in _pieces(draw, path, value)]
+        cuts = sorted(set(draw(st.lists(st.integers(1, max(1, len(pieces) - 1)), max_size=3))))
+        bounds = [0, *(c for c in cuts if c < len(pieces)), len(pieces)]
+        for a, b in itertools.pairwise(bounds):
+            chunks.append([{"functionCall": {"partialArgs": pieces[a:b], "willContinue": True}}])
+        if not (open_end and number == len(calls) - 1):
+            chunks.append([{"functionCall": {}}])
+    return chunks
+
+
+def _leaves(value: Any, path: str) -> list[tuple[str, Any]]:
+    """The scalar values of ``value`` with their RFC 9535 paths (``$.a.b``, ``$.a[0]``), in order."""
+    if isinstance(value, dict) and value:
+        return [leaf for key, item in value.items() for leaf in _leaves(item, f"{path}.{key}")]
+    if isinstance(value, list) and value:
+        return [leaf for n, item in enumerate(value) for leaf in _leaves(item, f"{path}[{n}]")]
+    return [(path, value)]
+
+
+def _pieces(draw: st.DrawFn, path: str, value: Any) -> Wire:
+    """One value as ``PartialArg`` pieces: a string in drawn pieces, any other value whole."""
+    if isinstance(value, bool):
+        return [{"jsonPath": path, "boolValue": value}]
+    if isinstance(value, int | float):
+        return [{"jsonPath": path, "numberValue": value}]
+    if value is None:
+        return [{"jsonPath": path, "nullValue": "NULL_VALUE"}]
+    text = str(value)
+    cuts = sorted(set(draw(st.lists(st.integers(1, len(text) - 1), max_size=2)))) if len(text) > 1 else []
+    bounds = [0, *cuts, len(text)]
+    pieces: Wire = [{"jsonPath": path, "stringValue": text[a:b]} for a, b in itertools.pairwise(bounds)]
+    for piece in pieces[:-1]:
+        piece["willContinue"] = True
+    return pieces
 
 
 def gemini_contents(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wire:

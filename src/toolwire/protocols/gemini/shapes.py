@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any, Final
 
@@ -12,6 +13,14 @@ from toolwire.protocols.gemini.body import candidate_turns
 __all__ = ["CONTENTS_SHAPES", "RESPONSE_SHAPES", "STREAM_SHAPES"]
 
 _TYPES: Final = "google-genai types"
+_VERCEL: Final = "vercel/ai#13929 (Vertex AI streamed arguments)"
+#: Streamed function-call arguments (Gemini 3, on the Gemini API and Vertex AI).
+_STREAMED: Final = (
+    f"{_TYPES}.FunctionCall: partial_args, will_continue; googleapis/googleapis 286c66a; {_VERCEL}: "
+    "a call starts with its name and willContinue true and ends with an empty functionCall"
+)
+#: A ``jsonPath`` with more than one step.
+_NESTED: Final = re.compile(r"^\$(\.[^.\[]+|\[[^\]]*\])[.\[]")
 #: The part keys of calls and responses, as the REST API spells them and as Python SDKs dump them.
 _CALL: Final = ("functionCall", "function_call")
 _RESPONSE: Final = ("functionResponse", "function_response")
@@ -36,11 +45,16 @@ def _call(part: dict[str, Any]) -> Iterator[str]:
         yield "thought-signature"
     if part.get("thought") is True:
         yield "thought-part"
-    if call is None:
+    if call is None or _piece(call):
         return
     yield "call-with-id" if call.get("id") else "call-without-id"
-    if not call.get("args"):
+    if not call.get("args") and call.get("willContinue") is not True:
         yield "empty-arguments"
+
+
+def _piece(call: dict[str, Any]) -> bool:
+    """A part of a call that streams its arguments, after the one that names it: a piece or the end."""
+    return not call.get("name") and ("partialArgs" in call or "willContinue" in call or not call)
 
 
 _COMMON: Final = (
@@ -67,7 +81,29 @@ _STREAM: Final = (
     Feature(
         "partial-arguments",
         "a functionCall streamed in pieces (partialArgs, willContinue)",
-        documented=f"{_TYPES}.FunctionCall: partialArgs, willContinue (Vertex AI)",
+        documented=_STREAMED,
+    ),
+    Feature(
+        "nested-partial-arguments",
+        "a partialArgs piece whose jsonPath goes into a nested object or an array ($.a.b, $.a[0])",
+        documented=f"{_TYPES}.PartialArg.json_path: RFC 9535, e.g. $.foo.bar[0].data",
+    ),
+    Feature(
+        "partial-string-continued",
+        "a string argument streamed in several partialArgs pieces (willContinue on a PartialArg)",
+        documented=f"{_TYPES}.PartialArg.will_continue; {_VERCEL}: string pieces are concatenated",
+    ),
+    Feature(
+        "streamed-call-without-terminal",
+        "the stream ends while a call streams its arguments (no closing functionCall)",
+        documented=f"{_TYPES}.FunctionCall.will_continue: a part without it is the last; "
+        "GM-7 (a streamed call is closed by the end of the stream)",
+    ),
+    Feature(
+        "vertex-chunks",
+        "chunks carry createTime and candidates no index (Vertex AI)",
+        documented="cloud.google.com/vertex-ai/docs/reference/rest/v1/GenerateContentResponse: createTime; "
+        "Candidate.index is omitted when 0 (proto3 JSON)",
     ),
     Feature("thought-part", "a thought part (thought: true)"),
     Feature(
@@ -94,6 +130,7 @@ def _stream(trace: list[Any]) -> Iterator[str]:
     finish: Any = None
     finish_after = False
     text = False
+    streaming = False
     for chunk in _chunks(trace):
         if chunk.get("usageMetadata"):
             yield "usage-metadata"
@@ -101,6 +138,8 @@ def _stream(trace: list[Any]) -> Iterator[str]:
         for candidate in candidates if isinstance(candidates, list) else []:
             if not isinstance(candidate, dict):
                 continue
+            if "createTime" in chunk and "index" not in candidate:
+                yield "vertex-chunks"
             calls = 0
             for part in _parts(candidate.get("content")):
                 yield from _call(part)
@@ -108,11 +147,15 @@ def _stream(trace: list[Any]) -> Iterator[str]:
                     yield "empty-text-part"
                 elif isinstance(part.get("text"), str) and part.get("thought") is not True:
                     text = True
-                if (call := _field(part, _CALL)) is not None:
+                if (call := _field(part, _CALL)) is None:
+                    continue
+                if not _piece(call):
                     calls += 1
                     names.append(call.get("name"))
-                    if "partialArgs" in call or "willContinue" in call:
-                        yield "partial-arguments"
+                if "partialArgs" in call or "willContinue" in call:
+                    yield "partial-arguments"
+                    yield from _partial(call.get("partialArgs"))
+                streaming = call.get("willContinue") is True
             if calls > 1:
                 yield "several-calls-in-one-chunk"
             chunks_with_calls += calls > 0
@@ -121,6 +164,8 @@ def _stream(trace: list[Any]) -> Iterator[str]:
                 finish_after = bool(names) and not calls
     if finish == "MALFORMED_FUNCTION_CALL":
         yield "malformed-function-call"
+    if streaming:
+        yield "streamed-call-without-terminal"
     if not names:
         yield "no-calls"
         return
@@ -133,6 +178,16 @@ def _stream(trace: list[Any]) -> Iterator[str]:
         yield "finish-reason-stop-with-calls"
     if finish_after:
         yield "finish-reason-in-later-chunk"
+
+
+def _partial(pieces: Any) -> Iterator[str]:
+    for piece in pieces if isinstance(pieces, list) else []:
+        if not isinstance(piece, dict):
+            continue
+        if isinstance(piece.get("jsonPath"), str) and _NESTED.match(piece["jsonPath"]):
+            yield "nested-partial-arguments"
+        if piece.get("willContinue") is True:
+            yield "partial-string-continued"
 
 
 def _chunks(trace: list[Any]) -> Iterator[dict[str, Any]]:

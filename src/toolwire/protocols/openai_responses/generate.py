@@ -67,8 +67,11 @@ def call_id(call: Tokened) -> str:
 
 
 def _item_id(prefix: str, seed: str) -> str:
-    """An item id as OpenAI's look (``rs_``, ``msg_``, ``ws_`` and 48 hex digits), distinct per seed."""
-    return f"{prefix}_{hashlib.blake2b(seed.encode(), digest_size=24).hexdigest()}"
+    """An item id as OpenAI's look (``rs_``, ``msg_``, ``ws_`` and 48 hex digits), distinct per seed.
+
+    ``prefix`` may end in ``_``: ``"mcp_"``, since the bare name is the MCP family's protocol name.
+    """
+    return f"{prefix.removesuffix('_')}_{hashlib.blake2b(seed.encode(), digest_size=24).hexdigest()}"
 
 
 class _Obfuscation:
@@ -86,6 +89,19 @@ class _Obfuscation:
 
 
 def responses_stream(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wire:
+    """OpenAI's Responses stream: :func:`_stream`, with the items of tools the API runs."""
+    return _stream(draw, plan, quirks, hosted=True)
+
+
+def open_responses_stream(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wire:
+    """An Open Responses stream: :func:`_stream` with function calls, messages and reasoning only.
+
+    The Open Responses schema (items.tsp) has no tool search or MCP items.
+    """
+    return _stream(draw, plan, quirks, hosted=False)
+
+
+def _stream(draw: st.DrawFn, plan: Plan, quirks: frozenset[str], *, hosted: bool) -> Wire:
     """Responses events: an envelope, then each item added, its deltas, done, one after the other.
 
     ``function_call_arguments.done`` carries no ``name``: openai 3.54.0's
@@ -102,6 +118,14 @@ def responses_stream(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wir
     obfuscate = _Obfuscation(obfuscated and "unnumbered" not in quirks)
     summary = pick(draw, {"no-reasoning-summary": False, "reasoning-summary-streamed": True}, quirks)
     encrypted = pick(draw, {"no-encrypted-reasoning": False, "encrypted-reasoning": True}, quirks)
+    kinds = {"tool-search-item": _tool_search, "mcp-call-item": _mcp_call}
+    # Naming a kind of hosted item (a swarm, --like) switches hosted items on.
+    named = {"hosted-tool-item"} if hosted and not quirks.isdisjoint(kinds) else set()
+    server = (
+        hosted
+        and pick(draw, {"no-hosted-tool-item": None, "hosted-tool-item": True}, quirks | named)
+        and pick(draw, kinds, quirks)
+    )
     events: Wire = [
         {"type": "response.created", "response": envelope("in_progress")},
         {"type": "response.in_progress", "response": envelope("in_progress")},
@@ -110,6 +134,11 @@ def responses_stream(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wir
     if turn.text:
         events.extend(_responses_message(position, turn.text, obfuscate))
         position += 1
+    if server:
+        # A tool the API runs (it needs no answer from the client) before the function calls.
+        items = server(position, [call.name for call in turn.calls] or ["get_weather"], obfuscate)
+        events.extend(items)
+        position += sum(event["type"] == "response.output_item.added" for event in items)
     for filler, k, j, last in timeline(turn):
         call = turn.calls[k]
         item_id = f"fc_{call.token * 2}"
@@ -150,6 +179,82 @@ def responses_stream(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wir
         for number, event in enumerate(events):
             event["sequence_number"] = number
     return events
+
+
+def _tool_search(position: int, names: list[str], obfuscate: _Obfuscation) -> Wire:
+    """Tool search run by the API: a ``tool_search_call`` item, then the deferred tools it loaded.
+
+    Src: openai 3.54.0 ``ResponseToolSearchCall``, ``ResponseToolSearchOutputItem`` (``execution``
+    ``"server"``: no ``call_id``, the client answers nothing).
+    """
+    found = [
+        {"type": "function", "name": name, "defer_loading": True, "parameters": _PARAMETERS, "strict": False}
+        for name in dict.fromkeys(names)
+    ]
+    call = {
+        "id": _item_id("tsc", names[0]),
+        "type": "tool_search_call",
+        "execution": "server",
+        "call_id": None,
+        "arguments": {"query": " ".join(dict.fromkeys(names))},
+    }
+    output = {
+        "id": _item_id("tso", names[0]),
+        "type": "tool_search_output",
+        "execution": "server",
+        "call_id": None,
+        "tools": found,
+    }
+    return [*_whole(position, call), *_whole(position + 1, output)]
+
+
+_PARAMETERS: Final = {"type": "object", "properties": {}}
+
+
+def _whole(position: int, item: dict[str, Any]) -> Wire:
+    """An item added in progress and done completed, with nothing streamed between."""
+    return [
+        {
+            "type": "response.output_item.added",
+            "output_index": position,
+            "item": item | {"status": "in_progress"},
+        },
+        {
+            "type": "response.output_item.done",
+            "output_index": position,
+            "item": item | {"status": "completed"},
+        },
+    ]
+
+
+def _mcp_call(position: int, names: list[str], obfuscate: _Obfuscation) -> Wire:
+    """A remote MCP server's tool run by the API: its tools listed, then an ``mcp_call`` item.
+
+    Src: openai 3.54.0 ``McpListTools``, ``McpCall`` and the ``response.mcp_list_tools.*``,
+    ``response.mcp_call.*`` and ``response.mcp_call_arguments.*`` events.
+    """
+    listed = {"id": _item_id("mcpl", names[0]), "type": "mcp_list_tools", "server_label": "weather"}
+    tools = [
+        {"name": "forecast", "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}}}
+    ]
+    arguments = json.dumps({"city": "Paris"})
+    call_item = {"id": _item_id("mcp_", names[0]), "type": "mcp_call", "server_label": "weather"}
+    call_item |= {"name": "forecast", "arguments": "", "status": "in_progress"}
+    at = {"output_index": position, "item_id": listed["id"]}
+    then = {"output_index": position + 1, "item_id": call_item["id"]}
+    done = call_item | {"arguments": arguments, "status": "completed", "output": "Sunny, 21 C", "error": None}
+    return [
+        {"type": "response.output_item.added", "output_index": position, "item": listed | {"tools": []}},
+        {"type": "response.mcp_list_tools.in_progress", **at},
+        {"type": "response.mcp_list_tools.completed", **at},
+        {"type": "response.output_item.done", "output_index": position, "item": listed | {"tools": tools}},
+        {"type": "response.output_item.added", "output_index": position + 1, "item": call_item},
+        {"type": "response.mcp_call.in_progress", **then},
+        obfuscate({"type": "response.mcp_call_arguments.delta", **then, "delta": arguments}),
+        {"type": "response.mcp_call_arguments.done", **then, "arguments": arguments},
+        {"type": "response.mcp_call.completed", **then},
+        {"type": "response.output_item.done", "output_index": position + 1, "item": done},
+    ]
 
 
 def _responses_message(position: int, text: str, obfuscate: _Obfuscation) -> Wire:
@@ -314,7 +419,7 @@ def responses_body(draw: st.DrawFn, plan: Plan, quirks: frozenset[str]) -> Wire:
 BODY: Final = Generator(responses_body, fragments=False)
 #: OpenAI's stream: one item after the other.
 STREAM: Final = Generator(responses_stream)
-#: Open Responses: the same events as OpenAI's.
-OPEN_STREAM: Final = Generator(responses_stream)
+#: Open Responses: the same events as OpenAI's, without the items of OpenAI's hosted tools.
+OPEN_STREAM: Final = Generator(open_responses_stream)
 #: A request's ``input`` items; outputs answer a turn's calls in any order.
 INPUT: Final = Generator.conversation(responses_input)

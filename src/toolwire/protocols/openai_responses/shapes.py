@@ -41,7 +41,6 @@ _HOSTED: Final = frozenset(
         "shell_call_output",
         "apply_patch_call",
         "apply_patch_call_output",
-        "tool_search_call",
     }
 )
 _MCP: Final = frozenset({"mcp_call", "mcp_list_tools", "mcp_approval_request", "mcp_approval_response"})
@@ -55,6 +54,8 @@ def _item_kind(kind: Any) -> Iterator[str]:
         yield "reasoning-item"
     elif kind in ("custom_tool_call", "custom_tool_call_output"):
         yield "custom-tool-call-item"
+    elif kind in ("tool_search_call", "tool_search_output"):
+        yield "tool-search-item"
     elif kind in _MCP:
         yield "mcp-call-item"
     elif kind == "web_search_call":
@@ -85,6 +86,11 @@ _ITEMS: Final = (
         "mcp-call-item",
         "an mcp_call, mcp_list_tools or mcp_approval_request item",
         documented=f"{_TYPES}/response_output_item.py: McpCall",
+    ),
+    Feature(
+        "tool-search-item",
+        "a tool_search_call or tool_search_output item (tool search loads deferred tools)",
+        documented=f"{_TYPES}/response_tool_search_call.py, response_tool_search_output_item.py",
     ),
     Feature("web-search-call-item", "a web_search_call item"),
     Feature(
