@@ -45,7 +45,10 @@ ROUTES = {
         "openai-chat-stream",
         # An Anthropic server tool (server_tool_use, run by Anthropic, its result already in the
         # stream) comes out as a Chat tool_call the client never declared and is asked to run.
-        ("one-to-one:invented",),
+        # A tool_use whose whole input comes in its content_block_start, with no input_json_delta
+        # (programmatic tool calls; Anthropic-compatible servers): the Chat tool_call comes out with
+        # arguments '' (the input is lost), and turn 2 sends '{}' upstream as that call's input.
+        ("one-to-one:invented", "arguments:changed", "arguments:turn-2-changed"),
     ),
     "anthropic-client-chat-upstream": (
         "/v1/messages",

@@ -94,7 +94,11 @@ _ITEMS: Final = (
     ),
     Feature("web-search-call-item", "a web_search_call item"),
     Feature(
-        "other-hosted-tool-item", "another built-in tool item: file_search_call, code_interpreter_call, ..."
+        "other-hosted-tool-item",
+        "another built-in tool item: file_search_call, code_interpreter_call, ...",
+        documented=(
+            f"{_TYPES}/response_output_item.py: ResponseFileSearchToolCall, ResponseCodeInterpreterToolCall"
+        ),
     ),
 )
 
