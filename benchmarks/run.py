@@ -17,6 +17,9 @@ target:
   examples (``--fuzz-seconds`` x 100) of JSON shaped exactly like the campaign's own inputs (the
   same events, keys and string lengths); the campaign's CPU time includes its target worker's;
 * explorer / a bare ``set`` + ``deque`` BFS over the same state space (<= 1.33x);
+* ``toolwire check --jobs`` (``bench_jobs.py``): ``--jobs 1`` / ``json.loads`` of the same request
+  log (<= 1.0), the ``--jobs 2`` speed-up as wall time and as CPU critical path (>= 1.7, findings
+  identical), a worker's peak RSS on the log / on a tenth of it (<= 1.25);
 * ``toolwire proxy``: added latency per chunk (median < 1 ms, p99 < 5 ms) on a ``--proxy-chunks``
   stream, throughput with 100 concurrent streams / direct (>= 0.8), peak RSS with 200 streams
   (``bench_proxy.py``: the upstream and the proxy run as processes of their own).
