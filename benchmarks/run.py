@@ -8,7 +8,8 @@ target:
 
 * ``toolwire check`` as a whole process (start-up included) / an in-process ``json.loads`` loop over
   the same JSON Lines, for each stream (target <= 0.4);
-* peak RSS of ``toolwire check`` at 0.3M, 1M and 3M Responses events (3M <= 1.25x 0.3M, < 100 MiB);
+* peak RSS of ``toolwire check`` at 0.3M, 1M and 3M Responses events (3M <= 1.25x 0.3M, < 100 MiB),
+  and at 3M events whose last event carries every output item / the same with a small last one (<= 2);
 * start-up (``toolwire check`` on a one-event file) / ``python -c pass``, bytecode compiled (<= 3x);
 * ``toolwire check`` on SSE / on the same events as JSON Lines, for each stream (<= 1.2x);
 * ``toolwire check`` of the request logs / ``json.loads`` of them (<= 1.0x);
@@ -16,6 +17,9 @@ target:
   examples (``--fuzz-seconds`` x 100) of JSON shaped exactly like the campaign's own inputs (the
   same events, keys and string lengths); the campaign's CPU time includes its target worker's;
 * explorer / a bare ``set`` + ``deque`` BFS over the same state space (<= 1.33x);
+* ``toolwire check --jobs`` (``bench_jobs.py``): ``--jobs 1`` / ``json.loads`` of the same request
+  log (<= 1.0), the ``--jobs 2`` speed-up as wall time and as CPU critical path (>= 1.7, findings
+  identical), a worker's peak RSS on the log / on a tenth of it (<= 1.25);
 * ``toolwire proxy``: added latency per chunk (median < 1 ms, p99 < 5 ms) on a ``--proxy-chunks``
   stream, throughput with 100 concurrent streams / direct (>= 0.8), peak RSS with 200 streams
   (``bench_proxy.py``: the upstream and the proxy run as processes of their own).
@@ -59,8 +63,9 @@ def _ids(rng: random.Random, alphabet: str, size: int) -> str:
 # --- inputs -------------------------------------------------------------------------------------
 
 
-def responses_events(events: int) -> Iterator[dict[str, Any]]:
-    """A valid OpenAI Responses stream of about ``events`` events (100 per function call)."""
+def responses_events(events: int, full: bool = False) -> Iterator[dict[str, Any]]:
+    """A valid OpenAI Responses stream of about ``events`` events (100 per function call); with
+    ``full``, its ``response.completed`` carries every output item (as the API sends it)."""
     rng = random.Random(0)
     calls = max(1, (events - 3) // EVENTS_PER_CALL)
     response = {
@@ -74,6 +79,7 @@ def responses_events(events: int) -> Iterator[dict[str, Any]]:
     yield {"type": "response.created", "sequence_number": next(seq), "response": response}
     yield {"type": "response.in_progress", "sequence_number": next(seq), "response": response}
     pieces = ['{"lo', "cation", '":"', "Par", "is, ", "Fr", "ance", '"}']
+    done: list[dict[str, Any]] = []
     for index in range(calls):
         item_id = "fc_" + _ids(rng, HEX, 48)
         item = {
@@ -109,16 +115,19 @@ def responses_events(events: int) -> Iterator[dict[str, Any]]:
             "arguments": arguments,
             "name": "get_weather",
         }
+        finished = dict(item, status="completed", arguments=arguments)
+        if full:
+            done.append(finished)
         yield {
             "type": "response.output_item.done",
             "sequence_number": next(seq),
             "output_index": index,
-            "item": dict(item, status="completed", arguments=arguments),
+            "item": finished,
         }
     yield {
         "type": "response.completed",
         "sequence_number": next(seq),
-        "response": dict(response, status="completed"),
+        "response": dict(response, status="completed", output=done),
     }
 
 
@@ -301,6 +310,34 @@ def timed(argv: list[str]) -> tuple[float, int]:
     return elapsed, usage.ru_maxrss * 1024
 
 
+#: Starts a command (argv[2:]) and writes its CPU seconds and peak RSS (KiB) to the file argv[1]:
+#: started from this small process, the command's peak is its own.  (A child started straight from
+#: the benchmark reports the benchmark's own peak when that is higher: Linux hands an exec'ed
+#: process the peak RSS of the process it replaced, which a vfork child shares.)
+_LAUNCH = """
+import os, sys
+pid = os.posix_spawn(sys.argv[2], sys.argv[2:], os.environ)
+_, status, usage = os.wait4(pid, 0)
+with open(sys.argv[1], "w") as out:
+    out.write(f"{usage.ru_utime + usage.ru_stime} {usage.ru_maxrss} {os.waitstatus_to_exitcode(status)}")
+"""
+
+
+def peak_rss(argv: list[str]) -> int:
+    """Peak RSS in bytes of one child process running ``argv``, which must exit 0."""
+    with tempfile.TemporaryDirectory() as scratch:
+        report = Path(scratch) / "usage"
+        child = subprocess.run(
+            [sys.executable, "-c", _LAUNCH, str(report), *argv], capture_output=True, check=False
+        )
+        _, kib, code = report.read_text().split()
+    if int(code) != 0:
+        raise SystemExit(
+            f"{' '.join(argv)} failed:\n{child.stdout.decode()[:2000]}{child.stderr.decode()[:2000]}"
+        )
+    return int(kib) * 1024
+
+
 class Table:
     """The lines printed: figure, measured ratio, target, verdict."""
 
@@ -344,7 +381,7 @@ def bench_memory(folder: Path, events: int, table: Table) -> None:
         count = int(events * scale)
         path = folder / f"memory-{scale}.jsonl"
         write(path, responses_events(count))
-        peaks[scale] = timed(check_argv(path, "openai-responses-stream"))[1]
+        peaks[scale] = peak_rss(check_argv(path, "openai-responses-stream"))
         path.unlink()
     detail = ", ".join(f"{int(events * scale):,}: {peak / MIB:.0f} MiB" for scale, peak in peaks.items())
     growth = peaks[3] / peaks[0.3]
@@ -352,6 +389,19 @@ def bench_memory(folder: Path, events: int, table: Table) -> None:
         f"peak RSS {3 * events:,} / {int(0.3 * events):,} events", growth, "<= 1.25", growth <= 1.25, detail
     )
     table.add(f"peak RSS at {3 * events:,} events, MiB", peaks[3] / MIB, "< 100", peaks[3] < 100 * MIB)
+    # The same stream whose response.completed carries every output item (as the API sends it):
+    # one line of some 17 MB at 3M events.
+    path = folder / "memory-full.jsonl"
+    write(path, responses_events(3 * events, full=True))
+    with path.open("rb") as handle:
+        handle.seek(-min(path.stat().st_size, 64 * MIB), os.SEEK_END)
+        last = len(handle.read().rstrip(b"\n").rsplit(b"\n", 1)[-1])
+    full = peak_rss(check_argv(path, "openai-responses-stream"))
+    path.unlink()
+    table.add(
+        "peak RSS, last event carrying every item / not", full / peaks[3], "<= 2", full / peaks[3] <= 2,
+        f"{full / MIB:.0f} MiB / {peaks[3] / MIB:.0f} MiB; last line {last / MIB:.1f} MiB",
+    )  # fmt: skip
 
 
 def bench_startup(folder: Path, runs: int, table: Table) -> None:

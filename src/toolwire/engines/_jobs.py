@@ -29,14 +29,16 @@ __all__ = ["BIG", "Part", "default_jobs", "run_parts"]
 
 #: A file bigger than this is worth a pool of its own (cut into parts when it can be).
 BIG: Final = 8 << 20
-#: A part's size: about a quarter of a worker's share of the file, within these bounds.
+#: A part's size: about an eighth of a worker's share of the file (so that the workers end
+#: together, whatever their speed), within these bounds.
 PART_MIN: Final = 4 << 20
 PART_MAX: Final = 64 << 20
 #: A test's hook, read by the parent: a worker handed a part whose label (its path, and ``@start``
 #: for a range) contains this variable's value dies at once (SIGKILL).
 DIE_ON: Final = "TOOLWIRE_TEST_WORKER_DIES_ON"
 
-#: benchmarks/bench_jobs.py's: a file the parent appends its workers' CPU seconds to.
+#: benchmarks/bench_jobs.py's: a file the parent appends its workers' CPU seconds and peak RSS
+#: (KiB) to, ``seconds:kib`` each.
 CPU_TIMES: Final = "TOOLWIRE_JOBS_CPU_TIMES"
 
 Kind = Literal["path", "range", "log", "log-range"]
@@ -74,13 +76,15 @@ class Part:
 Outcome = tuple[str, Any]
 
 
-def run_parts(parts: Sequence[Part], jobs: int) -> list[Outcome]:
-    """Each part's outcome, in the order of ``parts``, from ``jobs`` workers (the largest parts first)."""
+def run_parts(parts: Sequence[Part], jobs: int, preload: Sequence[str] = ()) -> list[Outcome]:
+    """Each part's outcome, in the order of ``parts``, from ``jobs`` workers (the largest parts
+    first); ``preload`` names the modules the workers will import (imported once, by the server
+    they fork from, when it starts)."""
     from multiprocessing.connection import wait
 
-    context = _context()
+    context = _context(preload)
     die_on = os.environ.get(DIE_ON)
-    cpu: dict[int, float] = {}
+    cpu: dict[int, tuple[float, int]] = {}
     pending = deque(sorted(range(len(parts)), key=lambda k: -parts[k].size))
     outcomes: list[Outcome | None] = [None] * len(parts)
     idle: list[tuple[Any, Any]] = []
@@ -116,7 +120,8 @@ def run_parts(parts: Sequence[Part], jobs: int) -> list[Outcome]:
                 outcome: Outcome | None = None
                 if conn.poll():
                     try:
-                        status, value, cpu[process.pid] = conn.recv()
+                        status, value, seconds, kib = conn.recv()
+                        cpu[process.pid] = (seconds, kib)
                         outcome = (status, value)
                     except (EOFError, OSError):
                         outcome = None
@@ -133,9 +138,10 @@ def run_parts(parts: Sequence[Part], jobs: int) -> list[Outcome]:
         for process, conn in [*idle, *busy.values()]:
             _stop(process, conn)
     if os.environ.get(CPU_TIMES):
-        # For benchmarks/bench_jobs.py: each worker's CPU seconds (forked workers' own, from zero).
+        # For benchmarks/bench_jobs.py: each worker's CPU seconds (forked workers' own, from zero)
+        # and peak RSS.
         with open(os.environ[CPU_TIMES], "a", encoding="utf-8") as out:
-            out.write(" ".join(f"{seconds:.4f}" for seconds in cpu.values()) + "\n")
+            out.write(" ".join(f"{seconds:.4f}:{kib}" for seconds, kib in cpu.values()) + "\n")
     return [outcome or ("died", "it was not run") for outcome in outcomes]
 
 
@@ -160,19 +166,20 @@ def _death(code: int | None) -> str:
     return f"exit status {code}"
 
 
-def _context() -> Any:
+def _context(preload: Sequence[str] = ()) -> Any:
     import multiprocessing
 
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
         # Forked from a server that has imported what a check needs, once.
-        context.set_forkserver_preload(["toolwire.engines._jobs", "toolwire.engines._paths"])
+        context.set_forkserver_preload(["toolwire.engines._jobs", "toolwire.engines._paths", *preload])
         return context
     return multiprocessing.get_context("spawn")  # pragma: no cover (not POSIX)
 
 
 def _serve(conn: Any) -> None:
     """A worker: check each part the parent sends until it sends None."""
+    import resource
     import signal
     import time
     import traceback
@@ -198,7 +205,7 @@ def _serve(conn: Any) -> None:
         except Exception:  # a bug: said, with its traceback, as a problem of its part
             outcome = ("error", traceback.format_exc())
         try:
-            conn.send((*outcome, time.process_time()))
+            conn.send((*outcome, time.process_time(), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))
         except OSError:
             return
 
@@ -229,17 +236,18 @@ def _runner(kind: str) -> Callable[[Part], Any]:
 _READ: Final = 1 << 20
 
 
-def cuts(path: str, size: int, jobs: int) -> list[tuple[int, int, int, int]]:
+def cuts(path: str, size: int, jobs: int, count: bool = True) -> list[tuple[int, int, int, int]]:
     """``path`` (of ``size`` bytes) cut just after line ends into parts of about
-    ``size / (4 * jobs)`` bytes: each part's (start, end, lines before it, its lines)."""
-    share = min(max(size // (4 * jobs), PART_MIN), PART_MAX)
+    ``size / (8 * jobs)`` bytes: each part's (start, end, lines before it, its lines); without
+    ``count``, the lines are left to the workers (0 and 0: a seek and a short read per cut)."""
+    share = min(max(size // (8 * jobs), PART_MIN), PART_MAX)
     out: list[tuple[int, int, int, int]] = []
     with open(path, "rb") as raw:
         start = 0
         before = 0
         while start < size:
             end = _line_end_after(raw, start + share) if start + share < size else size
-            lines = _count_lines(raw, start, end)
+            lines = _count_lines(raw, start, end) if count else 0
             out.append((start, end, before, lines))
             before += lines
             start = end
@@ -256,6 +264,12 @@ def _line_end_after(raw: BinaryIO, offset: int) -> int:
             return position + found + 1
         position += len(chunk)
     return position
+
+
+def count_lines(path: str, start: int, end: int) -> int:
+    """The line ends in bytes ``start``-``end`` of the file ``path`` (see :func:`_count_lines`)."""
+    with open(path, "rb") as raw:
+        return _count_lines(raw, start, end)
 
 
 def _count_lines(raw: BinaryIO, start: int, end: int) -> int:

@@ -259,15 +259,17 @@ def check_paths(
             continue
         splits[k] = split
         mine.append([])
-        for start, end, before, lines in cuts(name, size, jobs):
+        # Cut with a seek and a short read each: each worker counts its part's lines, and the
+        # parts' line numbers are put right as they are put together (see _merged).
+        for start, end, _, _ in cuts(name, size, jobs, count=False):
             mine[-1].append(len(parts))
             given = {"protocol": split[0], "profile": profile}
-            parts.append(Part("range", name, end - start, given, start, end, before, lines))
+            parts.append(Part("range", name, end - start, given, start, end))
     if len(parts) <= 1 and not splits:
         return [check_path(name, **options) for name in names]  # type: ignore[arg-type]
     from toolwire.engines._jobs import run_parts
 
-    outcomes = run_parts(parts, jobs)
+    outcomes = run_parts(parts, jobs, [m for spec_name, _ in splits.values() for m in _modules(spec_name)])
     out: list[list[Report]] = []
     for k, name in enumerate(names):
         if not mine[k] and k not in splits:
@@ -278,6 +280,12 @@ def check_paths(
         else:
             out.append(_whole(parts[mine[k][0]], outcomes[mine[k][0]], protocol))
     return out
+
+
+def _modules(protocol: str) -> list[str]:
+    """What a worker checking ``protocol`` imports: its monitor's module and its typed events'."""
+    monitor = type(get_protocol(protocol).make())
+    return [monitor.__module__, *([monitor.hot[0]] if monitor.hot else [])]
 
 
 def _size(name: str) -> int:
@@ -304,28 +312,40 @@ def _whole(part: Any, outcome: tuple[str, Any], protocol: str | None) -> list[Re
 
 
 def _merged(name: str, spec_name: str, detected: bool, done: list[tuple[Any, tuple[str, Any]]]) -> Report:
-    """One report of a file's parts, as checking it whole gives it."""
-    from toolwire.engines._jobs import died, failed
+    """One report of a file's parts (each numbered from its own first line, with its count of
+    lines), as checking it whole gives it."""
+    from toolwire.engines._jobs import count_lines, died, failed
 
     events = 0
+    before = 0  # lines before the part
     findings: list[Finding] = []
     problems: list[Problem] = []
     for part, (status, value) in done:
         if status == "ok":
-            [report] = value
+            [report], lines = value
             events += report.events
-            findings.extend(report.findings)
-            problems.extend(p for p in report.problems if p.message != _EMPTY)
+            findings.extend(_moved(f, before) for f in report.findings)
+            problems.extend(_moved(p, before) for p in report.problems if p.message != _EMPTY)
         elif status == "usage":
             raise UsageError(value)
         else:
-            why = died(part, value) if status == "died" else failed(part, value)
-            problems.append(Problem(part.before + 1, None, why))
+            lines = count_lines(part.path, part.start, part.end)
+            at = dataclasses.replace(part, before=before, lines=lines)
+            why = died(at, value) if status == "died" else failed(at, value)
+            problems.append(Problem(before + 1, None, why))
+        before += lines
     if events == 0 and not any(p.severity == "error" for p in problems):
         problems.append(Problem(None, None, _EMPTY))
     findings.sort(key=lambda f: (f.line is None, f.line or 0, f.index is None, f.index or 0))
     problems.sort(key=lambda p: (p.line is None, p.line or 0))
     return Report(name, spec_name, events, tuple(findings), tuple(problems), detected=detected)
+
+
+def _moved(found: Any, before: int) -> Any:
+    """A finding or problem of a part numbered as a line of its file (``before`` lines precede the part)."""
+    if found.line is None or before == 0:
+        return found
+    return dataclasses.replace(found, line=found.line + before)
 
 
 def _splittable(name: str, protocol: str | None, input_format: InputFormat | None) -> tuple[str, bool] | None:
@@ -384,5 +404,9 @@ def run_path_part(part: Any) -> Any:
 
 
 def run_range_part(part: Any) -> Any:
-    """A pool worker's run of one byte range of a file (:mod:`._jobs`)."""
-    return check_range(part.path, part.start, part.end, part.before, **part.options)
+    """A pool worker's run of one byte range of a file (:mod:`._jobs`): its report, numbered from
+    the range's first line, and the range's count of lines."""
+    from toolwire.engines._jobs import count_lines
+
+    reports = check_range(part.path, part.start, part.end, part.before, **part.options)
+    return reports, count_lines(part.path, part.start, part.end)

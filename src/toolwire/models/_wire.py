@@ -83,7 +83,7 @@ def decode_json(raw: bytes) -> tuple[Any, str | None]:
         return None, _explain(raw, exc)
 
 
-def _explain(raw: bytes, exc: orjson.JSONDecodeError) -> str:
+def _explain(raw: bytes | bytearray, exc: orjson.JSONDecodeError) -> str:
     try:
         raw.decode("utf-8")
     except UnicodeDecodeError as bad:
@@ -182,23 +182,47 @@ def read_jsonl(stream: BinaryIO, problem: ProblemSink, hot: Hot = ()) -> Iterato
     """Yield one frame per non-blank line of a JSON Lines trace.
 
     Past the first :data:`TYPED_AFTER` lines, events of the ``hot`` types come as those
-    structs (see :func:`typed`); everything else is a plain value.  Lines are cut a chunk at a
-    time; a chunk with a CR or a line longer than :data:`MAX_LINE_BYTES` hands the rest to
-    :func:`_lines`.
+    structs (see :func:`typed`), and a line longer than :data:`LEAN_BYTES` of one of its lean
+    types as the plain dict of the fields its rules read (see :mod:`._lean`); everything else is
+    a plain value.  Lines are cut a chunk at a time; a line longer than a chunk is gathered in
+    place and read from there (no second copy of it); a chunk with a CR or a line longer than
+    :data:`MAX_LINE_BYTES` hands the rest to :func:`_lines`.
     """
     number = 0  # lines before ``carry``
-    carry = b""
+    carry: bytes | bytearray = b""
     first = True
     loads = orjson.loads
-    decode: Callable[[bytes], Any] | None = None
+    decode: Callable[[bytes | bytearray], Any] | None = None
+    lean: Callable[[bytes | bytearray], Any] | None = None
     while chunk := stream.read(_CHUNK):
         if first:
             chunk = chunk.removeprefix(_BOM)
             first = False
-        text = carry + chunk if carry else chunk
-        if _CR in chunk or len(text) > MAX_LINE_BYTES:
-            yield from _decode(_lines(stream, problem, number, text), problem, hot, decode)
+        if _CR in chunk or len(carry) + len(chunk) > MAX_LINE_BYTES:
+            head = bytes(carry) + chunk
+            carry = b""
+            yield from _decode(_lines(stream, problem, number, head), problem, hot, decode)
             return
+        if carry and _LF not in chunk:
+            # A line longer than a read goes on: gathered in place, not copied anew per read.
+            if type(carry) is bytes:
+                carry = bytearray(carry)
+            carry += chunk
+            continue
+        if type(carry) is bytearray:
+            end = chunk.index(b"\n")
+            carry += memoryview(chunk)[:end]
+            number += 1
+            if decode is None and hot and number > TYPED_AFTER:
+                decode, lean = typed(hot), leaned(hot)
+            big, carry = carry, b""
+            frame = _one(number, big, problem, decode, lean)
+            del big
+            if frame is not None:
+                yield frame
+            text = chunk[end + 1 :]
+        else:
+            text = cast(bytes, carry) + chunk if carry else chunk
         lines = text.split(b"\n")
         carry = lines.pop()
         if decode is None and hot and number + len(lines) > TYPED_AFTER:
@@ -207,7 +231,13 @@ def read_jsonl(stream: BinaryIO, problem: ProblemSink, hot: Hot = ()) -> Iterato
             yield from _decode(zip(itertools.count(number + 1), lines[:plain_ones]), problem, (), None)
             number += plain_ones
             del lines[:plain_ones]
-            decode = typed(hot)
+            decode, lean = typed(hot), leaned(hot)
+        elif lines and decode is not None and len(lines[0]) > LEAN_BYTES:
+            # A line longer than a read that began in the last one (only the first can be).
+            number += 1
+            frame = _one(number, lines.pop(0), problem, decode, lean)
+            if frame is not None:
+                yield frame
         for raw in lines:
             number += 1
             if decode is not None:
@@ -226,28 +256,63 @@ def read_jsonl(stream: BinaryIO, problem: ProblemSink, hot: Hot = ()) -> Iterato
 
 
 def _decode(
-    lines: Iterator[tuple[int, bytes]],
+    lines: Iterator[tuple[int, bytes | bytearray]],
     problem: ProblemSink,
     hot: Hot,
-    decode: Callable[[bytes], Any] | None,
+    decode: Callable[[bytes | bytearray], Any] | None,
 ) -> Iterator[Frame]:
     """:func:`read_jsonl`'s frames of numbered ``lines``, typed with ``decode`` (or ``hot`` past
     :data:`TYPED_AFTER`)."""
     loads = orjson.loads
+    lean = leaned(hot) if decode is not None else None
     for number, raw in lines:
         if decode is not None:
+            if len(raw) > LEAN_BYTES:
+                frame = _one(number, raw, problem, decode, lean)
+                if frame is not None:
+                    yield frame
+                continue
             try:
                 yield number, decode(raw), None
                 continue
             except _NOT_TYPED:
                 pass
         elif hot and number > TYPED_AFTER:
-            decode = typed(hot)
+            decode, lean = typed(hot), leaned(hot)
         try:
             yield number, loads(raw), None
         except orjson.JSONDecodeError as exc:
             if raw.strip():
                 problem(number, _explain(raw, exc))
+
+
+def _one(
+    number: int,
+    raw: bytes | bytearray,
+    problem: ProblemSink,
+    decode: Callable[[bytes | bytearray], Any] | None,
+    lean: Callable[[bytes | bytearray], Any] | None,
+) -> Frame | None:
+    """The frame of one line (``None`` when it cannot be read: a problem says so): lean when it is
+    of a lean type, else typed, else plain (so that only one copy of a big line is ever held)."""
+    for read in (lean, decode):
+        if read is not None:
+            try:
+                return number, read(raw), None
+            except _NOT_TYPED:
+                pass
+    try:
+        return number, orjson.loads(raw), None
+    except orjson.JSONDecodeError as exc:
+        if raw.strip():
+            problem(number, _explain(raw, exc))
+    return None
+
+
+#: A line longer than this, of a lean type, is read for the fields its rules read only
+#: (:mod:`._lean`).  At least a read (:data:`_CHUNK`): only a line that began in an earlier read
+#: can be longer.
+LEAN_BYTES: Final = _CHUNK
 
 
 #: Lines read as plain values before typed decoding starts (those a check samples, and more).
@@ -260,8 +325,9 @@ TYPED_AFTER: Final = 256
 _NOT_TYPED: Final = (ValueError, RecursionError)
 
 
-def typed(hot: Hot) -> Callable[[bytes], Any]:
-    """A decoder of the ``hot`` event types that raises one of :data:`_NOT_TYPED` on anything else.
+def typed(hot: Hot) -> Callable[[bytes | bytearray], Any]:
+    """A decoder of the ``hot`` event types (its lean ones aside: see :func:`leaned`) that raises
+    one of :data:`_NOT_TYPED` on anything else.
 
     Its structs forbid unknown fields and type every field, so what it accepts, orjson reads
     the same (invalid UTF-8, lone surrogates, numbers past 64 bits, deep nesting all fail it;
@@ -269,6 +335,9 @@ def typed(hot: Hot) -> Callable[[bytes], Any]:
     """
     import msgspec
 
+    from toolwire.models._lean import is_lean
+
+    hot = tuple(t for t in hot if not is_lean(t))
     kind: Any = hot[0] if len(hot) == 1 else Union[hot]  # noqa: UP007
     decode = msgspec.json.Decoder(kind).decode
     if not any(getattr(t, "nests_freely", False) for t in hot):
@@ -276,7 +345,7 @@ def typed(hot: Hot) -> Callable[[bytes], Any]:
 
     limit = sys.getrecursionlimit
 
-    def shallow(raw: bytes) -> Any:
+    def shallow(raw: bytes | bytearray) -> Any:
         # msgspec nests as deep as Python's recursion limit lets it (from 3.12, a C limit), not
         # orjson's 1024 levels.  A value too short for 1025 levels, or read under a limit of at
         # most 1024 on 3.11, or with at most 1024 opening brackets, cannot nest past orjson's.
@@ -289,6 +358,14 @@ def typed(hot: Hot) -> Callable[[bytes], Any]:
         return decode(raw)
 
     return shallow
+
+
+def leaned(hot: Hot) -> Callable[[bytes | bytearray], Any] | None:
+    """The decoder of the lean types among ``hot`` (see :mod:`._lean`), or None when there are none."""
+    from toolwire.models._lean import is_lean, lean_decoder
+
+    lean = tuple(t for t in hot if is_lean(t))
+    return lean_decoder(lean) if lean else None
 
 
 #: The deepest nesting orjson reads.

@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 
 #: Where its typed events are (see ``Monitor.load_hot``).
 _HOT: Final = "toolwire.models._openai_responses_hot"
+#: The envelope events a big line of which is read for its type and sequence_number alone: no
+#: rule here reads their ``response`` (see ``toolwire.models._lean``).
+_LEAN: Final = ("Created", "Queued", "InProgress", "Completed", "Failed", "Incomplete")
 
 __all__ = ["OPENAI_RESPONSES", "OPEN_RESPONSES", "StreamMonitor", "StreamProfile"]
 
@@ -276,7 +279,7 @@ class StreamMonitor(Monitor):
     ['RS-7a', 'RS-9b']
     """
 
-    hot = (_HOT, ("ArgumentsDelta",))
+    hot = (_HOT, ("ArgumentsDelta", *_LEAN))
     modelled_sdk = MODELLED_SDK
 
     def __init__(self, profile: StreamProfile = OPENAI_RESPONSES) -> None:
