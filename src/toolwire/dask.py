@@ -1,0 +1,61 @@
+"""toolwire's log check on a Dask bag of records: grouped by a task shuffle, each group checked by one monitor.
+
+    import json
+    import dask.bag as db
+    from toolwire.dask import check_bag
+
+    records = db.read_text("logs/*.jsonl").map(json.loads)
+    rows = check_bag(records, request="request", response="response",
+                     group_by="conversation", order_by="turn")
+    findings = rows.filter(lambda row: row["kind"] == "finding").compute()
+
+The rows are dicts of :data:`toolwire.engines.LOG_COLUMNS` (``rows.to_dataframe()`` makes a Dask
+DataFrame of them): a row per finding and per input problem, and a summary row per group.
+Needs ``pip install 'toolwire[dask]'``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from toolwire.engines._groups import GroupMonitor, check_group
+from toolwire.engines._logs import _hashable, _value
+
+if TYPE_CHECKING:
+    from dask.bag import Bag
+
+__all__ = ["check_bag"]
+
+
+def check_bag(bag: Bag, *, numbered: bool = False, **options: Any) -> Bag:
+    """A bag of row dicts: what checking ``bag``'s records gives.
+
+    Each item is a record (a parsed JSON value), or with ``numbered`` a ``(line, record)`` pair
+    (its line or index in its log, carried into the rows, and the order of records the
+    ``order_by`` path leaves tied).  ``options`` are :class:`~toolwire.engines.GroupMonitor`'s
+    (``preset``, ``request``, ``response``, ``body``, ``group_by``, ``order_by``, ``protocol``,
+    ``profile``, ``source``), checked here.  With ``group_by`` the records of a group meet in one
+    task (``Bag.groupby`` with a task shuffle: no disk, any scheduler); without, each record is
+    checked alone, a summary row per partition.
+    """
+    GroupMonitor(**options)
+    group_by = options.get("group_by")
+    if group_by is None:
+        return bag.map_partitions(_group, numbered, options)
+
+    def key(item: Any) -> Any:
+        record = item[1] if numbered else item
+        return _hashable(_value(record, group_by)) if isinstance(record, dict) else None
+
+    groups = bag.groupby(key, shuffle="tasks")
+    return groups.map(lambda pair: _group(pair[1], numbered, options)).flatten()
+
+
+def _group(items: Iterable[Any], numbered: bool, options: dict[str, Any]) -> list[dict[str, Any]]:
+    if not numbered:
+        return [row.to_json() for row in check_group(items, lines=itertools.repeat(None), **options)]
+    ordered = sorted(items, key=lambda pair: (pair[0] is None, pair[0] or 0))
+    rows = check_group((r for _, r in ordered), lines=(n for n, _ in ordered), **options)
+    return [row.to_json() for row in rows]
