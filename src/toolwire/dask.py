@@ -1,4 +1,4 @@
-"""toolwire's log check on a Dask bag of records: grouped by a task shuffle, each group checked by one monitor.
+"""toolwire's log check on a Dask bag of records: grouped by a task shuffle, a monitor per group.
 
     import json
     import dask.bag as db
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from toolwire.engines._groups import GroupMonitor, check_group
 from toolwire.engines._logs import _hashable, _value
@@ -42,15 +42,17 @@ def check_bag(bag: Bag, *, numbered: bool = False, **options: Any) -> Bag:
     """
     GroupMonitor(**options)
     group_by = options.get("group_by")
+    # Dask's bag methods are untyped.
+    items: Any = bag
     if group_by is None:
-        return bag.map_partitions(_group, numbered, options)
+        return cast("Bag", items.map_partitions(_group, numbered, options))
 
     def key(item: Any) -> Any:
         record = item[1] if numbered else item
         return _hashable(_value(record, group_by)) if isinstance(record, dict) else None
 
-    groups = bag.groupby(key, shuffle="tasks")
-    return groups.map(lambda pair: _group(pair[1], numbered, options)).flatten()
+    groups = items.groupby(key, shuffle="tasks")
+    return cast("Bag", groups.map(lambda pair: _group(pair[1], numbered, options)).flatten())
 
 
 def _group(items: Iterable[Any], numbered: bool, options: dict[str, Any]) -> list[dict[str, Any]]:

@@ -1,4 +1,4 @@
-"""toolwire's log check on a Spark DataFrame: the records of each group meet in one monitor, on the Arrow path.
+"""toolwire's log check on a Spark DataFrame: each group's records meet in one monitor, on the Arrow path.
 
 For logs that already live in a cluster (a Databricks inference table, a Delta or Parquet export, a
 folder of JSON Lines).  :func:`check_dataframe` groups the records as ``check --group-by`` does, by
@@ -23,7 +23,7 @@ Needs ``pip install 'toolwire[spark]'`` (PySpark with its Arrow support) where t
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Final
 
 from toolwire.engines._groups import LOG_COLUMNS, GroupMonitor, LogRow
@@ -90,16 +90,16 @@ def check_dataframe(
         if line is not None:
             within.append(sql.col(line))
         frame = frame.sortWithinPartitions(*within)
-    given = {"record": record, "line": line, "source": source, "grouped": group_by is not None}
+    grouped = group_by is not None
 
-    def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        return check_batches(batches, options, **given)
+    def run(batches: Iterable[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        return check_batches(batches, options, record=record, line=line, source=source, grouped=grouped)
 
     return frame.mapInArrow(run, SCHEMA)
 
 
 def _key(record: str | None, path: str) -> Column:
-    """The Spark column of the value at dotted ``path`` in each record (JSON text in ``record``, or the row)."""
+    """The column of the value at dotted ``path`` in each record (JSON text in ``record``, or the row)."""
     from pyspark.sql import functions as sql
 
     steps = path.split(".")
@@ -113,7 +113,7 @@ def _key(record: str | None, path: str) -> Column:
 
 
 def check_batches(
-    batches: Iterator[pa.RecordBatch],
+    batches: Iterable[pa.RecordBatch],
     options: dict[str, Any],
     *,
     record: str | None = "value",
@@ -121,8 +121,9 @@ def check_batches(
     source: str | None = None,
     grouped: bool = True,
 ) -> Iterator[pa.RecordBatch]:
-    """The ``mapInArrow`` function: the records of ``batches``, each group's consecutive (``grouped``,
-    in :data:`_KEY`), fed to a monitor that finishes where its group ends; row batches of :func:`arrow_schema`."""
+    """The ``mapInArrow`` function: the records of ``batches`` (each group's consecutive when
+    ``grouped``, its key in :data:`_KEY`) fed to a monitor that finishes where its group ends;
+    rows in batches of :func:`arrow_schema`."""
     import orjson
     import pyarrow as pa
 

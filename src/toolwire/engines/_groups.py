@@ -9,9 +9,10 @@ the same findings, each at the line (or index) it was fed with.  :func:`check_gr
 over a list.  What comes back is :class:`LogRow` rows: one per finding and per input problem, and
 one summary per group (kind ``group``), so a clean group is counted too.
 
-Each group's protocols are detected from its own records (``check`` detects a file's from its first
-fifty): the rows do not depend on how a cluster split the log.  Where bodies are ambiguous, name
-the protocol (``protocol=``), as ``-p`` does.
+A monitor detects each field's protocol (the request bodies at one path, say) from the first group
+whose bodies settle it, and keeps it for the groups after (``check`` detects a file's from its first
+fifty bodies): the same protocol wherever the bodies are unambiguous.  Where they are not, name it
+(``protocol=``), as ``-p`` does, so that the rows cannot depend on how a cluster split the log.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from toolwire.engines._check import Problem
 from toolwire.engines._envelopes import preset as preset_named
 from toolwire.engines._logs import _Call, _check_groups, _Found, _hashable, _record, _value, envelope
 from toolwire.errors import UsageError
+from toolwire.properties import Finding, Protocol
 from toolwire.protocols import get_protocol
 
 __all__ = ["LOG_COLUMNS", "GroupMonitor", "LogRow", "check_group"]
@@ -83,6 +85,15 @@ class LogRow:
     findings: int | None = None
     problems: int | None = None
 
+    @classmethod
+    def of(cls, finding: Finding, source: str, group: str | None, protocol: str) -> LogRow:
+        """The row of ``finding``, found in ``group``'s records of ``source`` checked as ``protocol``."""
+        f = finding
+        return cls(
+            "finding", source, f.line, group, protocol, f.rule, f.severity, f.message,
+            f.path, f.index, f.ids, f.provider_error, f.fix,
+        )  # fmt: skip
+
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict of this row, keyed by :data:`LOG_COLUMNS`."""
         return {name: list(self.ids) if name == "ids" else getattr(self, name) for name, _ in LOG_COLUMNS}
@@ -135,6 +146,9 @@ class GroupMonitor:
         #: Each record's input problems, with the group it was fed in.
         self._problems: list[tuple[Any, str, Problem]] = []
         self._fed: dict[Any, int] = {}
+        #: The protocol of each field (source, path, side, endpoint) its first group settled: detecting
+        #: it again for every group of a few records cost four times the check.
+        self._settled: dict[Any, Protocol | None] = {}
 
     def feed(self, record: Any, line: int | None = None, source: str | None = None) -> None:
         """Take one record (a parsed JSON value) logged at ``line`` of ``source`` (default: the monitor's)."""
@@ -170,7 +184,10 @@ class GroupMonitor:
     def _rows(self, group: Any, calls: list[_Call], early: list[tuple[str, Problem]]) -> list[LogRow]:
         found: dict[tuple[str, str], _Found] = {}
         problems: dict[str, list[Problem]] = {}
-        _check_groups(calls, self._chosen, self._profile, True, found, problems)
+        detected = _check_groups(
+            calls, self._chosen, self._profile, True, found, problems, None, self._settled
+        )
+        self._settled.update((key, spec) for key, spec in detected.items() if spec is not None)
         named = None if group is None else str(group)
         rows = [
             LogRow("problem", name, p.line, named, None, None, p.severity, p.message, index=p.index)
@@ -179,13 +196,7 @@ class GroupMonitor:
         events = 0
         for (name, protocol), bucket in found.items():
             events += bucket.events
-            rows.extend(
-                LogRow(
-                    "finding", name, f.line, named, protocol, f.rule, f.severity, f.message, f.path,
-                    f.index, f.ids, f.provider_error, f.fix,
-                )  # fmt: skip
-                for f in bucket.findings
-            )
+            rows.extend(LogRow.of(f, name, named, protocol) for f in bucket.findings)
         rows.sort(key=lambda r: (r.line is None, r.line or 0, r.index or 0))
         sources = sorted({call.source for call in calls} | {name for name, _ in early})
         protocols = ", ".join(sorted({protocol for _, protocol in found}))

@@ -506,12 +506,16 @@ def _check_groups(
     found: dict[tuple[str, str], _Found],
     problems: dict[str, list[Problem]],
     samples: dict[Any, list[Any]] | None = None,
-) -> None:
+    settled: dict[Any, Protocol | None] | None = None,
+) -> dict[Any, Protocol | None]:
+    """Check ``calls`` group by group; the protocol each field's bodies were detected as (``settled``:
+    fields already detected, from an earlier run's return)."""
     groups: dict[Any, list[_Call]] = {}
     for call in calls:
         key = call.group if call.group is not None and (grouped or call.otlp) else ("\0", call.seq)
         groups.setdefault(_hashable(key), []).append(call)
     detector = _Detector(calls, chosen, samples)
+    detector.by_field.update(settled or {})
     for members in groups.values():
         members.sort(key=_sort_key)
         before: list[Turn] | None = None
@@ -527,6 +531,7 @@ def _check_groups(
                 before = monitor.calls() if monitor is not None else None
             else:
                 before = None
+    return detector.by_field
 
 
 def _hashable(value: Any) -> Any:
