@@ -16,11 +16,10 @@ Needs ``pip install 'toolwire[dask]'``.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, cast
 
-from toolwire.engines._groups import GroupMonitor, check_group
+from toolwire.engines._groups import GroupMonitor
 from toolwire.engines._logs import _hashable, _value
 
 if TYPE_CHECKING:
@@ -38,26 +37,36 @@ def check_bag(bag: Bag, *, numbered: bool = False, **options: Any) -> Bag:
     (``preset``, ``request``, ``response``, ``body``, ``group_by``, ``order_by``, ``protocol``,
     ``profile``, ``source``), checked here.  With ``group_by`` the records of a group meet in one
     task (``Bag.groupby`` with a task shuffle: no disk, any scheduler); without, each record is
-    checked alone, a summary row per partition.
+    checked alone, a summary row per partition.  One monitor checks a partition's groups, one after
+    the other.
     """
     GroupMonitor(**options)
     group_by = options.get("group_by")
     # Dask's bag methods are untyped.
     items: Any = bag
     if group_by is None:
-        return cast("Bag", items.map_partitions(_group, numbered, options))
+        return cast("Bag", items.map_partitions(lambda part: _checked([part], numbered, options)))
 
     def key(item: Any) -> Any:
         record = item[1] if numbered else item
         return _hashable(_value(record, group_by)) if isinstance(record, dict) else None
 
     groups = items.groupby(key, shuffle="tasks")
-    return cast("Bag", groups.map(lambda pair: _group(pair[1], numbered, options)).flatten())
+    return cast("Bag", groups.map_partitions(lambda part: _checked((g for _, g in part), numbered, options)))
 
 
-def _group(items: Iterable[Any], numbered: bool, options: dict[str, Any]) -> list[dict[str, Any]]:
-    if not numbered:
-        return [row.to_json() for row in check_group(items, lines=itertools.repeat(None), **options)]
-    ordered = sorted(items, key=lambda pair: (pair[0] is None, pair[0] or 0))
-    rows = check_group((r for _, r in ordered), lines=(n for n, _ in ordered), **options)
-    return [row.to_json() for row in rows]
+def _checked(
+    groups: Iterable[Iterable[Any]], numbered: bool, options: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """The rows of ``groups``, each checked as it ends by one monitor (which keeps what it detects)."""
+    monitor = GroupMonitor(**options)
+    rows: list[dict[str, Any]] = []
+    for items in groups:
+        if numbered:
+            for line, record in sorted(items, key=lambda pair: (pair[0] is None, pair[0] or 0)):
+                monitor.feed(record, line)
+        else:
+            for record in items:
+                monitor.feed(record)
+        rows.extend(row.to_json() for row in monitor.finish())
+    return rows

@@ -13,8 +13,11 @@ are shuffled (seeded), so grouping and ordering are what put the turns back toge
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import random
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -90,3 +93,37 @@ def write_conversations(
     random.Random(seed).shuffle(lines)
     path.write_text("\n".join(lines) + "\n")
     return len(lines)
+
+
+#: What two runs must agree on for each finding.
+_KEY = ("protocol", "line", "rule", "severity", "message", "path", "index")
+
+
+def cli_findings(path: Path) -> list[tuple[Any, ...]]:
+    """The findings ``toolwire check PATH ... --format json`` prints for this log, as sortable tuples."""
+    from toolwire.cli import main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(["check", str(path), *ARGV, "--format", "json"])
+    assert code == 1, out.getvalue()[:2000]
+    found = [
+        {**finding, "protocol": report["protocol"]}
+        for report in json.loads(out.getvalue())["reports"]
+        for finding in report["findings"]
+    ]
+    return finding_keys(found)
+
+
+def finding_keys(rows: Iterable[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    """The findings among ``rows`` (a report's findings, or rows of kind ``finding``), sorted."""
+    return sorted(
+        (*(row[k] for k in _KEY), tuple(row["ids"]))
+        for row in rows
+        if row.get("kind", "finding") == "finding"
+    )
+
+
+def numbered(path: Path) -> list[tuple[int, str]]:
+    """The non-blank lines of ``path`` with their 1-based numbers."""
+    return [(n, line) for n, line in enumerate(path.read_text().split("\n"), 1) if line.strip()]
