@@ -17,7 +17,12 @@ import pytest
 
 from helpers.conversations import OPTIONS, cli_findings, finding_keys, numbered, write_conversations
 
-pytestmark = pytest.mark.slow
+pytestmark = [
+    pytest.mark.slow,
+    # py4j leaves its gateway's sockets to the collector: not toolwire's to close.
+    pytest.mark.filterwarnings("ignore::ResourceWarning"),
+    pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning"),
+]
 
 pytest.importorskip("pyspark", reason="PySpark is not installed: pip install 'toolwire[spark]'")
 if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
