@@ -127,3 +127,9 @@ def finding_keys(rows: Iterable[dict[str, Any]]) -> list[tuple[Any, ...]]:
 def numbered(path: Path) -> list[tuple[int, str]]:
     """The non-blank lines of ``path`` with their 1-based numbers."""
     return [(n, line) for n, line in enumerate(path.read_text().split("\n"), 1) if line.strip()]
+
+
+if __name__ == "__main__":
+    import sys
+
+    print(write_conversations(Path(sys.argv[1]), int(sys.argv[2]) if len(sys.argv) > 2 else 100_000))
