@@ -22,7 +22,8 @@ target:
   identical), a worker's peak RSS on the log / on a tenth of it (<= 1.25);
 * ``toolwire proxy``: added latency per chunk (median < 1 ms, p99 < 5 ms) on a ``--proxy-chunks``
   stream, throughput with 100 concurrent streams / direct (>= 0.8), peak RSS with 200 streams
-  (``bench_proxy.py``: the upstream and the proxy run as processes of their own).
+  (``bench_proxy.py``: the upstream and the proxy run as processes of their own);
+* PySpark local mode (session start plus job) / ``check --jobs 2`` on one grouped log (``bench_spark.py``).
 
 Times are CPU seconds (user + system; of the child process for ``toolwire check``), medians of
 ``--runs`` interleaved runs: on a shared machine they vary far less than wall-clock time, which
@@ -593,15 +594,12 @@ def main() -> None:
     parser.add_argument("--proxy-streams", type=int, default=100, help="concurrent proxied streams")
     parser.add_argument("--gateway-examples", type=int, default=200, help="examples per gateway campaign")
     parser.add_argument(
-        "--only", help="comma-separated: check,memory,startup,requests,fuzz,explore,proxy,gateway,jobs"
+        "--only", help="comma-separated: check,memory,startup,requests,fuzz,explore,proxy,gateway,jobs,spark"
     )
     args = parser.parse_args()
     OPTIONS["wall"] = args.wall
-    only = (
-        set(args.only.split(","))
-        if args.only
-        else {"check", "memory", "startup", "requests", "fuzz", "explore", "proxy", "gateway", "jobs"}
-    )
+    every = {"check", "memory", "startup", "requests", "fuzz", "explore", "proxy", "gateway", "jobs", "spark"}
+    only = set(args.only.split(",")) if args.only else every
     print(f"machine: {machine()}; times: {'wall-clock' if OPTIONS['wall'] else 'CPU'} seconds")
     print(f"{'figure':<44} {'ratio (measured / baseline)':<52} {'target':<14} verdict")
     table = Table()
@@ -633,6 +631,10 @@ def main() -> None:
             from bench_jobs import bench_jobs
 
             bench_jobs(table.add, args.requests, args.runs)
+        if "spark" in only:
+            from bench_spark import bench_spark
+
+            bench_spark(table.add, args.requests)
     missed = [figure for figure, _, _, met in table.rows if not met]
     print(
         f"{len(table.rows) - len(missed)} of {len(table.rows)} targets met"

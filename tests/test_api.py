@@ -8,11 +8,13 @@ from pathlib import Path
 import pytest
 
 import toolwire
+import toolwire.dask
 import toolwire.engines
 import toolwire.machines
 import toolwire.models
 import toolwire.properties
 import toolwire.protocols
+import toolwire.spark
 
 SRC = Path(toolwire.__file__).parent
 
@@ -59,7 +61,10 @@ PUBLIC = {
         "Analysis", "Exploration", "StateSpace", "analyse", "analyse_machine", "coverage_suite", "explore",
         "paths", "state_space",
         "ShapeReport", "shapes_file", "check_log",
+        "GroupMonitor", "LOG_COLUMNS", "LogRow", "check_group",
     ],
+    toolwire.spark: ["SCHEMA", "arrow_schema", "check_batches", "check_dataframe"],
+    toolwire.dask: ["check_bag"],
 }  # fmt: skip
 
 

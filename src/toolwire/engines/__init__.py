@@ -6,7 +6,8 @@ part of this API: results are frozen dataclasses with ``to_json``.
 
 The fuzzer and the explorer import Hypothesis and networkx, so they load on
 first use: ``toolwire check`` never pays for them, nor for the diagram, ids
-and shapes engines, which load every protocol family.
+and shapes engines, which load every protocol family.  The log check for a cluster's rows
+(:class:`GroupMonitor`, :func:`check_group`) is what ``toolwire.spark`` and ``toolwire.dask`` run.
 """
 
 from typing import TYPE_CHECKING
@@ -16,6 +17,7 @@ from toolwire.engines._check import Problem, Report, check
 from toolwire.engines._paths import check_file, check_path
 
 __all__ = [
+    "LOG_COLUMNS",
     "Analysis",
     "Counterexample",
     "Diagram",
@@ -27,7 +29,9 @@ __all__ = [
     "Finished",
     "FuzzOptions",
     "FuzzRun",
+    "GroupMonitor",
     "IdVerdict",
+    "LogRow",
     "Outcome",
     "PrintReport",
     "Problem",
@@ -43,6 +47,7 @@ __all__ = [
     "analyse_machine",
     "check",
     "check_file",
+    "check_group",
     "check_id",
     "check_log",
     "check_path",
@@ -70,6 +75,7 @@ if TYPE_CHECKING:
     from toolwire.engines._events import EngineEvent, FindingFound, FindingShrunk, Finished, Progress, Started
     from toolwire.engines._explore import Exploration, StateSpace, coverage_suite, explore, paths, state_space
     from toolwire.engines._fuzz import FuzzRun, fuzz
+    from toolwire.engines._groups import LOG_COLUMNS, GroupMonitor, LogRow, check_group
     from toolwire.engines._handlers import PrintReport, SaveCounterexamples, ShowProgress
     from toolwire.engines._ids import IdVerdict, check_id, id_shape
     from toolwire.engines._judge import Outcome, judge
@@ -82,6 +88,7 @@ _LAZY = {
     **dict.fromkeys(("Diagram", "diagram", "to_dot", "to_mermaid"), "toolwire.engines._diagram"),
     **dict.fromkeys(("IdVerdict", "check_id", "id_shape"), "toolwire.engines._ids"),
     "check_log": "toolwire.engines._logs",
+    **dict.fromkeys(("LOG_COLUMNS", "GroupMonitor", "LogRow", "check_group"), "toolwire.engines._groups"),
     **dict.fromkeys(("ShapeReport", "shapes_file"), "toolwire.engines._shapes"),
     **dict.fromkeys(("Counterexample", "load_counterexample", "replay"), "toolwire.engines._counterexample"),
     **dict.fromkeys(

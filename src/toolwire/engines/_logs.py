@@ -37,7 +37,7 @@ from toolwire.properties import Finding, Monitor, Protocol
 from toolwire.properties._turn import Turn
 from toolwire.protocols import check_round_trip, get_protocol
 
-__all__ = ["check_log", "check_log_range", "is_otlp_file"]
+__all__ = ["check_log", "check_log_range", "envelope", "is_otlp_file"]
 
 Side = Literal["request", "response"]
 #: Bodies of one field sampled together to tell their protocol (the first alone is often ambiguous).
@@ -133,21 +133,25 @@ def check_log(
         raise UsageError(
             f"give one --log per FILE ({len(paths)} files, {len(kinds)} presets), or one --log for all"
         )
-    custom = Preset("", "", request=request, response=response)
     files: list[tuple[str, Preset | None]] = []
     for k, path in enumerate(paths):
-        kind = kinds[k] if len(kinds) > 1 else (kinds[0] if kinds else None)
-        if kind is not None and (request or response):
-            kind = dataclasses.replace(
-                kind, request=request or kind.request, response=response or kind.response
-            )
-        for name in _expand(path):
-            files.append((name, kind if kind is not None else (custom if request or response else None)))
+        kind = envelope(kinds[k] if len(kinds) > 1 else (kinds[0] if kinds else None), request, response)
+        files.extend((name, kind) for name in _expand(path))
     if jobs != 1 and group_by is None:
         parallel = _in_parallel(files, body, order_by, protocol, profile, jobs)
         if parallel is not None:
             return parallel
     return _check_files(files, body, group_by, order_by, protocol, profile)
+
+
+def envelope(kind: Preset | None, request: str | None, response: str | None) -> Preset | None:
+    """Where records keep their bodies: ``kind`` (a preset), its paths replaced by ``request`` and
+    ``response`` where given; None when neither names a path (``--body`` alone, or OTLP)."""
+    if kind is not None and (request or response):
+        return dataclasses.replace(kind, request=request or kind.request, response=response or kind.response)
+    if kind is None and (request or response):
+        return Preset("", "", request=request, response=response)
+    return kind
 
 
 def _check_files(
@@ -502,12 +506,16 @@ def _check_groups(
     found: dict[tuple[str, str], _Found],
     problems: dict[str, list[Problem]],
     samples: dict[Any, list[Any]] | None = None,
-) -> None:
+    settled: dict[Any, Protocol | None] | None = None,
+) -> dict[Any, Protocol | None]:
+    """Check ``calls`` group by group; the protocol each field's bodies were detected as (``settled``:
+    fields already detected, from an earlier run's return)."""
     groups: dict[Any, list[_Call]] = {}
     for call in calls:
         key = call.group if call.group is not None and (grouped or call.otlp) else ("\0", call.seq)
         groups.setdefault(_hashable(key), []).append(call)
     detector = _Detector(calls, chosen, samples)
+    detector.by_field.update(settled or {})
     for members in groups.values():
         members.sort(key=_sort_key)
         before: list[Turn] | None = None
@@ -523,6 +531,7 @@ def _check_groups(
                 before = monitor.calls() if monitor is not None else None
             else:
                 before = None
+    return detector.by_field
 
 
 def _hashable(value: Any) -> Any:
