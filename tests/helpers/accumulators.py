@@ -11,6 +11,8 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from toolwire.models._gemini import set_partial
+
 Body = dict[str, Any]
 Events = Iterable[dict[str, Any]]
 
@@ -143,6 +145,36 @@ def message_last_tool_only(events: Events) -> Body:
 # Gemini: chunks -> GenerateContentResponse ------------------------------------------------------
 
 
+def assembled_calls(parts: Iterable[Body]) -> list[Body]:
+    """Gemini parts with each streamed call (Gemini 3: a part naming it with ``willContinue``, then
+    parts of ``partialArgs`` pieces, closed by a part without ``willContinue`` or the end) as one
+    ``functionCall`` part with its arguments assembled; every other part as it came."""
+    out: list[Body] = []
+    streaming: tuple[Body, set[str]] | None = None  # the open call's functionCall and open paths
+    for part in parts:
+        call = part.get("functionCall")
+        if not isinstance(call, dict):
+            out.append(part)
+            continue
+        if call.get("name"):
+            made = {k: v for k, v in call.items() if k not in ("willContinue", "partialArgs")}
+            made["args"] = dict(made.get("args") or {})
+            out.append({**part, "functionCall": made})
+            streaming = (made, set()) if call.get("willContinue") else None
+            continue
+        if streaming is None:
+            out.append(part)
+            continue
+        args, open_paths = streaming
+        for piece in call.get("partialArgs") or []:
+            path = piece.get("jsonPath")
+            set_partial(args["args"], piece, path in open_paths)
+            (open_paths.add if piece.get("willContinue") else open_paths.discard)(path)
+        if not call.get("willContinue"):
+            streaming = None
+    return out
+
+
 def generate_content_response(chunks: Events, *, last_chunk_only: bool = False) -> Body:
     """The last chunk, its candidate's parts being every chunk's parts in order.
 
@@ -156,7 +188,7 @@ def generate_content_response(chunks: Events, *, last_chunk_only: bool = False) 
         return body
     parts = [p for c in chunks for cand in c.get("candidates") or [] for p in cand["content"]["parts"]]
     candidate = body["candidates"][0]
-    candidate["content"]["parts"] = [p for p in parts if p != {"text": ""}] or [{"text": ""}]
+    candidate["content"]["parts"] = [p for p in assembled_calls(parts) if p != {"text": ""}] or [{"text": ""}]
     for c in chunks:
         for cand in c.get("candidates") or []:
             if "finishReason" in cand:

@@ -29,6 +29,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from helpers.accumulators import assembled_calls
+
 BUGS = ("name-keyed", "index-0", "text-drop", "crossed")
 
 
@@ -124,37 +126,27 @@ def gateway_app(upstream: str, family: str = "chat", bug: str | None = None) -> 
             index = 0
             called = False
             first = True
+            # A call whose arguments stream (Gemini 3) goes out once it is closed, assembled.
+            held: list[dict[str, Any]] = []
             try:
                 async for line in reply.aiter_lines():
                     if not line.startswith("data: "):
                         continue
                     event = json.loads(line[6:])
                     candidate = (event.get("candidates") or [{}])[0]
-                    parts = candidate.get("content", {}).get("parts") or []
+                    parts = held + (candidate.get("content", {}).get("parts") or [])
+                    held = []
+                    if parts and _still_streaming(parts) and not candidate.get("finishReason"):
+                        held = [p for p in parts if "functionCall" in p]
+                        parts = [p for p in parts if "functionCall" not in p]
+                    parts = assembled_calls(parts)
                     delta: dict[str, Any] = {"role": "assistant"} if first else {}
                     first = False
                     text = "".join(p["text"] for p in parts if "text" in p and not p.get("thought"))
                     if text:
                         delta["content"] = text
-                    calls = []
-                    for part in parts:
-                        if "functionCall" not in part or (
-                            bug == "text-drop" and any("text" in p for p in parts)
-                        ):
-                            continue
-                        made = part["functionCall"]
-                        calls.append(
-                            {
-                                "index": index,
-                                "id": down_id(made.get("id"), made["name"]),
-                                "type": "function",
-                                "function": {
-                                    "name": made["name"],
-                                    "arguments": json.dumps(made.get("args", {})),
-                                },
-                            }
-                        )
-                        index += 1
+                    calls = made_calls(parts, index)
+                    index += len(calls)
                     if calls:
                         delta["tool_calls"] = calls
                         called = True
@@ -162,9 +154,27 @@ def gateway_app(upstream: str, family: str = "chat", bug: str | None = None) -> 
                     reason = ("tool_calls" if called else "stop") if finish else None
                     if delta or reason:
                         yield _chunk(delta, reason)
+                if held:  # the stream ended inside a call whose arguments were streaming
+                    yield _chunk({"tool_calls": made_calls(assembled_calls(held), index)}, None)
                 yield b"data: [DONE]\n\n"
             finally:
                 await reply.aclose()
+
+        def made_calls(parts: list[dict[str, Any]], index: int) -> list[dict[str, Any]]:
+            calls = []
+            for part in parts:
+                if "functionCall" not in part or (bug == "text-drop" and any("text" in p for p in parts)):
+                    continue
+                made = part["functionCall"]
+                calls.append(
+                    {
+                        "index": index + len(calls),
+                        "id": down_id(made.get("id"), made["name"]),
+                        "type": "function",
+                        "function": {"name": made["name"], "arguments": json.dumps(made.get("args", {}))},
+                    }
+                )
+            return calls
 
         return StreamingResponse(chunks(), media_type="text/event-stream")
 
@@ -181,6 +191,12 @@ def gateway_app(upstream: str, family: str = "chat", bug: str | None = None) -> 
 
 async def _health(request: Request) -> Response:
     return JSONResponse({"ok": True})
+
+
+def _still_streaming(parts: list[dict[str, Any]]) -> bool:
+    """Whether the last call among ``parts`` still streams (its last part said ``willContinue``)."""
+    calls = [p["functionCall"] for p in parts if isinstance(p.get("functionCall"), dict)]
+    return bool(calls) and bool(calls[-1].get("willContinue"))
 
 
 def _chunk(delta: dict[str, Any], finish: str | None) -> bytes:

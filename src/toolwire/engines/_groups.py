@@ -221,8 +221,14 @@ def check_group(
     ``body``, ``group_by``, ``order_by``, ``protocol``, ``profile``, ``source``).
 
     >>> turn = {"conversation": "c1", "body": {"model": "m", "messages": [{"role": "user", "content": "hi"}]}}
-    >>> [(r.kind, r.group, r.records, r.findings) for r in check_group([turn], request="body")]
-    [('group', None, 1, 0)]
+    >>> rows = check_group([turn], request="body", protocol="openai-chat", group_by="conversation")
+    >>> [(r.kind, r.group, r.records, r.findings) for r in rows]
+    [('group', 'c1', 1, 0)]
+
+    A body several protocols read alike is an input problem of its record, never clean:
+
+    >>> [(r.kind, r.line) for r in check_group([turn], request="body")]
+    [('problem', 1), ('group', None)]
     """
     monitor = GroupMonitor(**options)
     numbers = iter(lines) if lines is not None else None
