@@ -66,7 +66,8 @@ class InputMonitor(Monitor):
                     id=item_id,
                 )
         if kind not in (wire.FUNCTION_CALL, wire.FUNCTION_CALL_OUTPUT):
-            if kind is not None and kind not in wire.INPUT_ITEM_TYPES:
+            # A type of any JSON shape: a list or an object cannot be looked up in a set.
+            if kind is not None and (not isinstance(kind, str) or kind not in wire.INPUT_ITEM_TYPES):
                 self.unknown("input item", kind, index, line, "its id is judged, nothing else", skipped=False)
             return
         call_id = value.get("call_id")
