@@ -200,7 +200,14 @@ def test_every_generated_trace_with_a_new_feature_checks_clean(protocol: str, fe
     """No error, warning or problem: the feature is modelled, not merely passed over."""
     shown = [0]
 
-    @settings(max_examples=60, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    # Derandomized: the count of draws that show the feature is the same on every run and machine.
+    @settings(
+        max_examples=120,
+        derandomize=True,
+        deadline=None,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(traces(protocol, like=[feature, "several-calls"]))
     def clean(trace: list[Any]) -> None:
         if feature not in shapes_of(trace, protocol):
