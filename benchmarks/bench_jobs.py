@@ -18,24 +18,32 @@ import argparse
 import compileall
 import json
 import os
+import random
 import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
-def _check(log: Path, jobs: int, times: Path) -> tuple[float, float, bytes, int]:
+CHAT = ["-p", "openai-chat"]
+#: A grouped log's: each record a turn of a conversation, its request and response bodies.
+GROUPED = ["--request", "request", "--response", "response", "--group-by", "session", "--order-by", "turn"]
+
+
+def _check(log: Path, jobs: int, times: Path, how: list[str] = CHAT) -> tuple[float, float, bytes, int]:
     """Wall seconds, CPU critical path, stdout and the workers' highest peak RSS (bytes) of
-    ``toolwire check LOG --jobs N``."""
+    ``toolwire check LOG --jobs N``: the critical path is the parent's CPU plus, for each round of
+    the pool (a grouped log has two), its busiest worker's."""
     times.write_text("")
     env = os.environ | {"TOOLWIRE_JOBS_CPU_TIMES": str(times)}
-    argv = [sys.executable, "-m", "toolwire", "check", str(log), "-p", "openai-chat", "--format", "json"]
+    argv = [sys.executable, "-m", "toolwire", "check", str(log), *how, "--format", "json"]
     start = time.perf_counter()
     child = subprocess.Popen([*argv, "--jobs", str(jobs)], stdout=subprocess.PIPE, env=env)
     out = child.stdout.read() if child.stdout else b""
@@ -43,8 +51,13 @@ def _check(log: Path, jobs: int, times: Path) -> tuple[float, float, bytes, int]
     wall = time.perf_counter() - start
     if os.waitstatus_to_exitcode(status) not in (0, 1):
         raise SystemExit(f"toolwire check --jobs {jobs} failed")
-    workers = [(float(cpu), int(kib)) for cpu, kib in (x.split(":") for x in times.read_text().split())]
-    busiest = max((cpu for cpu, _ in workers), default=0.0)
+    rounds = [
+        [(float(cpu), int(kib)) for cpu, kib in (x.split(":") for x in line.split())]
+        for line in times.read_text().splitlines()
+        if line.strip()
+    ]
+    workers = [worker for round_ in rounds for worker in round_]
+    busiest = sum(max(cpu for cpu, _ in round_) for round_ in rounds)
     return (
         wall,
         usage.ru_utime + usage.ru_stime + busiest,
@@ -62,6 +75,94 @@ def _loads(log: Path) -> float:
             json.loads(line)
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime - before
+
+
+def grouped_records(sessions: int, turns: int = 5, shuffled: bool = False) -> Iterator[dict[str, Any]]:
+    """``sessions`` conversations of ``turns`` records each (a Chat Completions request and its
+    response; each turn's request replays the calls of the turns before, with their results), as
+    a gateway logs them: clustered (a conversation's records together), or shuffled over the log.
+    One conversation in 100 changes a call's id between a response and the next request."""
+    from run import ALNUM, _ids
+
+    rng = random.Random(1)
+    order = [(s, t) for s in range(sessions) for t in range(turns)]
+    if shuffled:
+        random.Random(2).shuffle(order)
+    ids = {(s, t): "call_" + _ids(rng, ALNUM, 24) for s in range(sessions) for t in range(turns)}
+    for s, t in order:
+        messages: list[dict[str, Any]] = [
+            {"role": "system", "content": "You are a helpful assistant."},
+            {"role": "user", "content": f"Plan a trip for me ({s})."},
+        ]
+        for before in range(t):
+            call = ids[(s, before)]
+            replayed = call[:-1] + "X" if s % 100 == 7 and before == t - 1 else call
+            arguments = json.dumps({"location": f"city {before}"})
+            function = {"name": "get_weather", "arguments": arguments}
+            messages.append(
+                {
+                    "role": "assistant",
+                    "content": None,
+                    "tool_calls": [{"id": replayed, "type": "function", "function": function}],
+                }
+            )
+            messages.append({"role": "tool", "tool_call_id": replayed, "content": '{"celsius": 21}'})
+        call = {
+            "id": ids[(s, t)],
+            "type": "function",
+            "function": {"name": "get_weather", "arguments": json.dumps({"location": f"city {t}"})},
+        }
+        response = {
+            "id": f"chatcmpl-{s}-{t}",
+            "object": "chat.completion",
+            "created": 1767225600 + t,
+            "model": "gpt-4o-2024-08-06",
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": None, "tool_calls": [call]},
+                    "logprobs": None,
+                    "finish_reason": "tool_calls",
+                }
+            ],
+        }
+        request = {"model": "gpt-4o-2024-08-06", "messages": messages}
+        yield {"session": f"sess-{s:07d}", "turn": t, "request": request, "response": response}
+
+
+def bench_grouped(add: Callable[..., None], scratch: Path, sessions: int, runs: int) -> None:
+    """A grouped log on two processes against one (critical path), and shuffled against clustered."""
+    from run import write
+
+    clustered, shuffled = scratch / "clustered.jsonl", scratch / "shuffled.jsonl"
+    count = write(clustered, grouped_records(sessions))
+    write(shuffled, grouped_records(sessions, shuffled=True))
+    times = scratch / "cpu"
+    one = [_check(clustered, 1, times, GROUPED) for _ in range(runs)]
+    two = [_check(clustered, 2, times, GROUPED) for _ in range(runs)]
+    mixed = [_check(shuffled, 2, times, GROUPED) for _ in range(runs)]
+    mixed_one = _check(shuffled, 1, times, GROUPED)
+    found = json.loads(one[0][2])["reports"]
+    planted = sum(len(r["findings"]) for r in found)
+    same = all(r[2] == one[0][2] for r in [*one, *two]) and all(r[2] == mixed_one[2] for r in mixed)
+    cpu1, cpu2 = statistics.median(r[1] for r in one), statistics.median(r[1] for r in two)
+    add(
+        "grouped check --jobs 2 CPU critical path",
+        cpu1 / cpu2,
+        "(reported)",
+        same and planted > 0,
+        f"{cpu1:.2f} s / {cpu2:.2f} s, {count:,} records, {planted} findings"
+        + ("" if same else "; findings DIFFER"),
+    )
+    wall_c, wall_s = statistics.median(r[0] for r in two), statistics.median(r[0] for r in mixed)
+    rss = max(r[3] for r in [*two, *mixed])
+    add(
+        "grouped check shuffled / clustered, --jobs 2",
+        wall_s / wall_c,
+        "(reported)",
+        same,
+        f"{wall_s:.2f} s / {wall_c:.2f} s wall; a worker's peak RSS {rss / (1 << 20):.0f} MiB",
+    )
 
 
 def bench_jobs(add: Callable[..., None], requests: int, runs: int = 1) -> None:
@@ -116,6 +217,7 @@ def bench_jobs(add: Callable[..., None], requests: int, runs: int = 1) -> None:
             rss / rss10 <= 1.25,
             f"{rss / (1 << 20):.0f} MiB / {rss10 / (1 << 20):.0f} MiB, --jobs 2",
         )
+        bench_grouped(add, Path(scratch), max(100, requests // 10), runs)
 
 
 if __name__ == "__main__":

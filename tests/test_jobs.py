@@ -73,6 +73,20 @@ def _litellm_log(path: Path, copies: int = 150) -> Path:
     return path
 
 
+def _shuffled_groups(litellm: Path, folder: Path) -> list[str]:
+    """The LiteLLM log's lines shuffled over two files (a group's turns in either, out of order),
+    with a line that is no JSON, a record that is no object and a blank line in them."""
+    lines = litellm.read_text().splitlines()
+    random.Random(11).shuffle(lines)
+    lines[40:40] = ['{"trace_id": "sess-7f3a-3", "messages": [', "[1, 2]", ""]
+    half = len(lines) // 2
+    names = []
+    for k, part in enumerate((lines[:half], lines[half:])):
+        names.append(str(folder / f"shuffled-{k}.jsonl"))
+        Path(names[-1]).write_text("\n".join(part) + "\n")
+    return names
+
+
 def _run(capsys: pytest.CaptureFixture[str], words: list[str], jobs: int) -> tuple[int, str, str]:
     code = main([*words, "--jobs", str(jobs)])
     out = capsys.readouterr()
@@ -93,11 +107,24 @@ def _cases(tmp: Path) -> dict[str, list[str]]:
             *("check", litellm, "--log", "litellm"),
             *("--group-by", "trace_id", "--order-by", "startTime"),
         ],
+        "grouped-shuffled": [
+            *("check", *_shuffled_groups(Path(litellm), tmp), "--log", "litellm"),
+            *("--group-by", "trace_id", "--order-by", "startTime"),
+        ],
         "body": ["check", requests, "--body", "messages"],
     }
 
 
-CASES = ["files", "requests", "requests-and-files", "log-folder", "litellm", "grouped", "body"]
+CASES = [
+    "files",
+    "requests",
+    "requests-and-files",
+    "log-folder",
+    "litellm",
+    "grouped",
+    "grouped-shuffled",
+    "body",
+]
 
 
 @pytest.mark.parametrize("fmt", ["text", "json"])
@@ -175,3 +202,89 @@ def test_a_worker_that_dies_is_a_problem_of_its_part(
 def test_jobs_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", "a.jsonl", "b.jsonl", "--jobs", "0"]) == 2
     assert "--jobs must be at least 1" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("round_", ["spill", "check"])
+def test_a_grouped_check_whose_worker_dies_says_what_was_not_checked(
+    round_: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A grouped log on a pool: a worker killed while spilling a range loses that range's records,
+    one killed while checking a bucket loses that bucket's groups; each is said, the rest kept."""
+    words = [*_cases(tmp_path)["grouped-shuffled"], "--format", "json"]
+    _, whole, _ = _run(capsys, words, 1)
+    first = words[1]
+    cut = _jobs.cuts(first, Path(first).stat().st_size, 2)
+    monkeypatch.setenv(_jobs.DIE_ON, f"{first}@{cut[1][0]}" if round_ == "spill" else "bucket 1")
+    code, out, _ = _run(capsys, words, 2)
+    reports = json.loads(out)["reports"]
+    died = [
+        (report["source"], problem["line"], problem["message"])
+        for report in reports
+        for problem in report["problems"]
+        if "died (killed by SIGKILL)" in problem["message"]
+    ]
+    assert len(died) == 1, out
+    source, line, message = died[0]
+    assert source == first
+    if round_ == "spill":
+        assert line == cut[1][2] + 1
+        assert message.startswith(f"lines {cut[1][2] + 1}-{cut[1][2] + cut[1][3]} were not checked")
+    else:
+        assert (
+            line is None and message.startswith("the groups of bucket 1 (") and "were not checked" in message
+        )
+
+    def lines_of(document: str) -> set[tuple[str, int]]:
+        return {(r["source"], f["line"]) for r in json.loads(document)["reports"] for f in r["findings"]}
+
+    found, expected = lines_of(out), lines_of(whole)
+    if round_ == "spill":
+        # Nothing from the lost lines; a group that had records there is judged without them.
+        assert not any(s == first and cut[1][2] < n <= cut[1][2] + cut[1][3] for s, n in found)
+        assert "judged without them" in message
+    else:
+        assert found < expected
+    assert len(found & expected) > len(expected) // 2
+    assert code == 1
+
+
+def test_a_grouped_log_on_a_pool_finds_an_id_changed_between_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A conversation whose response is in one file and whose next request, with the call's id
+    changed, is in the other, far apart: the pool still meets them in one monitor."""
+    from toolwire.engines import _groups_jobs
+
+    spilled: list[str] = []
+    assert not hasattr(_groups_jobs, "run_parts")  # imported where it is used: the spy goes on the pool
+    original = _jobs.run_parts
+
+    def spy(parts: Any, jobs: int, preload: Any = ()) -> Any:
+        spilled.extend(part.kind for part in parts)
+        return original(parts, jobs, preload)
+
+    monkeypatch.setattr(_jobs, "run_parts", spy)
+    words = [*_cases(tmp_path)["grouped-shuffled"], "--format", "json"]
+
+    def changed(document: str) -> set[str]:
+        """The groups in which a request replays a call with its id changed (the LiteLLM fixture's bug)."""
+        return {
+            f["message"].split(":")[0]
+            for r in json.loads(document)["reports"]
+            for f in r["findings"]
+            if f["rule"] == "RT-1" and "with id 'call_VSPygqKTWdrhaFErNvMV18YI'" in f["message"]
+        }
+
+    _, whole, _ = _run(capsys, words, 1)
+    assert spilled == []
+    code, out, _ = _run(capsys, words, 2)
+    assert {"group-range", "group-bucket"} <= set(spilled)
+    # The fixture's two turns share a start time: they meet in file order, which the shuffle kept
+    # for some copies of the conversation (82 of 150), in one file or across the two.
+    assert changed(out) == changed(whole) and len(changed(whole)) > 50
+    files = [Path(n).read_text().splitlines() for n in words[1:3]]
+    spread = [
+        {json.loads(x)["trace_id"] for x in lines if x.startswith('{"id": "chatcmpl-AX')} for lines in files
+    ]
+    assert len({g.removeprefix("group ") for g in changed(whole)} & spread[0] & spread[1]) > 10
+    assert code == 1

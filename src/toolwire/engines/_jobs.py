@@ -41,7 +41,7 @@ DIE_ON: Final = "TOOLWIRE_TEST_WORKER_DIES_ON"
 #: (KiB) to, ``seconds:kib`` each.
 CPU_TIMES: Final = "TOOLWIRE_JOBS_CPU_TIMES"
 
-Kind = Literal["path", "range", "log", "log-range"]
+Kind = Literal["path", "range", "log", "log-range", "group-range", "group-bucket"]
 
 
 def default_jobs() -> int:
@@ -220,6 +220,8 @@ _RUN: Final[dict[str, str]] = {
     "range": "toolwire.engines._paths:run_range_part",
     "log": "toolwire.engines._logs:run_log_part",
     "log-range": "toolwire.engines._logs:run_log_range_part",
+    "group-range": "toolwire.engines._groups_jobs:run_spill_part",
+    "group-bucket": "toolwire.engines._groups_jobs:run_bucket_part",
 }
 
 

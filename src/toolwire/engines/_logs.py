@@ -13,7 +13,8 @@ pair), and each is answered by its own result (the request's own rules).
 Every finding names its file and record line, and its group in its message.  A record from which
 no path reads a body is a :class:`Problem` with its line, never clean.  ``--jobs N`` checks
 ungrouped logs on N processes (:mod:`._jobs`): each file a part, a big JSON Lines file cut at line
-ends; grouped logs are read whole, in one process (a group may span lines and files).
+ends; grouped logs are spilled into buckets by group first, each bucket checked whole by one
+process (:mod:`._groups_jobs`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal
@@ -137,8 +138,13 @@ def check_log(
     for k, path in enumerate(paths):
         kind = envelope(kinds[k] if len(kinds) > 1 else (kinds[0] if kinds else None), request, response)
         files.extend((name, kind) for name in _expand(path))
-    if jobs != 1 and group_by is None:
-        parallel = _in_parallel(files, body, order_by, protocol, profile, jobs)
+    if jobs != 1:
+        if group_by is None:
+            parallel = _in_parallel(files, body, order_by, protocol, profile, jobs)
+        else:
+            from toolwire.engines._groups_jobs import grouped_in_parallel
+
+            parallel = grouped_in_parallel(files, body, group_by, order_by, protocol, profile, jobs)
         if parallel is not None:
             return parallel
     return _check_files(files, body, group_by, order_by, protocol, profile)
@@ -305,9 +311,11 @@ def _read(
     joined: dict[Any, _Call],
     problems: list[Problem],
     span: tuple[int, int, int] | None = None,
+    each: Callable[[int | None, Any], None] | None = None,
 ) -> None:
     """Read the records of the file ``name`` (of its bytes ``start``-``end`` when ``span`` is
-    ``(start, end, lines before start)``) into ``calls``."""
+    ``(start, end, lines before start)``) into ``calls``; or hand each record, with its line, to
+    ``each``."""
     try:
         raw = open(name, "rb") if name != "-" else None  # noqa: SIM115 (closed below)
     except OSError as exc:
@@ -352,6 +360,10 @@ def _read(
                     "warning",
                 )
             )
+        if each is not None:
+            for line, record, _ in frames:
+                each(line, record)
+            return
         for line, record, _ in frames:
             _record(name, line, record, kind, body, group_by, order_by, calls, joined, problems)
     finally:
@@ -507,9 +519,13 @@ def _check_groups(
     problems: dict[str, list[Problem]],
     samples: dict[Any, list[Any]] | None = None,
     settled: dict[Any, Protocol | None] | None = None,
+    ranks: dict[tuple[str, str], tuple[Any, ...]] | None = None,
 ) -> dict[Any, Protocol | None]:
     """Check ``calls`` group by group; the protocol each field's bodies were detected as (``settled``:
-    fields already detected, from an earlier run's return)."""
+    fields already detected, from an earlier run's return).  ``ranks`` gets, for each key added to
+    ``found``, where a check of the whole log would have added it: (its group's first record's
+    file and line, the call's place in its group, its side), so that parts checked apart are put
+    back in that order."""
     groups: dict[Any, list[_Call]] = {}
     for call in calls:
         key = call.group if call.group is not None and (grouped or call.otlp) else ("\0", call.seq)
@@ -517,21 +533,35 @@ def _check_groups(
     detector = _Detector(calls, chosen, samples)
     detector.by_field.update(settled or {})
     for members in groups.values():
+        first = (members[0].source, members[0].line or 0)  # where the group first shows, in file order
         members.sort(key=_sort_key)
         before: list[Turn] | None = None
-        for call in members:
+        for k, call in enumerate(members):
             group = call.group if (call.group is not None and len(members) > 1) or grouped else None
+            known = len(found)
             if call.request is not None:
                 partner = detector.protocol(call.response)[0] if call.response is not None else None
                 monitor = _check(call.request, detector, profile, before, group, found, problems, partner)
                 if monitor is None:
                     before = None
+                if ranks is not None and len(found) > known:
+                    _ranked(found, known, ranks, (*first, k, 0))
+                    known = len(found)
             if call.response is not None:
                 monitor = _check(call.response, detector, profile, None, group, found, problems)
                 before = monitor.calls() if monitor is not None else None
+                if ranks is not None and len(found) > known:
+                    _ranked(found, known, ranks, (*first, k, 1))
             else:
                 before = None
     return detector.by_field
+
+
+def _ranked(
+    found: dict[tuple[str, str], _Found], known: int, ranks: dict[tuple[str, str], Any], rank: Any
+) -> None:
+    for key in list(found)[known:]:
+        ranks[key] = rank
 
 
 def _hashable(value: Any) -> Any:
