@@ -392,16 +392,28 @@ def bench_memory(folder: Path, events: int, table: Table) -> None:
     table.add(f"peak RSS at {3 * events:,} events, MiB", peaks[3] / MIB, "< 100", peaks[3] < 100 * MIB)
     # The same stream whose response.completed carries every output item (as the API sends it):
     # one line of some 17 MB at 3M events.
-    path = folder / "memory-full.jsonl"
-    write(path, responses_events(3 * events, full=True))
+    path, sse = folder / "responses-full.jsonl", folder / "responses-full.sse"
+    write(path, responses_events(3 * events, full=True), sse)
     with path.open("rb") as handle:
         handle.seek(-min(path.stat().st_size, 64 * MIB), os.SEEK_END)
         last = len(handle.read().rstrip(b"\n").rsplit(b"\n", 1)[-1])
     full = peak_rss(check_argv(path, "openai-responses-stream"))
+    full_sse = peak_rss(check_argv(sse, "openai-responses-stream"))
     path.unlink()
+    sse.unlink()
     table.add(
         "peak RSS, last event carrying every item / not", full / peaks[3], "<= 2", full / peaks[3] <= 2,
         f"{full / MIB:.0f} MiB / {peaks[3] / MIB:.0f} MiB; last line {last / MIB:.1f} MiB",
+    )  # fmt: skip
+    # The same as the provider sends it, as SSE, against the small-last-event stream as SSE.
+    path, sse = folder / "responses-small.jsonl", folder / "responses-small.sse"
+    write(path, responses_events(3 * events), sse)
+    small_sse = peak_rss(check_argv(sse, "openai-responses-stream"))
+    path.unlink()
+    sse.unlink()
+    table.add(
+        "peak RSS as SSE, last event every item / not", full_sse / small_sse, "<= 2",
+        full_sse / small_sse <= 2, f"{full_sse / MIB:.0f} MiB / {small_sse / MIB:.0f} MiB",
     )  # fmt: skip
 
 

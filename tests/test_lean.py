@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 import tracemalloc
 from pathlib import Path
@@ -194,10 +195,26 @@ LAST: list[dict[str, Any] | bytes] = [
 ]
 
 
+def framed(lines: list[bytes], how: str, ending: bytes = b"\n") -> bytes:
+    """``lines`` as JSON Lines, or as SSE (``data:`` alone, or each after its ``event:`` line)."""
+    if how == "jsonl":
+        return ending.join(lines) + ending
+    named = how == "sse-event"
+    blocks = [
+        (b"event: " + (re.search(rb'"type": ?"([^"]+)"', line) or [b"", b"x"])[1] + ending if named else b"")
+        + b"data: "
+        + line
+        + ending
+        for line in lines
+    ]
+    return ending.join(blocks) + ending
+
+
+@pytest.mark.parametrize("how", ["jsonl", "sse-data", "sse-event"])
 @pytest.mark.parametrize("ending", [b"\n", b"", b"\r\n"], ids=["lf", "none", "crlf"])
 @pytest.mark.parametrize("last", range(len(LAST) + len(REFUSED)))
 def test_a_big_last_event_is_reported_as_plain_reading_reports_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, last: int, ending: bytes
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, last: int, ending: bytes, how: str
 ) -> None:
     # Reads far smaller than the stream's last line, which is read lean where it can be.
     monkeypatch.setattr(_wire, "_CHUNK", 4096)
@@ -208,8 +225,10 @@ def test_a_big_last_event_is_reported_as_plain_reading_reports_it(
         padded = b'{"pad":"' + b"p" * 20_000 + b'","x":' + REFUSED[last - len(LAST)] + b"}"
         change = completed(padded, b"1201")
     lines = stream(300, change)
-    path = tmp_path / "t.jsonl"
-    path.write_bytes(ending.join(lines) + ending)
+    if how != "jsonl" and not ending:
+        ending = b"\n"  # (an SSE event ends at its blank line)
+    path = tmp_path / ("t.jsonl" if how == "jsonl" else "t.sse")
+    path.write_bytes(framed(lines, how, ending))
     assert len(lines[-1]) > 4096 * 3
     assert report(path, True, monkeypatch) == report(path, False, monkeypatch)
 
@@ -235,18 +254,20 @@ def test_lines_longer_than_a_read_are_numbered_and_read_as_short_ones(
     assert read == [(k + 1, orjson.loads(line), None) for k, line in enumerate(lines) if line]
 
 
-def test_a_big_last_event_is_read_holding_one_copy_of_its_line(tmp_path: Path) -> None:
+@pytest.mark.parametrize("how", ["jsonl", "sse-data", "sse-event"])
+def test_a_big_last_event_is_read_holding_one_copy_of_its_line(tmp_path: Path, how: str) -> None:
     path = tmp_path / "t.jsonl"
     item = b'{"type":"function_call","id":"fc_%d","call_id":"call_%d","name":"f","arguments":"{}"}'
     output = b",".join(item % (k, k) for k in range(60_000))
     big = completed(b'{"id":"resp_1","output":[' + output + b"]}", b"300")
     lines = [b'{"type":"response.in_progress","sequence_number":%d}' % k for k in range(300)]
-    path.write_bytes(b"\n".join([*lines, big]) + b"\n")
+    path.write_bytes(framed([*lines, big], how))
     assert len(big) > 4 * _wire._CHUNK
+    reader = _wire.read_jsonl if how == "jsonl" else _wire.read_sse
 
     def peak(hot: Any) -> tuple[int, Any]:
         with path.open("rb") as raw:
-            frames = _wire.read_jsonl(raw, lambda *_: None, hot)
+            frames = reader(raw, lambda *_: None, hot)
             for _ in range(300):
                 next(frames)
             tracemalloc.start()

@@ -29,9 +29,10 @@ __all__ = ["BIG", "Part", "default_jobs", "run_parts"]
 
 #: A file bigger than this is worth a pool of its own (cut into parts when it can be).
 BIG: Final = 8 << 20
-#: A part's size: about an eighth of a worker's share of the file (so that the workers end
-#: together, whatever their speed), within these bounds.
-PART_MIN: Final = 4 << 20
+#: A part's size: a quarter of a worker's share of what is left of the file, within these bounds:
+#: the parts shrink towards the file's end (guided self-scheduling), so that the workers, given the
+#: largest first, end together whatever their speed, with few parts.
+PART_MIN: Final = 1 << 20
 PART_MAX: Final = 64 << 20
 #: A test's hook, read by the parent: a worker handed a part whose label (its path, and ``@start``
 #: for a range) contains this variable's value dies at once (SIGKILL).
@@ -239,15 +240,16 @@ _READ: Final = 1 << 20
 
 
 def cuts(path: str, size: int, jobs: int, count: bool = True) -> list[tuple[int, int, int, int]]:
-    """``path`` (of ``size`` bytes) cut just after line ends into parts of about
-    ``size / (8 * jobs)`` bytes: each part's (start, end, lines before it, its lines); without
-    ``count``, the lines are left to the workers (0 and 0: a seek and a short read per cut)."""
-    share = min(max(size // (8 * jobs), PART_MIN), PART_MAX)
+    """``path`` (of ``size`` bytes) cut just after line ends into parts of a quarter of a worker's
+    share of what is left (see :data:`PART_MIN`): each part's (start, end, lines before it, its
+    lines); without ``count``, the lines are left to the workers (0 and 0: a seek and a short read
+    per cut)."""
     out: list[tuple[int, int, int, int]] = []
     with open(path, "rb") as raw:
         start = 0
         before = 0
         while start < size:
+            share = min(max((size - start) // (4 * jobs), PART_MIN), PART_MAX)
             end = _line_end_after(raw, start + share) if start + share < size else size
             lines = _count_lines(raw, start, end) if count else 0
             out.append((start, end, before, lines))

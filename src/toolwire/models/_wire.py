@@ -404,15 +404,40 @@ def read_sse(stream: BinaryIO, problem: ProblemSink, hot: Hot = ()) -> Iterator[
     # Typed decoding starts at a chunk past TYPED_AFTER lines: a small first read lets it start
     # some thousand events sooner.
     size = min(_CHUNK, _SAMPLE_BYTES)
+    big: bytearray | None = None  # an event longer than a read, gathered in place
     while chunk := stream.read(size):
         if first:
             chunk = chunk.removeprefix(_BOM)
             first = False
             size = _CHUNK
-        text = carry + chunk if carry else chunk
-        if _CR in chunk or len(text) > MAX_LINE_BYTES:
-            yield from _read_sse_lines(stream, problem, number, text)
+        if _CR in chunk or len(carry if big is None else big) + len(chunk) > MAX_LINE_BYTES:
+            yield from _read_sse_lines(stream, problem, number, bytes(carry if big is None else big) + chunk)
             return
+        if big is None and carry and b"\n\n" not in chunk and not (carry[-1:] == b"\n" == chunk[:1]):
+            # An event longer than a read: its reads are gathered in place (no new copy of it per
+            # read), and it is read alone once it ends, lean when it is of a lean type (one copy
+            # of it is held, as read_jsonl holds one of a long line).
+            big, carry = bytearray(carry), b""
+        if big is not None:
+            straddles = big.endswith(b"\n") and chunk.startswith(b"\n")  # its blank line
+            end = 0 if straddles else chunk.find(b"\n\n")
+            if end < 0:
+                big += chunk
+                continue
+            if straddles:
+                del big[-1:]
+                chunk = chunk[1:]
+            else:
+                big += memoryview(chunk)[:end]
+                chunk = chunk[end + 2 :]
+            if decode is None and hot and number > TYPED_AFTER:
+                decode = typed(hot)
+            block, big = big, None
+            number = yield from _big_block(block, number, problem, names, hot if decode is not None else ())
+            del block
+            if not chunk:
+                continue
+        text = carry + chunk if carry else chunk
         cut = text.rfind(b"\n\n")
         if cut < 0:
             carry = text
@@ -468,8 +493,48 @@ def read_sse(stream: BinaryIO, problem: ProblemSink, hot: Hot = ()) -> Iterator[
             except orjson.JSONDecodeError:
                 yield from _dispatch(line, [payload], event, problem, complete=True)
         number = line + 1
-    if carry:
-        yield from _read_sse_lines(stream, problem, number, carry)
+    if big is not None or carry:
+        yield from _read_sse_lines(stream, problem, number, bytes(big) if big is not None else carry)
+
+
+def _big_block(
+    block: bytearray, number: int, problem: ProblemSink, names: dict[bytes, str], hot: Hot
+) -> Generator[Frame, None, int]:
+    """The event of ``block``, one event's lines longer than a read (no blank line in it), from line
+    ``number + 1`` on; returns the number of its blank line.  The usual shapes (``data:`` alone, or
+    ``event: NAME`` then ``data:``) are read from ``block`` itself, its head cut off in place: one
+    copy of the event is held, and its value read lean, typed or plain (see :func:`_one`)."""
+    first = block.find(b"\n")
+    event: str | None = None
+    if first < 0 and block.startswith(b"data: "):
+        lines, cut = 2, 6
+    elif first > 0 and block.startswith(b"event: ") and block.find(b"\n", first + 1) < 0:
+        event = names.get(bytes(block[:first])) or _name(bytes(block[:first]), names)
+        lines, cut = 3, first + 7
+        if event is None or not block.startswith(b"data: ", first + 1):
+            lines = 0
+    else:
+        lines = 0
+    if not lines:
+        return (yield from _blocks(bytes(block), number, problem, names))
+    del block[:cut]  # (in place: a bytearray drops its head without a copy)
+    line = number + lines - 1
+    decode, lean = (typed(hot), leaned(hot)) if hot else (None, None)
+    for read in (lean, decode):
+        if read is not None:
+            try:
+                yield line, read(block), event
+                return number + lines
+            except _NOT_TYPED:
+                pass
+    if block.strip() == b"[DONE]":
+        yield line, DONE, event
+        return number + lines
+    try:
+        yield line, orjson.loads(block), event
+    except orjson.JSONDecodeError:
+        yield from _dispatch(line, [bytes(block)], event, problem, complete=True)
+    return number + lines
 
 
 def _unusual(
