@@ -258,6 +258,12 @@ def cuts(path: str, size: int, jobs: int, count: bool = True) -> list[tuple[int,
     return out
 
 
+def line_end_after(path: str, offset: int) -> int:
+    """The offset just past the first LF at or after ``offset`` in the file ``path``."""
+    with open(path, "rb") as raw:
+        return _line_end_after(raw, offset)
+
+
 def _line_end_after(raw: BinaryIO, offset: int) -> int:
     """The offset just past the first LF at or after ``offset`` (the file's end when none)."""
     raw.seek(offset)

@@ -43,6 +43,8 @@ __all__ = ["check_log", "check_log_range", "envelope", "is_otlp_file"]
 Side = Literal["request", "response"]
 #: Bodies of one field sampled together to tell their protocol (the first alone is often ambiguous).
 _SAMPLE: Final = 50
+#: The head of a log its fields' protocols are detected from when it is checked in parts.
+_HEAD_BYTES: Final = 2 << 20
 
 
 @dataclass(slots=True)
@@ -237,9 +239,13 @@ def _jsonl(name: str) -> bool:
 def _head_samples(
     name: str, kind: Preset | None, body: str | None, first: tuple[int, int, int, int]
 ) -> dict[Any, list[Any]]:
-    """The bodies each field's protocol is detected from: the first of the file's (its first part's)."""
+    """The bodies each field's protocol is detected from: the first of the file's (those of its first
+    :data:`_HEAD_BYTES`, read by the parent before any worker starts)."""
+    from toolwire.engines._jobs import line_end_after
+
+    end = min(first[1], line_end_after(name, first[0] + _HEAD_BYTES))
     calls: list[_Call] = []
-    _read(name, kind, body, None, None, calls, {}, [], (first[0], first[1], first[2]))
+    _read(name, kind, body, None, None, calls, {}, [], (first[0], end, first[2]))
     return _Detector(calls, None).samples
 
 
