@@ -1,9 +1,11 @@
 """``check --jobs``: records per second at ``--jobs 1`` against ``json.loads``, and the ``--jobs 2``
 speed-up on the same generated log of Chat request bodies (as wall time, and as CPU critical path:
 the parent's CPU plus its busiest worker's; target >= 1.7x, findings identical; medians of
-``--runs``), and the highest peak RSS of a ``--jobs 2`` worker on that log against one of a
-tenth of its records (flat: a worker holds one record at a time).  The issue asks for 1M and 10M
-records (1 GB and 10 GB of request bodies): ``--requests 1000000`` measures 1M against 100k.
+``--runs``; beside it, what this machine gives two processes doing half a ``json.loads`` each at
+once, against one doing it all: its own ceiling), and the highest peak RSS of a ``--jobs 2``
+worker on that log against one of a tenth of its records (flat: a worker holds one record at a
+time).  The issue asks for 1M and 10M records (1 GB and 10 GB of request bodies): ``--requests
+1000000`` measures 1M against 100k.
 
     python benchmarks/bench_jobs.py [--requests 100000]      (or: benchmarks/run.py --only jobs)
 
@@ -75,6 +77,42 @@ def _loads(log: Path) -> float:
             json.loads(line)
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime - before
+
+
+_HALF = r"""
+import json, sys
+start, end = int(sys.argv[2]), int(sys.argv[3])
+with open(sys.argv[1], "rb") as handle:
+    handle.seek(start)
+    for line in handle.read(end - start).splitlines():
+        json.loads(line)
+"""
+
+
+def _ceiling(log: Path) -> tuple[float, float, float]:
+    """This machine's own ceiling for the critical-path speed-up: CPU seconds of one process doing
+    ``json.loads`` over the whole log, against the busier of two doing a half each at once (on a
+    machine whose two CPUs share a core, or its caches, or a host, each of two runs slower than
+    one alone).  Returns (the ratio, alone, the busier half)."""
+    size = log.stat().st_size
+    with log.open("rb") as handle:
+        handle.seek(size // 2)
+        handle.readline()
+        middle = handle.tell()
+
+    def cpu(*ranges: tuple[int, int]) -> list[float]:
+        children = [
+            subprocess.Popen([sys.executable, "-c", _HALF, str(log), str(a), str(b)]) for a, b in ranges
+        ]
+        out = []
+        for child in children:
+            _, _, usage = os.wait4(child.pid, 0)
+            out.append(usage.ru_utime + usage.ru_stime)
+        return out
+
+    alone = statistics.median(cpu((0, size))[0] for _ in range(3))
+    halves = statistics.median(max(cpu((0, middle), (middle, size))) for _ in range(3))
+    return alone / halves, alone, halves
 
 
 def grouped_records(sessions: int, turns: int = 5, shuffled: bool = False) -> Iterator[dict[str, Any]]:
@@ -205,6 +243,14 @@ def bench_jobs(add: Callable[..., None], requests: int, runs: int = 1) -> None:
             ">= 1.7",
             same and cpu1 / cpu2 >= 1.7,
             f"{cpu1:.2f} s / {cpu2:.2f} s" + ("" if same else "; findings DIFFER"),
+        )
+        ceiling, alone, halves = _ceiling(log)
+        add(
+            "this machine's 2-process ceiling (json.loads)",
+            ceiling,
+            "(reported)",
+            True,
+            f"{alone:.2f} s alone / {halves:.2f} s the busier of two halves at once",
         )
         # Memory per worker is bounded by its part, not the log: the same at a tenth of the records.
         small = Path(scratch) / "small.jsonl"

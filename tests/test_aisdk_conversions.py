@@ -98,8 +98,12 @@ def test_the_real_convert_to_model_messages_keeps_every_call_answered_and_its_id
 @given(traces(UI))
 def test_the_python_port_converts_as_the_real_convert_to_model_messages_does(messages: list[Any]) -> None:
     _node()
-    module = load_target(_target("ui_to_model"))
-    assert module.run(messages, 10) == load_target(REAL).run(messages, 30)
+    module, real = load_target(_target("ui_to_model")), load_target(REAL)
+    try:
+        assert module.run(messages, 10) == real.run(messages, 30)
+    finally:
+        module.close()  # (its worker process: one per example otherwise, until the session ends)
+        real.close()
 
 
 def test_a_pending_client_tool_reaches_the_model_unanswered_in_the_real_sdk() -> None:
