@@ -75,7 +75,8 @@ def parser() -> argparse.ArgumentParser:
         type=int,
         metavar="N",
         help="processes to check on (default: the CPU count; a pool starts only for several files or "
-        "a log over 8 MiB, which is cut at line ends); the output is the same as with --jobs 1",
+        "a log over 8 MiB, which is cut at line ends, a grouped one spilled into buckets by group "
+        "first); the output is the same as with --jobs 1",
     )
 
     rules = verbs.add_parser("rules", help="list the rules toolwire checks")
