@@ -99,3 +99,44 @@ def test_rows_of_columns_and_unreadable_text_are_checked_too(spark: SparkSession
     [problem] = [r for r in rows if r["kind"] == "problem"]
     assert problem["message"].startswith("record: not a JSON record")
     assert frame.sparkSession.createDataFrame([], SCHEMA).columns[:3] == ["kind", "source", "line"]
+
+
+def test_a_batch_joined_in_spark_gives_the_clis_findings(spark: SparkSession) -> None:
+    """An OpenAI batch's input and output files, joined on ``custom_id`` by Spark (the output's lines
+    come in another order), each joined row checked as the CLI checks the two files given together."""
+    import json
+
+    from pyspark.sql import functions as sql
+
+    from toolwire.engines import check_log
+
+    logs = Path(__file__).parent / "data" / "logs"
+    files = [
+        logs / "openai-batch-input" / "violating.jsonl",
+        logs / "openai-batch-output" / "violating.jsonl",
+    ]
+    halves = [
+        spark.read.text(str(path)).select(
+            sql.get_json_object("value", "$.custom_id").alias("custom_id"), sql.col("value").alias(side)
+        )
+        for path, side in zip(files, ("input", "output"), strict=True)
+    ]
+    joined = (
+        halves[0]
+        .join(halves[1], "custom_id")
+        .select(
+            sql.concat(sql.lit('{"input": '), "input", sql.lit(', "output": '), "output", sql.lit("}")).alias(
+                "value"
+            )
+        )
+    )
+    rows = _rows(check_dataframe(joined, request="input.body", response="output.response.body", partitions=2))
+    reports = check_log([str(f) for f in files], presets=["openai-batch-input", "openai-batch-output"])
+    expected = sorted((f.rule, f.path, tuple(f.ids)) for r in reports for f in r.findings)
+    found = sorted(
+        (r["rule"], r["path"].split(".", 1)[1], tuple(r["ids"]))  # ("input." or "output." the join's)
+        for r in rows
+        if r["kind"] == "finding"
+    )
+    assert found == expected and {rule for rule, _, _ in expected} == {"CC-2", "CC-9a"}, json.dumps(rows)
+    assert not [r for r in rows if r["kind"] == "problem"]
