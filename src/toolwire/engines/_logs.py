@@ -19,6 +19,7 @@ process (:mod:`._groups_jobs`).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import sys
@@ -43,8 +44,10 @@ __all__ = ["check_log", "check_log_range", "envelope", "is_otlp_file"]
 Side = Literal["request", "response"]
 #: Bodies of one field sampled together to tell their protocol (the first alone is often ambiguous).
 _SAMPLE: Final = 50
-#: The head of a log its fields' protocols are detected from when it is checked in parts.
+#: The head of a log its fields' protocols are detected from when it is checked in parts: so many
+#: bytes at most, so many records at most (enough for :data:`_SAMPLE` bodies of each field).
 _HEAD_BYTES: Final = 2 << 20
+_HEAD_RECORDS: Final = 4 * _SAMPLE
 
 
 @dataclass(slots=True)
@@ -240,13 +243,24 @@ def _head_samples(
     name: str, kind: Preset | None, body: str | None, first: tuple[int, int, int, int]
 ) -> dict[Any, list[Any]]:
     """The bodies each field's protocol is detected from: the first of the file's (those of its first
-    :data:`_HEAD_BYTES`, read by the parent before any worker starts)."""
+    :data:`_HEAD_BYTES` or :data:`_HEAD_RECORDS`, read by the parent before any worker starts)."""
     from toolwire.engines._jobs import line_end_after
 
     end = min(first[1], line_end_after(name, first[0] + _HEAD_BYTES))
     calls: list[_Call] = []
-    _read(name, kind, body, None, None, calls, {}, [], (first[0], end, first[2]))
+
+    def each(line: int | None, record: Any) -> None:
+        _record(name, line, record, kind, body, None, None, calls, {}, [])
+        if len(calls) >= _HEAD_RECORDS:
+            raise _Enough
+
+    with contextlib.suppress(_Enough):
+        _read(name, kind, body, None, None, calls, {}, [], (first[0], end, first[2]), each)
     return _Detector(calls, None).samples
+
+
+class _Enough(Exception):
+    """The head of a log has given the bodies its fields are detected from."""
 
 
 def _gathered(name: str, done: list[tuple[Any, tuple[str, Any]]], split: bool) -> list[Report]:
