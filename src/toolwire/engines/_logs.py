@@ -234,8 +234,13 @@ def _in_parallel(
 
 
 def _jsonl(name: str) -> bool:
-    with open(name, "rb") as raw:
-        head = raw.read(65536)
+    """Whether the file ``name`` reads as JSON Lines (False when it cannot be read: the check in
+    one process says why)."""
+    try:
+        with open(name, "rb") as raw:
+            head = raw.read(65536)
+    except OSError:
+        return False
     return not_a_trace(head) is None and detect_format(head) == "jsonl"
 
 
