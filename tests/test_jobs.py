@@ -288,4 +288,3 @@ def test_a_grouped_log_on_a_pool_finds_an_id_changed_between_files(
     ]
     assert len({g.removeprefix("group ") for g in changed(whole)} & spread[0] & spread[1]) > 10
     assert code == 1
-
