@@ -253,10 +253,10 @@ def test_a_grouped_log_on_a_pool_finds_an_id_changed_between_files(
 ) -> None:
     """A conversation whose response is in one file and whose next request, with the call's id
     changed, is in the other, far apart: the pool still meets them in one monitor."""
-    from toolwire.engines import _groups_jobs
+    from toolwire.engines import _logs
 
     spilled: list[str] = []
-    assert not hasattr(_groups_jobs, "run_parts")  # imported where it is used: the spy goes on the pool
+    assert not hasattr(_logs, "run_parts")  # imported where it is used: the spy goes on the pool
     original = _jobs.run_parts
 
     def spy(parts: Any, jobs: int, preload: Any = ()) -> Any:

@@ -1,4 +1,5 @@
-"""``toolwire check --group-by PATH --jobs N``: a grouped log on N processes, in memory bounded by a bucket.
+"""``toolwire check --group-by PATH --jobs N``: what the workers run for a grouped log (the parent's
+side is :func:`toolwire.engines._logs._grouped_in_parallel`; the pool runs these by name).
 
 A group (a conversation, a session) may be spread over a whole log, in any order, and across
 files: no cut at line ends keeps its records together.  So the check runs in two rounds on the
@@ -13,7 +14,8 @@ pool of :mod:`._jobs`:
    checks them.  The parent puts the buckets' findings together in the order ``--jobs 1`` gives.
 
 Memory: a worker holds a range's records pickled (the spill round) or one bucket's records (the
-check round): B is chosen so that a bucket holds about :data:`BUCKET` bytes of log.  A log whose
+check round): B is chosen so that a bucket holds about
+:data:`toolwire.engines._logs.BUCKET` bytes of log.  A log whose
 groups are clustered and one whose groups are shuffled cost the same (``benchmarks/bench_jobs.py``
 measures both).
 """
@@ -22,125 +24,16 @@ from __future__ import annotations
 
 import contextlib
 import io
-import math
-import os
 import pickle
-import tempfile
 import zlib
-from typing import Any, Final
+from typing import Any
 
-from toolwire.engines._check import Problem, Report
+from toolwire.engines._check import Problem
 from toolwire.engines._envelopes import Preset
-from toolwire.engines._logs import (
-    _Call,
-    _check_groups,
-    _Found,
-    _hashable,
-    _head_samples,
-    _jsonl,
-    _read,
-    _record,
-    _reports,
-    _value,
-    is_otlp_file,
-)
-from toolwire.errors import UsageError
+from toolwire.engines._logs import _Call, _check_groups, _Found, _hashable, _read, _record, _value
 from toolwire.protocols import get_protocol
 
-__all__ = ["BUCKET", "grouped_in_parallel", "run_bucket_part", "run_spill_part"]
-
-#: The bytes of log a bucket holds, about: what bounds a worker's memory in the check round.
-BUCKET: Final = 16 << 20
-
-
-def grouped_in_parallel(
-    files: list[tuple[str, Preset | None]],
-    body: str | None,
-    group_by: str,
-    order_by: str | None,
-    protocol: str | None,
-    profile: str | None,
-    jobs: int | None,
-) -> list[Report] | None:
-    """The reports of grouped ``files`` from a pool, as :func:`toolwire.engines._logs.check_log`
-    gives them in one process; None when they are better read here: small logs, standard input,
-    files that are not JSON Lines, OpenTelemetry files (grouped by their trace as they are read),
-    joined halves of a batch."""
-    from toolwire.engines._jobs import BIG, Part, cuts, default_jobs, run_parts
-
-    jobs = jobs or default_jobs()
-    names = [name for name, _ in files]
-    if jobs == 1 or "-" in names or any(kind is not None and kind.key for _, kind in files):
-        return None
-    sizes = [os.path.getsize(name) if os.path.isfile(name) else -1 for name in names]
-    if min(sizes) < 0 or sum(sizes) <= BIG:
-        return None
-    if any(is_otlp_file(name) or not _jsonl(name) for name in names):
-        return None
-    buckets = max(2 * jobs, math.ceil(sum(sizes) / BUCKET))
-    with tempfile.TemporaryDirectory(prefix="toolwire-groups-") as spill:
-        ranges: list[Part] = []
-        samples: dict[Any, list[Any]] = {}
-        for index, ((name, kind), size) in enumerate(zip(files, sizes, strict=True)):
-            pieces = cuts(name, size, jobs)
-            samples |= _head_samples(name, kind, body, pieces[0])
-            for start, end, before, lines in pieces:
-                target = os.path.join(spill, f"{index}-{len(ranges)}")
-                options: dict[str, Any] = {"kind": kind, "body": body, "group_by": group_by}
-                options |= {"spill": target, "buckets": buckets, "file": index}
-                ranges.append(Part("group-range", name, end - start, options, start, end, before, lines))
-        spilled = run_parts(ranges, jobs)
-        problems: dict[str, list[Problem]] = {name: [] for name in names}
-        sources: list[tuple[int, str, list[int]]] = []
-        for part, (status, value) in zip(ranges, spilled, strict=True):
-            if status == "usage":
-                raise UsageError(value)
-            if status != "ok":
-                problems[part.path].append(Problem(part.before + 1, None, _said(part, status, value)))
-                continue
-            read, offsets = value
-            problems[part.path].extend(read)
-            sources.append((part.options["file"], part.options["spill"], offsets))
-        shared = {"files": files, "sources": sources, "body": body, "group_by": group_by}
-        shared |= {"order_by": order_by, "protocol": protocol, "profile": profile, "samples": samples}
-        sized = [(b, sum(o[b + 1] - o[b] for _, _, o in sources)) for b in range(buckets)]
-        checks = [
-            Part("group-bucket", f"bucket {b}", size, shared | {"bucket": b}) for b, size in sized if size
-        ]
-        checked = run_parts(checks, jobs) if checks else []
-    found: dict[tuple[str, str], _Found] = {}
-    ranks: dict[tuple[str, str], tuple[Any, ...]] = {}
-    for part, (status, value) in zip(checks, checked, strict=True):
-        if status == "usage":
-            raise UsageError(value)
-        if status != "ok":
-            problems[names[0]].append(Problem(None, None, _said(part, status, value)))
-            continue
-        part_found, part_problems, part_ranks = value
-        for name, own in part_problems.items():
-            problems[name].extend(own)
-        for key, bucket in part_found.items():
-            mine = found.setdefault(key, _Found())
-            mine.events += bucket.events
-            mine.findings.extend(bucket.findings)
-            rank = part_ranks[key]
-            if key not in ranks or rank < ranks[key]:
-                ranks[key] = rank
-    # The protocols of a file in the order a check in one process meets them first.
-    position = {name: k for k, name in enumerate(names)}
-    ordered = sorted(found, key=lambda key: (position[ranks[key][0]], *ranks[key][1:]))
-    return _reports(names, {key: found[key] for key in ordered}, problems)
-
-
-def _said(part: Any, status: str, value: Any) -> str:
-    from toolwire.engines._jobs import died, failed
-
-    if status == "died":
-        if part.kind == "group-bucket":
-            why = f"the worker checking them died ({value})"
-            return f"the groups of {part.path} ({part.size:,} bytes of records) were not checked: {why}"
-        return f"{died(part, value)}; a group with records there is judged without them"
-    return failed(part, value)
+__all__ = ["bucket_of", "run_bucket_part", "run_spill_part"]
 
 
 def bucket_of(group: Any, line: int | None, buckets: int) -> int:

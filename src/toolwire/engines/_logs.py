@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import math
 import os
 import sys
+import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,6 +46,9 @@ __all__ = ["check_log", "check_log_range", "envelope", "is_otlp_file"]
 Side = Literal["request", "response"]
 #: Bodies of one field sampled together to tell their protocol (the first alone is often ambiguous).
 _SAMPLE: Final = 50
+#: The bytes of log a bucket of a grouped log holds, about: what bounds a worker's memory when a
+#: grouped log is checked on a pool (:func:`_grouped_in_parallel`).
+BUCKET: Final = 16 << 20
 #: The head of a log its fields' protocols are detected from when it is checked in parts: so many
 #: bytes at most, so many records at most (enough for :data:`_SAMPLE` bodies of each field).
 _HEAD_BYTES: Final = 2 << 20
@@ -147,9 +152,7 @@ def check_log(
         if group_by is None:
             parallel = _in_parallel(files, body, order_by, protocol, profile, jobs)
         else:
-            from toolwire.engines._groups_jobs import grouped_in_parallel
-
-            parallel = grouped_in_parallel(files, body, group_by, order_by, protocol, profile, jobs)
+            parallel = _grouped_in_parallel(files, body, group_by, order_by, protocol, profile, jobs)
         if parallel is not None:
             return parallel
     return _check_files(files, body, group_by, order_by, protocol, profile)
@@ -231,6 +234,97 @@ def _in_parallel(
         done = [(parts[i], outcomes[i]) for i in mine[k]]
         reports.extend(_gathered(name, done, split[k]))
     return reports
+
+
+def _grouped_in_parallel(
+    files: list[tuple[str, Preset | None]],
+    body: str | None,
+    group_by: str,
+    order_by: str | None,
+    protocol: str | None,
+    profile: str | None,
+    jobs: int | None,
+) -> list[Report] | None:
+    """The reports of grouped ``files`` from a pool in two rounds, spill and check (see
+    :mod:`._groups_jobs`, whose functions the workers run), as :func:`check_log` gives them in one
+    process; None when they are better read here: small logs, standard input,
+    files that are not JSON Lines, OpenTelemetry files (grouped by their trace as they are read),
+    joined halves of a batch."""
+    from toolwire.engines._jobs import BIG, Part, cuts, default_jobs, run_parts
+
+    jobs = jobs or default_jobs()
+    names = [name for name, _ in files]
+    if jobs == 1 or "-" in names or any(kind is not None and kind.key for _, kind in files):
+        return None
+    sizes = [os.path.getsize(name) if os.path.isfile(name) else -1 for name in names]
+    if min(sizes) < 0 or sum(sizes) <= BIG:
+        return None
+    if any(is_otlp_file(name) or not _jsonl(name) for name in names):
+        return None
+    buckets = max(2 * jobs, math.ceil(sum(sizes) / BUCKET))
+    with tempfile.TemporaryDirectory(prefix="toolwire-groups-") as spill:
+        ranges: list[Part] = []
+        samples: dict[Any, list[Any]] = {}
+        for index, ((name, kind), size) in enumerate(zip(files, sizes, strict=True)):
+            pieces = cuts(name, size, jobs)
+            samples |= _head_samples(name, kind, body, pieces[0])
+            for start, end, before, lines in pieces:
+                target = os.path.join(spill, f"{index}-{len(ranges)}")
+                options: dict[str, Any] = {"kind": kind, "body": body, "group_by": group_by}
+                options |= {"spill": target, "buckets": buckets, "file": index}
+                ranges.append(Part("group-range", name, end - start, options, start, end, before, lines))
+        spilled = run_parts(ranges, jobs)
+        problems: dict[str, list[Problem]] = {name: [] for name in names}
+        sources: list[tuple[int, str, list[int]]] = []
+        for part, (status, value) in zip(ranges, spilled, strict=True):
+            if status == "usage":
+                raise UsageError(value)
+            if status != "ok":
+                problems[part.path].append(Problem(part.before + 1, None, _said(part, status, value)))
+                continue
+            read, offsets = value
+            problems[part.path].extend(read)
+            sources.append((part.options["file"], part.options["spill"], offsets))
+        shared = {"files": files, "sources": sources, "body": body, "group_by": group_by}
+        shared |= {"order_by": order_by, "protocol": protocol, "profile": profile, "samples": samples}
+        sized = [(b, sum(o[b + 1] - o[b] for _, _, o in sources)) for b in range(buckets)]
+        checks = [
+            Part("group-bucket", f"bucket {b}", size, shared | {"bucket": b}) for b, size in sized if size
+        ]
+        checked = run_parts(checks, jobs) if checks else []
+    found: dict[tuple[str, str], _Found] = {}
+    ranks: dict[tuple[str, str], tuple[Any, ...]] = {}
+    for part, (status, value) in zip(checks, checked, strict=True):
+        if status == "usage":
+            raise UsageError(value)
+        if status != "ok":
+            problems[names[0]].append(Problem(None, None, _said(part, status, value)))
+            continue
+        part_found, part_problems, part_ranks = value
+        for name, own in part_problems.items():
+            problems[name].extend(own)
+        for key, bucket in part_found.items():
+            mine = found.setdefault(key, _Found())
+            mine.events += bucket.events
+            mine.findings.extend(bucket.findings)
+            rank = part_ranks[key]
+            if key not in ranks or rank < ranks[key]:
+                ranks[key] = rank
+    # The protocols of a file in the order a check in one process meets them first.
+    position = {name: k for k, name in enumerate(names)}
+    ordered = sorted(found, key=lambda key: (position[ranks[key][0]], *ranks[key][1:]))
+    return _reports(names, {key: found[key] for key in ordered}, problems)
+
+
+def _said(part: Any, status: str, value: Any) -> str:
+    from toolwire.engines._jobs import died, failed
+
+    if status == "died":
+        if part.kind == "group-bucket":
+            why = f"the worker checking them died ({value})"
+            return f"the groups of {part.path} ({part.size:,} bytes of records) were not checked: {why}"
+        return f"{died(part, value)}; a group with records there is judged without them"
+    return failed(part, value)
 
 
 def _jsonl(name: str) -> bool:
