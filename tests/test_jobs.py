@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from pathlib import Path
@@ -287,4 +288,124 @@ def test_a_grouped_log_on_a_pool_finds_an_id_changed_between_files(
         {json.loads(x)["trace_id"] for x in lines if x.startswith('{"id": "chatcmpl-AX')} for lines in files
     ]
     assert len({g.removeprefix("group ") for g in changed(whole)} & spread[0] & spread[1]) > 10
+    assert code == 1
+
+
+def _spy_kinds(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The kinds of the parts the pool is handed, in order (the spy goes on the pool: ``_logs``
+    imports it where it is used)."""
+    kinds: list[str] = []
+    original = _jobs.run_parts
+
+    def spy(parts: Any, jobs: int, preload: Any = ()) -> Any:
+        kinds.extend(part.kind for part in parts)
+        return original(parts, jobs, preload)
+
+    monkeypatch.setattr(_jobs, "run_parts", spy)
+    return kinds
+
+
+def _clustered_log(litellm: Path, path: Path, tail: str = "clustered") -> Path:
+    """The LiteLLM log with its groups clustered (each group's records together, in the order its
+    first record showed), then its tail: kept clustered, or ``shuffled`` (its groups spread)."""
+    groups: dict[str, list[str]] = {}
+    for line in litellm.read_text().splitlines():
+        groups.setdefault(json.loads(line)["trace_id"], []).append(line)
+    lines = [line for members in groups.values() for line in members]
+    if tail == "shuffled":
+        head, rest = lines[:300], lines[300:]
+        random.Random(5).shuffle(rest)
+        lines = head + rest
+    lines[40:40] = ['{"trace_id": "sess-7f3a-3", "messages": [', "[1, 2]", ""]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_a_clustered_log_is_cut_at_group_starts_and_checked_in_one_round(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A log whose groups are each one run of lines is checked in one round, no spill, each part
+    cut where a group starts; it prints what ``--jobs 1`` prints."""
+    log = _clustered_log(_litellm_log(tmp_path / "litellm.jsonl"), tmp_path / "clustered.jsonl")
+    words = ["check", str(log), "--log", "litellm", "--group-by", "trace_id", "--order-by", "startTime"]
+    kinds = _spy_kinds(monkeypatch)
+    for fmt in ("text", "json"):
+        one = _run(capsys, [*words, "--format", fmt], 1)
+        two = _run(capsys, [*words, "--format", fmt], 2)
+        assert two == one and one[0] == 1
+    assert set(kinds) == {"clustered-range"} and len(kinds) > 4
+
+
+def test_each_clustered_part_starts_a_group(tmp_path: Path) -> None:
+    from toolwire.engines._logs import _at_group_starts
+
+    log = _clustered_log(_litellm_log(tmp_path / "litellm.jsonl"), tmp_path / "clustered.jsonl")
+    size = log.stat().st_size
+    pieces = _jobs.cuts(str(log), size, 2)
+    parts = _at_group_starts(str(log), size, pieces, "trace_id")
+    data = log.read_bytes()
+    lines = data.split(b"\n")
+    assert parts[0][:3] == (0, parts[1][0], 0) and parts[-1][1] == size
+    assert sum(p[3] for p in parts) == sum(p[3] for p in pieces) == data.count(b"\n")
+    for (_, end, before, count), (start, _, after, _) in itertools.pairwise(parts):
+        assert end == start and after == before + count
+        assert data[:start].count(b"\n") == after
+        # The record before the cut is of another group than the record after it.
+        groups = [json.loads(lines[after - 1])["trace_id"], json.loads(lines[after])["trace_id"]]
+        assert groups[0] != groups[1]
+    assert len(parts) > 4 and any(p[:3] != q[:3] for p, q in zip(parts, pieces, strict=False))
+
+
+@pytest.mark.parametrize("how", ["shuffled-tail", "one-group-in-two-files"])
+def test_a_log_that_looked_clustered_is_spilled_after_all(
+    how: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A log whose head shows its groups as runs but whose groups are spread after all (further down
+    one file, or over two files) is checked as a shuffled one: its output is ``--jobs 1``'s."""
+    litellm = _litellm_log(tmp_path / "litellm.jsonl")
+    if how == "shuffled-tail":
+        files = [str(_clustered_log(litellm, tmp_path / "log.jsonl", "shuffled"))]
+    else:
+        lines = _clustered_log(litellm, tmp_path / "log.jsonl").read_text().splitlines()
+        # Each half clustered, but the last group of the first half goes on in the second.
+        half = len(lines) // 2
+        assert json.loads(lines[half - 1])["trace_id"] == json.loads(lines[half])["trace_id"]
+        files = []
+        for k, part in enumerate((lines[:half], lines[half:])):
+            files.append(str(tmp_path / f"half-{k}.jsonl"))
+            Path(files[-1]).write_text("\n".join(part) + "\n")
+    words = ["check", *files, "--log", "litellm", "--group-by", "trace_id", "--order-by", "startTime"]
+    kinds = _spy_kinds(monkeypatch)
+    one = _run(capsys, [*words, "--format", "json"], 1)
+    two = _run(capsys, [*words, "--format", "json"], 2)
+    assert two == one and one[0] == 1
+    assert kinds[0] == "clustered-range" and {"group-range", "group-bucket"} <= set(kinds)
+
+
+def test_a_clustered_part_whose_worker_dies_loses_its_own_groups(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from toolwire.engines._logs import _at_group_starts
+
+    log = _clustered_log(_litellm_log(tmp_path / "litellm.jsonl"), tmp_path / "clustered.jsonl")
+    words = ["check", str(log), "--log", "litellm", "--group-by", "trace_id", "--order-by", "startTime"]
+    words += ["--format", "json"]
+    _, whole, _ = _run(capsys, words, 1)
+    size = log.stat().st_size
+    parts = _at_group_starts(str(log), size, _jobs.cuts(str(log), size, 2), "trace_id")
+    start, _, before, count = parts[1]
+    monkeypatch.setenv(_jobs.DIE_ON, f"{log}@{start}")
+    code, out, _ = _run(capsys, words, 2)
+    reports = json.loads(out)["reports"]
+    died = [p for r in reports for p in r["problems"] if "died (killed by SIGKILL)" in p["message"]]
+    assert [p["line"] for p in died] == [before + 1]
+    assert died[0]["message"].startswith(f"lines {before + 1}-{before + count} were not checked")
+    assert "judged without them" not in died[0]["message"]  # no group reaches over a cut
+
+    def lines_of(document: str) -> set[int]:
+        return {f["line"] for r in json.loads(document)["reports"] for f in r["findings"]}
+
+    lost = lines_of(whole) - lines_of(out)
+    assert lost and all(before < n <= before + count for n in lost)
+    assert lines_of(out) <= lines_of(whole)
     assert code == 1

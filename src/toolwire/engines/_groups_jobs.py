@@ -2,8 +2,17 @@
 side is :func:`toolwire.engines._logs._grouped_in_parallel`; the pool runs these by name).
 
 A group (a conversation, a session) may be spread over a whole log, in any order, and across
-files: no cut at line ends keeps its records together.  So the check runs in two rounds on the
-pool of :mod:`._jobs`:
+files, or each group's records may be together (a log written a conversation at a time, or sorted
+by it).  The parent reads the head of each file: when its groups show as runs, the log is tried as
+**clustered**, in one round:
+
+- Each file is cut at line ends as an ungrouped check cuts it, and each cut moved on to the next
+  record of another group, so that no run is cut.  Each worker checks its part's groups whole
+  (:func:`run_clustered_part`), as ``--jobs 1`` checks them, and says which groups it met (64-bit
+  digests).  A worker that meets a group again after another gives up at once; the parent gives
+  up when two parts met one group.  Either way the log is then spilled, as below.
+
+Else (or when it gave up) the check runs in two rounds on the pool of :mod:`._jobs`:
 
 1. **Spill.**  The logs are cut at line ends as an ungrouped check cuts them; each worker reads its
    range, takes each record's group and writes the record, with its line, into one of B buckets
@@ -13,19 +22,20 @@ pool of :mod:`._jobs`:
    of the files and of their lines, are the records of whole groups, checked as ``--jobs 1``
    checks them.  The parent puts the buckets' findings together in the order ``--jobs 1`` gives.
 
-Memory: a worker holds a range's records pickled (the spill round) or one bucket's records (the
-check round): B is chosen so that a bucket holds about
-:data:`toolwire.engines._logs.BUCKET` bytes of log.  A log whose
-groups are clustered and one whose groups are shuffled cost the same (``benchmarks/bench_jobs.py``
-measures both).
+Memory: a worker holds a part's records (clustered: a part of at most 64 MiB of log, more only by
+the group at its end), a range's records pickled (the spill round) or one bucket's records (the
+check round): B is chosen so that a bucket holds about :data:`toolwire.engines._logs.BUCKET` bytes
+of log.  ``benchmarks/bench_jobs.py`` measures a shuffled log against the same log clustered.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
 import pickle
 import zlib
+from array import array
 from typing import Any
 
 from toolwire.engines._check import Problem
@@ -33,7 +43,7 @@ from toolwire.engines._envelopes import Preset
 from toolwire.engines._logs import _Call, _check_groups, _Found, _hashable, _read, _record, _value
 from toolwire.protocols import get_protocol
 
-__all__ = ["bucket_of", "run_bucket_part", "run_spill_part"]
+__all__ = ["bucket_of", "digest_of", "run_bucket_part", "run_clustered_part", "run_spill_part"]
 
 
 def bucket_of(group: Any, line: int | None, buckets: int) -> int:
@@ -42,12 +52,72 @@ def bucket_of(group: Any, line: int | None, buckets: int) -> int:
     is a group of its own, put by its line."""
     if group is None:
         return (line or 0) % buckets
+    return zlib.crc32(_text(group)) % buckets
+
+
+def digest_of(group: Any) -> int:
+    """A 64-bit digest of ``group`` (not None), alike in every process and for groups that one
+    process takes for one: what a clustered part says of the groups it met."""
+    return int.from_bytes(hashlib.blake2b(_text(group), digest_size=8).digest(), "little", signed=True)
+
+
+def _text(group: Any) -> bytes:
     key = _hashable(group)
     text = repr(key)
     if isinstance(key, bool | int | float):
         with contextlib.suppress(OverflowError):
             text = repr(float(key))
-    return zlib.crc32(text.encode("utf-8", "surrogatepass")) % buckets
+    return text.encode("utf-8", "surrogatepass")
+
+
+class _Again(Exception):
+    """A clustered part met a group again after another: its log is not clustered."""
+
+
+def run_clustered_part(
+    part: Any,
+) -> (
+    tuple[
+        dict[tuple[str, str], _Found],
+        dict[str, list[Problem]],
+        dict[tuple[str, str], tuple[Any, ...]],
+        array[int],
+    ]
+    | None
+):
+    """A pool worker's check of one part of a clustered log, its groups whole: its findings,
+    problems by file, the rank of each (file, protocol) it found (see
+    :func:`toolwire.engines._logs._check_groups`) and the digests of the groups it met; None as
+    soon as a group shows again after another."""
+    o = part.options
+    name, kind = o["files"][o["file"]]
+    calls: list[_Call] = []
+    problems: dict[str, list[Problem]] = {name: []}
+    seen: set[Any] = set()
+    current: list[Any] = [None]
+
+    def each(line: int | None, record: Any) -> None:
+        known = len(calls)
+        _record(name, line, record, kind, o["body"], o["group_by"], o["order_by"], calls, {}, problems[name])
+        if len(calls) == known or calls[-1].group is None:
+            return
+        key = _hashable(calls[-1].group)
+        if key != current[0]:
+            if key in seen:
+                raise _Again
+            seen.add(key)
+            current[0] = key
+
+    try:
+        span = (part.start, part.end, part.before)
+        _read(name, kind, o["body"], None, None, [], {}, problems[name], span, each)
+    except _Again:
+        return None
+    chosen = get_protocol(o["protocol"]) if o["protocol"] is not None else None
+    found: dict[tuple[str, str], _Found] = {}
+    ranks: dict[tuple[str, str], tuple[Any, ...]] = {}
+    _check_groups(calls, chosen, o["profile"], True, found, problems, o["samples"], ranks=ranks)
+    return found, problems, ranks, array("q", map(digest_of, seen))
 
 
 def run_spill_part(part: Any) -> tuple[list[Problem], list[int]]:

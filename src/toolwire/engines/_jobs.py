@@ -42,7 +42,7 @@ DIE_ON: Final = "TOOLWIRE_TEST_WORKER_DIES_ON"
 #: (KiB) to, ``seconds:kib`` each.
 CPU_TIMES: Final = "TOOLWIRE_JOBS_CPU_TIMES"
 
-Kind = Literal["path", "range", "log", "log-range", "group-range", "group-bucket"]
+Kind = Literal["path", "range", "log", "log-range", "group-range", "group-bucket", "clustered-range"]
 
 
 def default_jobs() -> int:
@@ -223,6 +223,7 @@ _RUN: Final[dict[str, str]] = {
     "log-range": "toolwire.engines._logs:run_log_range_part",
     "group-range": "toolwire.engines._groups_jobs:run_spill_part",
     "group-bucket": "toolwire.engines._groups_jobs:run_bucket_part",
+    "clustered-range": "toolwire.engines._groups_jobs:run_clustered_part",
 }
 
 

@@ -13,8 +13,8 @@ pair), and each is answered by its own result (the request's own rules).
 Every finding names its file and record line, and its group in its message.  A record from which
 no path reads a body is a :class:`Problem` with its line, never clean.  ``--jobs N`` checks
 ungrouped logs on N processes (:mod:`._jobs`): each file a part, a big JSON Lines file cut at line
-ends; grouped logs are spilled into buckets by group first, each bucket checked whole by one
-process (:mod:`._groups_jobs`).
+ends; a grouped log is cut where a group starts when its groups are clustered, else spilled into
+buckets by group first, each bucket checked whole by one process (:mod:`._groups_jobs`).
 """
 
 from __future__ import annotations
@@ -222,7 +222,7 @@ def _in_parallel(
             parts.append(Part("log", name, size, options))
             continue
         pieces = cuts(name, size, jobs)
-        options["samples"] = _head_samples(name, kind, body, pieces[0])
+        options["samples"] = _head(name, kind, body, pieces[0])[0]
         for start, end, before, lines in pieces:
             mine[-1].append(len(parts))
             parts.append(Part("log-range", name, end - start, options, start, end, before, lines))
@@ -245,12 +245,12 @@ def _grouped_in_parallel(
     profile: str | None,
     jobs: int | None,
 ) -> list[Report] | None:
-    """The reports of grouped ``files`` from a pool in two rounds, spill and check (see
-    :mod:`._groups_jobs`, whose functions the workers run), as :func:`check_log` gives them in one
-    process; None when they are better read here: small logs, standard input,
-    files that are not JSON Lines, OpenTelemetry files (grouped by their trace as they are read),
-    joined halves of a batch."""
-    from toolwire.engines._jobs import BIG, Part, cuts, default_jobs, run_parts
+    """The reports of grouped ``files`` from a pool, as :func:`check_log` gives them in one process
+    (see :mod:`._groups_jobs`, whose functions the workers run): cut at group starts when the log's
+    groups are clustered, else spilled into buckets by group and checked a bucket at a time; None
+    when they are better read here: small logs, standard input, files that are not JSON Lines,
+    OpenTelemetry files (grouped by their trace as they are read), joined halves of a batch."""
+    from toolwire.engines._jobs import BIG, cuts, default_jobs
 
     jobs = jobs or default_jobs()
     names = [name for name, _ in files]
@@ -261,17 +261,75 @@ def _grouped_in_parallel(
         return None
     if any(is_otlp_file(name) or not _jsonl(name) for name in names):
         return None
+    pieces = [cuts(name, size, jobs) for name, size in zip(names, sizes, strict=True)]
+    samples: dict[Any, list[Any]] = {}
+    clustered = True
+    for (name, kind), mine in zip(files, pieces, strict=True):
+        head, groups = _head(name, kind, body, mine[0], group_by)
+        samples |= head
+        clustered = clustered and _contiguous(groups)
+    shared: dict[str, Any] = {"files": files, "body": body, "group_by": group_by, "order_by": order_by}
+    shared |= {"protocol": protocol, "profile": profile, "samples": samples}
+    if clustered:
+        reports = _clustered(files, sizes, pieces, shared, jobs)
+        if reports is not None:
+            return reports
+    return _spilled(files, sizes, pieces, shared, jobs)
+
+
+def _clustered(
+    files: list[tuple[str, Preset | None]],
+    sizes: list[int],
+    pieces: list[list[tuple[int, int, int, int]]],
+    shared: dict[str, Any],
+    jobs: int,
+) -> list[Report] | None:
+    """The reports of grouped ``files`` whose groups are clustered (each group's records one run of
+    lines in one file), from one round: each file cut at group starts, each part checked whole by
+    one worker; None when a worker, or the parts' groups together, show a group in two places (the
+    log is spilled instead)."""
+    from toolwire.engines._jobs import Part, run_parts
+
+    names = [name for name, _ in files]
+    parts: list[Part] = []
+    for index, (name, size, mine) in enumerate(zip(names, sizes, pieces, strict=True)):
+        for start, end, before, lines in _at_group_starts(name, size, mine, shared["group_by"]):
+            options = shared | {"file": index}
+            parts.append(Part("clustered-range", name, end - start, options, start, end, before, lines))
+    outcomes = run_parts(parts, jobs)
+    seen = 0
+    keys: set[int] = set()
+    for status, value in outcomes:
+        if status == "ok":
+            if value is None:
+                return None  # a group shows in two places in one part
+            seen += len(value[3])
+            keys.update(value[3])
+    if len(keys) < seen:
+        return None  # a group shows in two parts
+    problems: dict[str, list[Problem]] = {name: [] for name in names}
+    return _merged(names, parts, [(s, v[:3] if s == "ok" else v) for s, v in outcomes], problems)
+
+
+def _spilled(
+    files: list[tuple[str, Preset | None]],
+    sizes: list[int],
+    pieces: list[list[tuple[int, int, int, int]]],
+    shared: dict[str, Any],
+    jobs: int,
+) -> list[Report]:
+    """The reports of grouped ``files`` from two rounds, spill and check (see :mod:`._groups_jobs`)."""
+    from toolwire.engines._jobs import Part, run_parts
+
+    names = [name for name, _ in files]
     buckets = max(2 * jobs, math.ceil(sum(sizes) / BUCKET))
     with tempfile.TemporaryDirectory(prefix="toolwire-groups-") as spill:
         ranges: list[Part] = []
-        samples: dict[Any, list[Any]] = {}
-        for index, ((name, kind), size) in enumerate(zip(files, sizes, strict=True)):
-            pieces = cuts(name, size, jobs)
-            samples |= _head_samples(name, kind, body, pieces[0])
-            for start, end, before, lines in pieces:
+        for index, ((name, kind), mine) in enumerate(zip(files, pieces, strict=True)):
+            for start, end, before, lines in mine:
                 target = os.path.join(spill, f"{index}-{len(ranges)}")
-                options: dict[str, Any] = {"kind": kind, "body": body, "group_by": group_by}
-                options |= {"spill": target, "buckets": buckets, "file": index}
+                options: dict[str, Any] = {"kind": kind, "spill": target, "buckets": buckets, "file": index}
+                options |= {"body": shared["body"], "group_by": shared["group_by"]}
                 ranges.append(Part("group-range", name, end - start, options, start, end, before, lines))
         spilled = run_parts(ranges, jobs)
         problems: dict[str, list[Problem]] = {name: [] for name in names}
@@ -285,20 +343,31 @@ def _grouped_in_parallel(
             read, offsets = value
             problems[part.path].extend(read)
             sources.append((part.options["file"], part.options["spill"], offsets))
-        shared = {"files": files, "sources": sources, "body": body, "group_by": group_by}
-        shared |= {"order_by": order_by, "protocol": protocol, "profile": profile, "samples": samples}
         sized = [(b, sum(o[b + 1] - o[b] for _, _, o in sources)) for b in range(buckets)]
         checks = [
-            Part("group-bucket", f"bucket {b}", size, shared | {"bucket": b}) for b, size in sized if size
+            Part("group-bucket", f"bucket {b}", size, shared | {"sources": sources, "bucket": b})
+            for b, size in sized
+            if size
         ]
         checked = run_parts(checks, jobs) if checks else []
+    return _merged(names, checks, checked, problems)
+
+
+def _merged(
+    names: list[str], parts: list[Any], outcomes: list[tuple[str, Any]], problems: dict[str, list[Problem]]
+) -> list[Report]:
+    """The reports of ``names`` from what grouped parts gave (findings, problems by file, ranks), in
+    the order a check in one process gives them."""
     found: dict[tuple[str, str], _Found] = {}
     ranks: dict[tuple[str, str], tuple[Any, ...]] = {}
-    for part, (status, value) in zip(checks, checked, strict=True):
+    for part, (status, value) in zip(parts, outcomes, strict=True):
         if status == "usage":
             raise UsageError(value)
         if status != "ok":
-            problems[names[0]].append(Problem(None, None, _said(part, status, value)))
+            where = part.before + 1 if part.kind.endswith("range") else None
+            problems[part.path if part.path in problems else names[0]].append(
+                Problem(where, None, _said(part, status, value))
+            )
             continue
         part_found, part_problems, part_ranks = value
         for name, own in part_problems.items():
@@ -316,10 +385,88 @@ def _grouped_in_parallel(
     return _reports(names, {key: found[key] for key in ordered}, problems)
 
 
+def _contiguous(groups: Iterable[Any]) -> bool:
+    """Whether each group among ``groups`` (records' groups, in file order) shows as one run (a
+    record of no group, None, is a group of its own and breaks no run)."""
+    seen: set[Any] = set()
+    current: Any = _NONE
+    for group in groups:
+        if group is None:
+            continue
+        key = _hashable(group)
+        if key != current:
+            if key in seen:
+                return False
+            seen.add(key)
+            current = key
+    return True
+
+
+_NONE: Final = object()
+
+
+def _at_group_starts(
+    name: str, size: int, pieces: list[tuple[int, int, int, int]], group_by: str
+) -> list[tuple[int, int, int, int]]:
+    """``pieces`` (a file's cuts at line ends: start, end, lines before, lines) with each cut moved
+    on to the next record whose group differs from the group of the record at the cut, so that a
+    clustered group is never cut; parts left empty are dropped."""
+    from toolwire.engines._jobs import PART_MAX, count_lines
+
+    starts = [(0, 0)]
+    with open(name, "rb") as raw:
+        for start, _, before, _ in pieces[1:]:
+            if start < starts[-1][0]:
+                continue
+            moved = _next_group(raw, start, size, group_by, PART_MAX)
+            if moved >= size:
+                break
+            starts.append((moved, before + count_lines(name, start, moved)))
+    ends = [*starts[1:], (size, pieces[-1][2] + pieces[-1][3])]
+    return [
+        (start, end, before, after - before)
+        for (start, before), (end, after) in zip(starts, ends, strict=True)
+        if end > start
+    ]
+
+
+def _next_group(raw: Any, offset: int, size: int, group_by: str, limit: int) -> int:
+    """The offset of the first line at or after ``offset`` (a line start) whose record's group
+    differs from the first record's there (lines that are no record of a group skipped); ``size``
+    when none does, or ``offset + limit`` and on, wherever the line past it starts (a group that
+    big is cut, and the parts' groups then show it)."""
+    import json
+
+    raw.seek(offset)
+    position = offset
+    first: Any = _NONE
+    while position < size:
+        line = raw.readline()
+        if not line:
+            return size
+        try:
+            record = json.loads(line)
+        except ValueError:
+            record = None
+        group = _value(record, group_by) if isinstance(record, dict) else None
+        if group is not None:
+            key = _hashable(group)
+            if first is _NONE:
+                first = key
+            elif key != first:
+                return position
+        position += len(line)
+        if position - offset > limit:
+            return position
+    return size
+
+
 def _said(part: Any, status: str, value: Any) -> str:
     from toolwire.engines._jobs import died, failed
 
     if status == "died":
+        if part.kind == "clustered-range":
+            return died(part, value)  # its groups are all in it
         if part.kind == "group-bucket":
             why = f"the worker checking them died ({value})"
             return f"the groups of {part.path} ({part.size:,} bytes of records) were not checked: {why}"
@@ -338,24 +485,29 @@ def _jsonl(name: str) -> bool:
     return not_a_trace(head) is None and detect_format(head) == "jsonl"
 
 
-def _head_samples(
-    name: str, kind: Preset | None, body: str | None, first: tuple[int, int, int, int]
-) -> dict[Any, list[Any]]:
-    """The bodies each field's protocol is detected from: the first of the file's (those of its first
-    :data:`_HEAD_BYTES` or :data:`_HEAD_RECORDS`, read by the parent before any worker starts)."""
+def _head(
+    name: str,
+    kind: Preset | None,
+    body: str | None,
+    first: tuple[int, int, int, int],
+    group_by: str | None = None,
+) -> tuple[dict[Any, list[Any]], list[Any]]:
+    """The bodies each field's protocol is detected from, and the groups at ``group_by``, of the
+    file's first records (those of its first :data:`_HEAD_BYTES` or :data:`_HEAD_RECORDS`, read by
+    the parent before any worker starts)."""
     from toolwire.engines._jobs import line_end_after
 
     end = min(first[1], line_end_after(name, first[0] + _HEAD_BYTES))
     calls: list[_Call] = []
 
     def each(line: int | None, record: Any) -> None:
-        _record(name, line, record, kind, body, None, None, calls, {}, [])
+        _record(name, line, record, kind, body, group_by, None, calls, {}, [])
         if len(calls) >= _HEAD_RECORDS:
             raise _Enough
 
     with contextlib.suppress(_Enough):
         _read(name, kind, body, None, None, calls, {}, [], (first[0], end, first[2]), each)
-    return _Detector(calls, None).samples
+    return _Detector(calls, None).samples, [call.group for call in calls]
 
 
 class _Enough(Exception):
