@@ -152,13 +152,14 @@ def test_method_path_query_headers_and_body_reach_the_upstream_as_they_came() ->
     with proxied() as (_, url, _told), httpx.Client(event_hooks={"request": [note]}) as client:
         body = b'{"messages": []}'
         response = client.patch(
-            url + "/v1/chat/completions?api-version=2025-01-01&x=%2F",
+            url + "/v1/chat/completions/%7Ea%2Fb?api-version=2025-01-01&x=%2F&y=a%20b&z=%7E+~",
             content=body,
             headers={"x-fake-mode": "echo", "Content-Type": "application/json", "X-Custom": "a, b"},
         )
     echo = response.json()
-    assert (echo["method"], echo["path"]) == ("PATCH", "/v1/chat/completions")
-    assert echo["query"] == "api-version=2025-01-01&x=%2F"
+    # The path and the query byte for byte: no escape undone or added on the way.
+    assert (echo["method"], echo["raw_path"]) == ("PATCH", "/v1/chat/completions/%7Ea%2Fb")
+    assert echo["query"] == "api-version=2025-01-01&x=%2F&y=a%20b&z=%7E+~"
     assert echo["sha256"] == hashlib.sha256(body).hexdigest()
     own = {"host", "content-length", "connection"}  # the connection's own, set per hop
     seen = [(k.lower(), v) for k, v in echo["headers"] if k.lower() not in own]
@@ -295,6 +296,63 @@ def test_an_upstream_that_cannot_be_reached_is_a_502_and_told() -> None:
         proxy.drain(10)
     assert response.status_code == 502
     assert any(t.problem is not None and "could not be reached" in t.problem.message for t in told)
+
+
+@contextmanager
+def _raw_upstream(answer: bytes) -> Iterator[str]:
+    """A TCP server on loopback that reads a request's head, writes ``answer`` (no HTTP at all, or
+    nothing) and closes: the URL to reach it."""
+    import socketserver
+    import threading
+
+    class Handler(socketserver.BaseRequestHandler):
+        def handle(self) -> None:
+            head = b""
+            while b"\r\n\r\n" not in head and (piece := self.request.recv(65536)):
+                head += piece
+            self.request.sendall(answer)
+
+    with socketserver.ThreadingTCPServer(("127.0.0.1", 0), Handler) as server:
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            yield f"http://127.0.0.1:{server.server_address[1]}"
+        finally:
+            server.shutdown()
+            thread.join(10)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("answer", [b"", b"garbage, no HTTP\r\n\r\n"], ids=["closes", "garbage"])
+def test_an_upstream_that_closes_or_answers_no_http_is_a_502_and_told(answer: bytes) -> None:
+    told: list[Told] = []
+    with _raw_upstream(answer) as upstream:
+        proxy = Proxy(upstream, tell=told.append)
+        with serving(proxy.app) as url:
+            response = httpx.post(url + "/v1/responses", json=RESPONSES_REQUEST)
+            proxy.drain(10)
+    assert response.status_code == 502
+    said = [
+        t.problem.message
+        for t in told
+        if t.problem is not None and "could not be reached" in t.problem.message
+    ]
+    # Said as what happened: the upstream broke the protocol, not a timeout.
+    assert said and all("RemoteProtocolError" in m for m in said), said
+
+
+@pytest.mark.slow
+def test_the_upstream_connection_is_kept_alive_between_exchanges() -> None:
+    with proxied() as (_, url, _told), httpx.Client() as client:
+        peers = [
+            tuple(
+                client.post(
+                    url + "/v1/chat/completions", content=b"{}", headers={"x-fake-mode": "echo"}
+                ).json()["peer"]
+            )
+            for _ in range(3)
+        ]
+    assert len(set(peers)) == 1, peers  # one upstream connection, reused
 
 
 @pytest.mark.slow
@@ -680,6 +738,25 @@ def test_the_pipe_hands_over_short_reads_and_ends_when_closed() -> None:
     assert pipe.read() == b": 2\n\n"
     assert pipe.read(10) == b""
     assert bytes(pipe.captured) == b"data: 1\n\ndata: 2\n\n"
+
+
+def test_the_pipe_hands_over_every_chunk_waiting_in_one_read_within_what_is_asked() -> None:
+    """Chunks handed over while the checker waited for the interpreter come in one read (one wake-up
+    and one parse for all of them), never more than the reader asked for."""
+    from toolwire.engines._pipe import Pipe
+
+    pipe = Pipe()
+    events = [f"data: {n}\n\n".encode() for n in range(5)]
+    for event in events:
+        pipe.write(event)
+    assert pipe.read(1 << 20) == b"".join(events)
+    for event in events:
+        pipe.write(event)
+    assert pipe.read(12) == events[0]  # more than one chunk waits, but all of them is more than 12
+    assert pipe.read(1 << 20) == b"".join(events[1:])
+    pipe.close()
+    assert pipe.read(10) == b""
+    assert bytes(pipe.captured) == b"".join(events) * 2
 
 
 def test_the_pipe_decodes_gzip_and_bounds_what_waits(monkeypatch: pytest.MonkeyPatch) -> None:

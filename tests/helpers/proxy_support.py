@@ -58,6 +58,8 @@ async def _upstream(request: Request) -> Response:
             {
                 "method": request.method,
                 "path": request.url.path,
+                "raw_path": request.scope["raw_path"].decode("latin-1"),
+                "peer": list(request.client) if request.client else None,
                 "query": request.url.query,
                 "headers": [[k.decode("latin-1"), v.decode("latin-1")] for k, v in request.headers.raw],
                 "sha256": hashlib.sha256(body).hexdigest(),

@@ -113,6 +113,13 @@ class Pipe:
                 self._ready.wait()
             if not self._chunks:
                 raw = b""
+            elif len(self._chunks) > 1 and self._waiting <= size:
+                # Every chunk waiting, in one read: the reader parses them at once (one wake-up,
+                # one lock, one read of the trace reader's loop for what the forwarder handed over
+                # while this thread waited for the interpreter).
+                raw = b"".join(self._chunks)
+                self._chunks.clear()
+                self._waiting = 0
             else:
                 raw = self._chunks[0][:size]
                 rest = self._chunks[0][size:]

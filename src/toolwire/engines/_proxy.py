@@ -1,15 +1,14 @@
 """``toolwire proxy``: forward every exchange unchanged to an upstream, and check it on the way.
 
-A Starlette app, served by uvicorn, with httpx (HTTP/1.1, keep-alive, TLS
-verified) to the upstream.  Each request is read whole and forwarded as it
-came: method, path, query, headers (less the hop-by-hop ones and ``Host``),
-body.  Each response is streamed back as it arrives, chunk by chunk, the
-bytes exactly as the upstream sent them (a gzip body stays gzip); chunks that
-arrived together leave in one write.  Only after a chunk went to the client is
-it handed to the exchange's checker (:mod:`._live`), which runs in a thread of
-its own, or (``isolate``, as the CLI runs it) in a process of its own
-(:mod:`._isolated`), so that checking takes neither the forwarder's GIL nor its
-CPU: a slow or failing check never delays or breaks the stream.
+A Starlette app, served by uvicorn, with httpx (HTTP/1.1, keep-alive, TLS verified, on aiohttp's
+connections: :mod:`._upstream`) to the upstream. Each request is read whole and forwarded as it
+came: method, path, query, headers (less the hop-by-hop ones and ``Host``), body. Each response
+is streamed back as it arrives, chunk by chunk, the bytes exactly as the upstream sent them (a
+gzip body stays gzip); chunks that arrived together leave in one write. Only after a chunk went
+to the client is it handed to the exchange's checker (:mod:`._live`), which runs in a thread of
+its own, or (``isolate``, as the CLI runs it) in a process of its own (:mod:`._isolated`), so
+that checking takes neither the forwarder's GIL nor its CPU: a slow or failing check never
+delays or breaks the stream.
 
 The engine reports what it finds as :class:`~._live.Told` events to the
 ``tell`` callback given (from checker threads, one at a time), and keeps a
@@ -135,15 +134,15 @@ class Proxy:
     def client(self) -> httpx.AsyncClient:
         """The upstream client, made on first use (inside the server's event loop)."""
         if self._client is None:
+            from toolwire.engines._upstream import AiohttpTransport
+
             self._client = httpx.AsyncClient(
-                http1=True,
-                http2=False,
-                verify=_tls(self._verify),
+                # HTTP/1.1, kept alive, TLS verified, on aiohttp's connections (see ._upstream).
+                transport=AiohttpTransport(_tls(self._verify)),
                 follow_redirects=False,
                 trust_env=False,
                 # A stream may pause long between events; connecting may not.
                 timeout=httpx.Timeout(connect=30.0, read=600.0, write=600.0, pool=None),
-                limits=httpx.Limits(max_connections=None, max_keepalive_connections=200),
             )
             # Forward the client's headers only: none of httpx's defaults (User-Agent, Accept...).
             self._client.headers = httpx.Headers()
