@@ -342,6 +342,23 @@ def test_an_upstream_that_closes_or_answers_no_http_is_a_502_and_told(answer: by
 
 
 @pytest.mark.slow
+def test_a_long_response_header_is_forwarded_as_it_came() -> None:
+    """A header line of 12 KiB (past aiohttp's own 8 KiB bound, within what h11 takes)."""
+    big = "b" * (12 << 10)
+    answer = (
+        f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Big: {big}\r\n"
+        "Content-Length: 2\r\nConnection: close\r\n\r\n{}"
+    ).encode()
+    told: list[Told] = []
+    with _raw_upstream(answer) as upstream:
+        proxy = Proxy(upstream, tell=told.append)
+        with serving(proxy.app) as url:
+            response = httpx.post(url + "/v1/chat/completions", content=b"{}")
+            proxy.drain(10)
+    assert (response.status_code, response.headers["x-big"], response.content) == (200, big, b"{}")
+
+
+@pytest.mark.slow
 def test_the_upstream_connection_is_kept_alive_between_exchanges() -> None:
     with proxied() as (_, url, _told), httpx.Client() as client:
         peers = [

@@ -34,6 +34,8 @@ __all__ = ["AiohttpTransport"]
 
 #: Headers aiohttp adds to a request unless told not to: the client's own, or none, go upstream.
 _SKIP: Final = ("User-Agent", "Accept", "Accept-Encoding", "Content-Type")
+#: The longest status or header line taken from an upstream.
+_HEAD_LINE: Final = 64 << 10
 
 
 class AiohttpTransport(httpx.AsyncBaseTransport):
@@ -53,6 +55,9 @@ class AiohttpTransport(httpx.AsyncBaseTransport):
                 auto_decompress=False,
                 trust_env=False,
                 timeout=aiohttp.ClientTimeout(total=None),
+                # A response head's lines as long as h11 took them (aiohttp's own bound is 8 KiB).
+                max_line_size=_HEAD_LINE,
+                max_field_size=_HEAD_LINE,
             )
         return self._session
 
