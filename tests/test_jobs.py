@@ -409,3 +409,42 @@ def test_a_clustered_part_whose_worker_dies_loses_its_own_groups(
     assert lost and all(before < n <= before + count for n in lost)
     assert lines_of(out) <= lines_of(whole)
     assert code == 1
+
+
+@pytest.mark.parametrize("held", [4, 5, 6, 7])
+@pytest.mark.parametrize("order_by", ["startTime", None])
+def test_a_clustered_part_checked_a_few_groups_at_a_time_finds_what_it_finds_whole(
+    order_by: str | None, held: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A clustered part's worker checks the groups it has gathered every so many calls, so that it
+    holds a few groups, not its part: the findings, their order and ranks are those of the part
+    checked whole (run here, in-process, as a worker runs it)."""
+    from toolwire.engines import _groups_jobs, _logs
+    from toolwire.engines._envelopes import preset
+
+    log = _clustered_log(_litellm_log(tmp_path / "litellm.jsonl"), tmp_path / "clustered.jsonl")
+    name, size = str(log), log.stat().st_size
+    files = [(name, preset("litellm"))]
+    pieces = _jobs.cuts(name, size, 2)
+    samples, _ = _logs._head(name, files[0][1], None, pieces[0], "trace_id")
+    options = {"files": files, "body": None, "group_by": "trace_id", "order_by": order_by}
+    options |= {"protocol": None, "profile": None, "samples": samples, "file": 0}
+    lines = log.read_bytes().count(b"\n")
+    part = _jobs.Part("clustered-range", name, size, options, 0, size, 0, lines)
+    whole = _groups_jobs.run_clustered_part(part)
+    checked: list[int] = []
+    original = _logs._check_groups
+
+    def spy(calls: list[Any], *args: Any, **kwargs: Any) -> Any:
+        checked.append(len(calls))
+        return original(calls, *args, **kwargs)
+
+    monkeypatch.setattr(_groups_jobs, "_check_groups", spy)
+    monkeypatch.setattr(_groups_jobs, "_HELD", held)
+    few = _groups_jobs.run_clustered_part(part)
+    assert whole is not None and few is not None
+    assert len(checked) > 20 and max(checked) < 40  # a few groups at a time
+    found, problems, ranks, digests = whole
+    assert few[0] == found and list(few[0]) == list(found)
+    assert few[1] == problems and few[2] == ranks and sorted(few[3]) == sorted(digests)
+    assert sum(len(f.findings) for f in found.values()) > 10

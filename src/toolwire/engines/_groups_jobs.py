@@ -22,10 +22,11 @@ Else (or when it gave up) the check runs in two rounds on the pool of :mod:`._jo
    of the files and of their lines, are the records of whole groups, checked as ``--jobs 1``
    checks them.  The parent puts the buckets' findings together in the order ``--jobs 1`` gives.
 
-Memory: a worker holds a part's records (clustered: a part of at most 64 MiB of log, more only by
-the group at its end), a range's records pickled (the spill round) or one bucket's records (the
-check round): B is chosen so that a bucket holds about :data:`toolwire.engines._logs.BUCKET` bytes
-of log.  ``benchmarks/bench_jobs.py`` measures a shuffled log against the same log clustered.
+Memory: a worker holds the records of some :data:`_HELD` calls (clustered: it checks the groups
+they complete as it reads on, so a long part costs no more than a short one), a range's records
+pickled (the spill round) or one bucket's records (the check round): B is chosen so that a bucket
+holds about :data:`toolwire.engines._logs.BUCKET` bytes of log. ``benchmarks/bench_jobs.py``
+measures a shuffled log against the same log clustered.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ import io
 import pickle
 import zlib
 from array import array
-from typing import Any
+from typing import Any, Final
 
 from toolwire.engines._check import Problem
 from toolwire.engines._envelopes import Preset
@@ -70,6 +71,10 @@ def _text(group: Any) -> bytes:
     return text.encode("utf-8", "surrogatepass")
 
 
+#: The calls a clustered part's worker gathers before it checks the groups they complete.
+_HELD: Final = 1000
+
+
 class _Again(Exception):
     """A clustered part met a group again after another: its log is not clustered."""
 
@@ -91,10 +96,20 @@ def run_clustered_part(
     soon as a group shows again after another."""
     o = part.options
     name, kind = o["files"][o["file"]]
+    chosen = get_protocol(o["protocol"]) if o["protocol"] is not None else None
+    found: dict[tuple[str, str], _Found] = {}
+    ranks: dict[tuple[str, str], tuple[Any, ...]] = {}
     calls: list[_Call] = []
     problems: dict[str, list[Problem]] = {name: []}
     seen: set[Any] = set()
     current: list[Any] = [None]
+    settled: list[Any] = [None]
+
+    def check(done: list[_Call]) -> None:
+        """Check ``done``, whole groups, as one process would (each field's protocol kept)."""
+        settled[0] = _check_groups(
+            done, chosen, o["profile"], True, found, problems, o["samples"], settled[0], ranks=ranks
+        )
 
     def each(line: int | None, record: Any) -> None:
         known = len(calls)
@@ -107,16 +122,21 @@ def run_clustered_part(
                 raise _Again
             seen.add(key)
             current[0] = key
+            if len(calls) > _HELD:
+                # The groups before this record are whole: checked now, so that a worker holds
+                # a few groups' records, not its part's.
+                first = calls.pop()
+                check(calls)
+                calls.clear()
+                first.seq = 0  # its group's order among the calls to come (seq numbers them)
+                calls.append(first)
 
     try:
         span = (part.start, part.end, part.before)
         _read(name, kind, o["body"], None, None, [], {}, problems[name], span, each)
     except _Again:
         return None
-    chosen = get_protocol(o["protocol"]) if o["protocol"] is not None else None
-    found: dict[tuple[str, str], _Found] = {}
-    ranks: dict[tuple[str, str], tuple[Any, ...]] = {}
-    _check_groups(calls, chosen, o["profile"], True, found, problems, o["samples"], ranks=ranks)
+    check(calls)
     return found, problems, ranks, array("q", map(digest_of, seen))
 
 
