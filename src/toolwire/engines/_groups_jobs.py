@@ -41,7 +41,17 @@ from typing import Any, Final
 
 from toolwire.engines._check import Problem
 from toolwire.engines._envelopes import Preset
-from toolwire.engines._logs import _Call, _check_groups, _Found, _hashable, _read, _record, _value
+from toolwire.engines._logs import (
+    _Call,
+    _check_groups,
+    _Found,
+    _hashable,
+    _RanAgain,
+    _read,
+    _record,
+    _Runs,
+    _value,
+)
 from toolwire.protocols import get_protocol
 
 __all__ = ["bucket_of", "digest_of", "run_bucket_part", "run_clustered_part", "run_spill_part"]
@@ -75,10 +85,6 @@ def _text(group: Any) -> bytes:
 _HELD: Final = 1000
 
 
-class _Again(Exception):
-    """A clustered part met a group again after another: its log is not clustered."""
-
-
 def run_clustered_part(
     part: Any,
 ) -> (
@@ -101,8 +107,7 @@ def run_clustered_part(
     ranks: dict[tuple[str, str], tuple[Any, ...]] = {}
     calls: list[_Call] = []
     problems: dict[str, list[Problem]] = {name: []}
-    seen: set[Any] = set()
-    current: list[Any] = [None]
+    runs = _Runs()
     settled: list[Any] = [None]
 
     def check(done: list[_Call]) -> None:
@@ -116,28 +121,22 @@ def run_clustered_part(
         _record(name, line, record, kind, o["body"], o["group_by"], o["order_by"], calls, {}, problems[name])
         if len(calls) == known or calls[-1].group is None:
             return
-        key = _hashable(calls[-1].group)
-        if key != current[0]:
-            if key in seen:
-                raise _Again
-            seen.add(key)
-            current[0] = key
-            if len(calls) > _HELD:
-                # The groups before this record are whole: checked now, so that a worker holds
-                # a few groups' records, not its part's.
-                first = calls.pop()
-                check(calls)
-                calls.clear()
-                first.seq = 0  # its group's order among the calls to come (seq numbers them)
-                calls.append(first)
+        if runs.starts(calls[-1].group) and len(calls) > _HELD:
+            # The groups before this record are whole: checked now, so that a worker holds a few
+            # groups' records, not its part's.
+            first = calls.pop()
+            check(calls)
+            calls.clear()
+            first.seq = 0  # its group's order among the calls to come (seq numbers them)
+            calls.append(first)
 
     try:
         span = (part.start, part.end, part.before)
         _read(name, kind, o["body"], None, None, [], {}, problems[name], span, each)
-    except _Again:
+    except _RanAgain:
         return None
     check(calls)
-    return found, problems, ranks, array("q", map(digest_of, seen))
+    return found, problems, ranks, array("q", map(digest_of, runs.seen))
 
 
 def run_spill_part(part: Any) -> tuple[list[Problem], list[int]]:

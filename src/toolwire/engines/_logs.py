@@ -388,18 +388,39 @@ def _merged(
 def _contiguous(groups: Iterable[Any]) -> bool:
     """Whether each group among ``groups`` (records' groups, in file order) shows as one run (a
     record of no group, None, is a group of its own and breaks no run)."""
-    seen: set[Any] = set()
-    current: Any = _NONE
-    for group in groups:
-        if group is None:
-            continue
-        key = _hashable(group)
-        if key != current:
-            if key in seen:
-                return False
-            seen.add(key)
-            current = key
+    runs = _Runs()
+    try:
+        for group in groups:
+            if group is not None:
+                runs.starts(group)
+    except _RanAgain:
+        return False
     return True
+
+
+class _RanAgain(Exception):
+    """A group showed again after another: the records are not clustered."""
+
+
+class _Runs:
+    """The groups of records met in order, each expected as one run of them."""
+
+    def __init__(self) -> None:
+        #: Every group met (as :func:`_hashable` keys).
+        self.seen: set[Any] = set()
+        self._current: Any = _NONE
+
+    def starts(self, group: Any) -> bool:
+        """Whether ``group`` (not None) starts a run (not: it goes on with the current one); raises
+        :class:`_RanAgain` when it was met before another."""
+        key = _hashable(group)
+        if key == self._current:
+            return False
+        if key in self.seen:
+            raise _RanAgain
+        self.seen.add(key)
+        self._current = key
+        return True
 
 
 _NONE: Final = object()
