@@ -1,10 +1,11 @@
 """``check --jobs``: records per second at ``--jobs 1`` against ``json.loads``, and the ``--jobs 2``
 speed-up on the same generated log of Chat request bodies (as wall time, and as CPU critical path:
-the parent's CPU plus its busiest worker's; target >= 1.7x, findings identical; medians of
-``--runs``; beside it, what this machine gives two processes doing half a ``json.loads`` each at
-once, against one doing it all: its own ceiling), and the highest peak RSS of a ``--jobs 2``
-worker on that log against one of 40% of its records (flat: a worker holds one record at a
-time; both logs' parts are big enough to be read typed, as a part under 4 MiB is not, which alone
+the parent's CPU plus its busiest worker's; target >= 1.7x, findings identical), beside what this
+machine gives two processes doing half a ``json.loads`` each at once against one doing it all (its
+own ceiling).  ``--runs`` rounds each measure every figure once, interleaved; the median of the
+rounds' own ratios is printed, and each round's beside it.  Then the highest peak RSS of a
+``--jobs 2`` worker on that log against one of 40% of its records (flat: a worker holds one record
+at a time; both logs' parts are big enough to be read typed, as a part under 4 MiB is not, which alone
 costs msgspec's few MiB).  The issue asks for 1M and 10M records (1 GB and 10 GB of request
 bodies): ``--requests 1000000`` measures 1M against 400k.  Measured once by hand, a worker's peak:
 20 MiB at 10k records, 24 at 100k, 25 at 1M, 25 at 10M.
@@ -91,16 +92,20 @@ with open(sys.argv[1], "rb") as handle:
 """
 
 
-def _ceiling(log: Path) -> tuple[float, float, float]:
-    """This machine's own ceiling for the critical-path speed-up: CPU seconds of one process doing
-    ``json.loads`` over the whole log, against the busier of two doing a half each at once (on a
-    machine whose two CPUs share a core, or its caches, or a host, each of two runs slower than
-    one alone).  Returns (the ratio, alone, the busier half)."""
-    size = log.stat().st_size
+def _middle(log: Path) -> int:
+    """The offset of the first line end after the middle of ``log``."""
     with log.open("rb") as handle:
-        handle.seek(size // 2)
+        handle.seek(log.stat().st_size // 2)
         handle.readline()
-        middle = handle.tell()
+        return handle.tell()
+
+
+def _ceiling(log: Path, middle: int) -> tuple[float, float]:
+    """This machine's own ceiling for the critical-path speed-up, once: CPU seconds of one process
+    doing ``json.loads`` over the whole log, and of the busier of two doing a half each at once (on
+    a machine whose two CPUs share a core, or its caches, or a host, each of two runs slower than
+    one alone)."""
+    size = log.stat().st_size
 
     def cpu(*ranges: tuple[int, int]) -> list[float]:
         children = [
@@ -112,9 +117,7 @@ def _ceiling(log: Path) -> tuple[float, float, float]:
             out.append(usage.ru_utime + usage.ru_stime)
         return out
 
-    alone = statistics.median(cpu((0, size))[0] for _ in range(3))
-    halves = statistics.median(max(cpu((0, middle), (middle, size))) for _ in range(3))
-    return alone / halves, alone, halves
+    return cpu((0, size))[0], max(cpu((0, middle), (middle, size)))
 
 
 def grouped_records(sessions: int, turns: int = 5, shuffled: bool = False) -> Iterator[dict[str, Any]]:
@@ -178,27 +181,33 @@ def bench_grouped(add: Callable[..., None], scratch: Path, sessions: int, runs: 
     count = write(clustered, grouped_records(sessions))
     write(shuffled, grouped_records(sessions, shuffled=True))
     times = scratch / "cpu"
-    one = [_check(clustered, 1, times, GROUPED) for _ in range(runs)]
-    two = [_check(clustered, 2, times, GROUPED) for _ in range(runs)]
-    mixed = [_check(shuffled, 2, times, GROUPED) for _ in range(runs)]
+    # Interleaved rounds, each ratio a round's own (see bench_jobs).
+    rounds = [
+        (
+            _check(clustered, 1, times, GROUPED),
+            _check(clustered, 2, times, GROUPED),
+            _check(shuffled, 2, times, GROUPED),
+        )
+        for _ in range(runs)
+    ]
     mixed_one = _check(shuffled, 1, times, GROUPED)
-    found = json.loads(one[0][2])["reports"]
+    found = json.loads(rounds[0][0][2])["reports"]
     planted = sum(len(r["findings"]) for r in found)
-    same = all(r[2] == one[0][2] for r in [*one, *two]) and all(r[2] == mixed_one[2] for r in mixed)
-    cpu1, cpu2 = statistics.median(r[1] for r in one), statistics.median(r[1] for r in two)
+    same = all(one[2] == two[2] == rounds[0][0][2] and mixed[2] == mixed_one[2] for one, two, mixed in rounds)
+    cpu1, cpu2 = statistics.median(r[0][1] for r in rounds), statistics.median(r[1][1] for r in rounds)
     add(
         "grouped check --jobs 2 CPU critical path",
-        cpu1 / cpu2,
+        statistics.median(r[0][1] / r[1][1] for r in rounds),
         "(reported)",
         same and planted > 0,
         f"{cpu1:.2f} s / {cpu2:.2f} s, {count:,} records, {planted} findings"
         + ("" if same else "; findings DIFFER"),
     )
-    wall_c, wall_s = statistics.median(r[0] for r in two), statistics.median(r[0] for r in mixed)
-    rss = max(r[3] for r in [*two, *mixed])
+    wall_c, wall_s = statistics.median(r[1][0] for r in rounds), statistics.median(r[2][0] for r in rounds)
+    rss = max(r[k][3] for r in rounds for k in (1, 2))
     add(
         "grouped check shuffled / clustered, --jobs 2",
-        wall_s / wall_c,
+        statistics.median(r[2][0] / r[1][0] for r in rounds),
         "(reported)",
         same,
         f"{wall_s:.2f} s / {wall_c:.2f} s wall; a worker's peak RSS {rss / (1 << 20):.0f} MiB",
@@ -218,47 +227,59 @@ def bench_jobs(add: Callable[..., None], requests: int, runs: int = 1) -> None:
         log = Path(scratch) / "requests.jsonl"
         count = write(log, chat_bodies(requests))
         times = Path(scratch) / "cpu"
-        loads = statistics.median(_loads(log) for _ in range(runs))
-        one = [_check(log, 1, times) for _ in range(runs)]
-        two = [_check(log, 2, times) for _ in range(runs)]
-        same = all(run[2] == one[0][2] for run in [*one, *two])
-        wall1, cpu1 = statistics.median(r[0] for r in one), statistics.median(r[1] for r in one)
-        wall2, cpu2 = statistics.median(r[0] for r in two), statistics.median(r[1] for r in two)
+        middle = _middle(log)
+        # Interleaved: each round measures json.loads, --jobs 1, --jobs 2 and the machine's
+        # ceiling one after the other, and each ratio is a round's own (the machine's speed swings
+        # by a quarter between minutes); the medians of the rounds' ratios are printed.
+        rounds = []
+        for _ in range(runs):
+            loads, one, two = _loads(log), _check(log, 1, times), _check(log, 2, times)
+            rounds.append((loads, one, two, _ceiling(log, middle)))
+        same = all(one[2] == two[2] == rounds[0][1][2] for _, one, two, _ in rounds)
         size = log.stat().st_size / (1 << 20)
+
+        def median(f: Callable[[Any], float]) -> float:
+            return statistics.median(f(r) for r in rounds)
+
+        loads, cpu1, cpu2 = median(lambda r: r[0]), median(lambda r: r[1][1]), median(lambda r: r[2][1])
+        wall1, wall2 = median(lambda r: r[1][0]), median(lambda r: r[2][0])
+        speed_up = median(lambda r: r[1][1] / r[2][1])
+        spread = ", ".join(f"{r[1][1] / r[2][1]:.2f}" for r in rounds)
         add(
             "check --jobs 1 time / json.loads's",
-            cpu1 / loads,
+            median(lambda r: r[1][1] / r[0]),
             "<= 1.0",
-            cpu1 / loads <= 1.0,
+            median(lambda r: r[1][1] / r[0]) <= 1.0,
             f"{count / cpu1:,.0f} vs {count / loads:,.0f} records/s, {size:.0f} MiB",
         )
         add(
             "check --jobs 2 wall speed-up",
-            wall1 / wall2,
+            median(lambda r: r[1][0] / r[2][0]),
             "(reported)",
             same,
             f"{wall1:.2f} s / {wall2:.2f} s",
         )
         add(
             "check --jobs 2 CPU critical-path speed-up",
-            cpu1 / cpu2,
+            speed_up,
             ">= 1.7",
-            same and cpu1 / cpu2 >= 1.7,
-            f"{cpu1:.2f} s / {cpu2:.2f} s" + ("" if same else "; findings DIFFER"),
+            same and speed_up >= 1.7,
+            f"{cpu1:.2f} s / {cpu2:.2f} s; rounds {spread}" + ("" if same else "; findings DIFFER"),
         )
-        ceiling, alone, halves = _ceiling(log)
+        alone, halves = median(lambda r: r[3][0]), median(lambda r: r[3][1])
         add(
             "this machine's 2-process ceiling (json.loads)",
-            ceiling,
+            median(lambda r: r[3][0] / r[3][1]),
             "(reported)",
             True,
-            f"{alone:.2f} s alone / {halves:.2f} s the busier of two halves at once",
+            f"{alone:.2f} s alone / {halves:.2f} s the busier of two halves at once; rounds "
+            + ", ".join(f"{r[3][0] / r[3][1]:.2f}" for r in rounds),
         )
         # Memory per worker is bounded by its part, not the log: the same at 40% of the records (a
         # tenth would cut parts under 4 MiB, read without msgspec: a few MiB less for that alone).
         small = Path(scratch) / "small.jsonl"
         tenth = write(small, chat_bodies(max(1, requests * 4 // 10)))
-        rss, rss10 = max(r[3] for r in two), _check(small, 2, times)[3]
+        rss, rss10 = max(r[2][3] for r in rounds), _check(small, 2, times)[3]
         add(
             f"worker peak RSS {count:,} / {tenth:,} records",
             rss / rss10,
