@@ -156,6 +156,15 @@ def test_messages_that_is_not_a_list_is_an_input_error(tmp_path: Path) -> None:
         (b'{\n  "messages": [\n', "json"),
         (b"[\n", "json"),
         (b"", "jsonl"),
+        # A first record cut short, or an array, before lines of JSON Lines: JSON Lines.
+        (b'{"model": "gpt-4o", "mess\n{"a": 1}\n{"a": 2}\n', "jsonl"),
+        (b'{"model": "gpt-4o", "mess\n{"a": 1}', "jsonl"),
+        (b'[1, 2, 3]\n{"a": 1}\n', "jsonl"),
+        # Pretty-printed documents, some of whose lines are whole values.
+        (b'[\n  {"a": 1}\n]', "json"),
+        (b'[{"a": 1}, {"b": 2}]\n', "json"),
+        (b'{\n  "messages": [\n    {"role": "user"}\n  ]\n}\n', "json"),
+        (b'{\n  "a": 1\n}', "json"),
     ],
 )
 def test_the_input_format_is_detected_from_the_first_bytes(head: bytes, expected: str) -> None:

@@ -113,7 +113,18 @@ def _cases(tmp: Path) -> dict[str, list[str]]:
             *("--group-by", "trace_id", "--order-by", "startTime"),
         ],
         "body": ["check", requests, "--body", "messages"],
+        "grouped-head-cut-short": [
+            *("check", _head_cut_short(Path(litellm), tmp / "cut.jsonl"), "--log", "litellm"),
+            *("--group-by", "trace_id", "--order-by", "startTime"),
+        ],
     }
+
+
+def _head_cut_short(log: Path, path: Path) -> str:
+    """``log`` with a first record cut short (as by a writer that died mid-line), then the rest."""
+    text = log.read_text()
+    path.write_text(text[:300] + "\n" + text)
+    return str(path)
 
 
 CASES = [
@@ -125,6 +136,7 @@ CASES = [
     "grouped",
     "grouped-shuffled",
     "body",
+    "grouped-head-cut-short",
 ]
 
 

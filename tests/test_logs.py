@@ -127,6 +127,16 @@ def test_a_call_id_changed_between_a_response_and_the_next_request_names_its_gro
     assert rules(check_log([file], presets=[name])) == []
 
 
+def test_a_log_whose_first_record_was_cut_short_is_checked_from_its_second_line(tmp_path: Path) -> None:
+    text = (LOGS / "litellm" / "changed-id.jsonl").read_text()
+    log = tmp_path / "log.jsonl"
+    log.write_text(text[:300] + "\n" + text)  # a writer that died mid-record, then the log
+    reports = check_log([log], presets=["litellm"], group_by="trace_id")
+    assert [(f.rule, f.line) for r in reports for f in r.findings] == [("RT-1", 3)]
+    [problem] = [p for r in reports for p in r.problems if p.severity == "error"]
+    assert (problem.line, problem.message.split(" (")[0]) == (1, "JSON ends early")
+
+
 def test_shuffled_records_ordered_by_order_by_give_the_same_findings(tmp_path: Path) -> None:
     lines = (LOGS / "litellm" / "changed-id.jsonl").read_text().splitlines()
     other = [json.loads(line) for line in (LOGS / "litellm" / "clean.jsonl").read_text().splitlines()]

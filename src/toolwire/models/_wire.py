@@ -105,30 +105,53 @@ def detect_format(head: bytes) -> InputFormat:
     'jsonl'
     >>> detect_format(b'{\\n  "messages": []\\n}')
     'json'
+
+    A first line that is cut short, or an array, followed by lines that are JSON values each, is
+    JSON Lines (its first record is bad, not the whole file):
+
+    >>> detect_format(b'{"model": "gpt-4o", "mess\\n{"a": 1}\\n{"a": 2}\\n')
+    'jsonl'
     """
     if is_eventstream(head):
         return "eventstream"
     text = head.removeprefix(_BOM).lstrip(b" \t\r\n")
     if text.startswith(_SSE_FIELDS):
         return "sse"
-    if text.startswith(b"["):
-        return "json"
     lines = _EOL.split(text, 1)
     if len(lines) == 1 and text.startswith(b"{"):
         # One line longer than the head: a JSON Lines event or a one-line document; read as
         # JSON Lines, both come out whole.
         return "jsonl"
     first = lines[0].strip()
+    if text.startswith(b"["):
+        # A whole array on the first line with more after it cannot be one document.
+        more = len(lines) > 1 and lines[1].strip()
+        return "jsonl" if more and decode_json(first)[1] is None else "json"
     if first and not first.startswith((b"{", b"[")) and _SSE_NAME.match(first):
         return "sse"
     if first:
         _, reason = decode_json(first)
         if reason is None:
             return "jsonl"
-        # A first line that is valid JSON only together with what follows is a document.
-        if reason.startswith("JSON ends early"):
+        # A first line that is valid JSON only together with what follows is a document, unless
+        # the lines after it are JSON values each: then it is a record cut short.
+        if reason.startswith("JSON ends early") and not _values_follow(lines):
             return "json"
     return "jsonl"
+
+
+def _values_follow(lines: list[bytes]) -> bool:
+    """Whether most of the lines after the first (of the first 8 that are not blank) are JSON
+    objects each, as in JSON Lines; few of a pretty-printed object's lines are one whole value
+    (``"key": value,`` is not one).  ``lines``: the head split once, at its first line end."""
+    if len(lines) < 2:
+        return False
+    rest = _EOL.split(lines[1])
+    if len(rest) > 1 and not rest[-1].rstrip().endswith(b"}"):
+        rest.pop()  # the head's last line, cut short by the head
+    sample = [line for line in (line.strip() for line in rest) if line][:8]
+    values = sum(line.startswith(b"{") and decode_json(line)[1] is None for line in sample)
+    return 2 * values > len(sample)
 
 
 _EOL: Final = re.compile(rb"\r\n|\r|\n")
