@@ -113,11 +113,32 @@ def _cases(tmp: Path) -> dict[str, list[str]]:
             *("--group-by", "trace_id", "--order-by", "startTime"),
         ],
         "body": ["check", requests, "--body", "messages"],
+        "grouped-with-gaps": [
+            *("check", _with_gaps(Path(litellm), tmp / "gaps.jsonl"), "--log", "litellm"),
+            *("--group-by", "trace_id", "--order-by", "startTime"),
+        ],
         "grouped-head-cut-short": [
             *("check", _head_cut_short(Path(litellm), tmp / "cut.jsonl"), "--log", "litellm"),
             *("--group-by", "trace_id", "--order-by", "startTime"),
         ],
     }
+
+
+def _with_gaps(log: Path, path: Path) -> str:
+    """``log`` with records of no group (none, or empty text), of no order, of an order written as
+    text, and of a group that is an object: each said as a warning, or grouped, as one process does."""
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    for n, record in enumerate(records):
+        if n % 7 == 3:
+            record["trace_id"] = "" if n % 2 else None
+        if n % 11 == 5:
+            del record["startTime"]
+        elif n % 13 == 6:
+            record["startTime"] = str(record["startTime"])
+        if n % 17 == 9:
+            record["trace_id"] = {"session": record["trace_id"], "tenant": 1}
+    path.write_text("".join(json.dumps(record) + "\n" for record in records))
+    return str(path)
 
 
 def _head_cut_short(log: Path, path: Path) -> str:
@@ -136,6 +157,7 @@ CASES = [
     "grouped",
     "grouped-shuffled",
     "body",
+    "grouped-with-gaps",
     "grouped-head-cut-short",
 ]
 

@@ -286,3 +286,80 @@ def test_past_fifty_unreadable_records_only_their_count_is_listed(tmp_path: Path
     assert len(report.problems) == 51
     assert report.problems[-1].message == "10 more input problems, not listed"
     assert report.exit_code == 2
+
+
+def _changed_id(tmp_path: Path, *edits: dict[str, Any]) -> Path:
+    """The LiteLLM log of two turns whose second request changes a call's id (RT-1 at line 2),
+    each record updated with its edit (a key set to None is dropped)."""
+    lines = (LOGS / "litellm" / "changed-id.jsonl").read_text().splitlines()
+    records = [json.loads(line) for line in lines]
+    for record, edit in zip(records, edits, strict=False):
+        record.update(edit)
+        for key in [k for k, v in edit.items() if v is None]:
+            del record[key]
+    return _written(tmp_path / "log.jsonl", records)
+
+
+def test_a_record_with_no_group_is_checked_alone_and_said_so(tmp_path: Path) -> None:
+    reports = check_log([_changed_id(tmp_path)], presets=["litellm"], group_by="no.such.path")
+    assert rules(reports) == []
+    assert [(p.line, p.severity, p.message) for r in reports for p in r.problems] == [
+        (n, "warning", "no value at --group-by no.such.path: checked alone, as no conversation's turn")
+        for n in (1, 2)
+    ]
+    assert max(r.exit_code for r in reports) == 0
+
+
+@pytest.mark.parametrize(
+    ("edits", "warning"),
+    [
+        # The first turn has no time: it goes last, and the turns cannot be compared.
+        (({"startTime": None},), (1, "no value at --order-by startTime")),
+        (({}, {"startTime": None}), (2, "no value at --order-by startTime")),
+        (
+            ({"startTime": "2024-11-20T10:00:01Z"},),
+            (2, "the values at --order-by startTime mix numbers and text"),
+        ),
+    ],
+)
+def test_records_that_cannot_be_put_in_order_are_said_so(
+    edits: tuple[dict[str, Any], ...], warning: tuple[int, str], tmp_path: Path
+) -> None:
+    log = _changed_id(tmp_path, *edits)
+    reports = check_log([log], presets=["litellm"], group_by="trace_id", order_by="startTime")
+    [problem] = [p for r in reports for p in r.problems]
+    assert (problem.line, problem.severity) == (warning[0], "warning")
+    assert problem.message.startswith(f"group sess-7f3a: {warning[1]}")
+
+
+def test_numbers_written_as_text_are_ordered_as_numbers(tmp_path: Path) -> None:
+    # "10" sorts before "9" as text: the turns would be compared the wrong way round.
+    log = _changed_id(tmp_path, {"turn": "9"}, {"turn": "10"})
+    reports = check_log([log], presets=["litellm"], group_by="trace_id", order_by="turn")
+    assert [(f.rule, f.line) for r in reports for f in r.findings] == [("RT-1", 2)]
+    assert [p for r in reports for p in r.problems] == []
+
+
+def test_order_by_without_group_by_is_a_usage_error(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="--order-by orders the records of each conversation"):
+        check_log([_changed_id(tmp_path)], presets=["litellm"], order_by="startTime")
+    # OpenTelemetry files are grouped without it.
+    assert check_log([OTEL / "logs-changed-id.jsonl"], order_by="gen_ai.request.model")
+
+
+@pytest.mark.parametrize(
+    ("groups", "named"),
+    [
+        # Equal objects, their keys in another order: one conversation, named by its JSON text.
+        (({"b": 1, "a": [2]}, {"a": [2], "b": 1}), '{"a":[2],"b":1}'),
+        ((7, 7), "7"),
+        # true is not 1 (Python takes them for one key): two groups, nothing compared.
+        ((True, 1), None),
+    ],
+)
+def test_a_group_that_is_not_text_is_one_by_its_json(
+    groups: tuple[Any, Any], named: str | None, tmp_path: Path
+) -> None:
+    log = _changed_id(tmp_path, *({"trace_id": group} for group in groups))
+    findings = [f for r in check_log([log], presets=["litellm"], group_by="trace_id") for f in r.findings]
+    assert [f.message.split(": ")[0] for f in findings] == ([] if named is None else [f"group {named}"])

@@ -185,7 +185,15 @@ class GroupMonitor:
         found: dict[tuple[str, str], _Found] = {}
         problems: dict[str, list[Problem]] = {}
         detected = _check_groups(
-            calls, self._chosen, self._profile, True, found, problems, None, self._settled
+            calls,
+            self._chosen,
+            self._profile,
+            True,
+            found,
+            problems,
+            None,
+            self._settled,
+            paths=(self._group_by, self._order_by),
         )
         self._settled.update((key, spec) for key, spec in detected.items() if spec is not None)
         named = None if group is None else str(group)

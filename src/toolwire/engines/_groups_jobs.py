@@ -109,17 +109,18 @@ def run_clustered_part(
     problems: dict[str, list[Problem]] = {name: []}
     runs = _Runs()
     settled: list[Any] = [None]
+    paths = (o["group_by"], o["order_by"])
 
     def check(done: list[_Call]) -> None:
         """Check ``done``, whole groups, as one process would (each field's protocol kept)."""
         settled[0] = _check_groups(
-            done, chosen, o["profile"], True, found, problems, o["samples"], settled[0], ranks=ranks
+            done, chosen, o["profile"], True, found, problems, o["samples"], settled[0], ranks, paths
         )
 
     def each(line: int | None, record: Any) -> None:
         known = len(calls)
         _record(name, line, record, kind, o["body"], o["group_by"], o["order_by"], calls, {}, problems[name])
-        if len(calls) == known or calls[-1].group is None:
+        if len(calls) == known or _hashable(calls[-1].group) is None:
             return
         if runs.starts(calls[-1].group) and len(calls) > _HELD:
             # The groups before this record are whole: checked now, so that a worker holds a few
@@ -198,5 +199,6 @@ def run_bucket_part(
     chosen = get_protocol(o["protocol"]) if o["protocol"] is not None else None
     found: dict[tuple[str, str], _Found] = {}
     ranks: dict[tuple[str, str], tuple[Any, ...]] = {}
-    _check_groups(calls, chosen, o["profile"], True, found, problems, o["samples"], ranks=ranks)
+    paths = (o["group_by"], o["order_by"])
+    _check_groups(calls, chosen, o["profile"], True, found, problems, o["samples"], ranks=ranks, paths=paths)
     return found, problems, ranks

@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal
 
+import orjson
+
 from toolwire.engines._check import MAX_PROBLEMS, Problem, Report
 from toolwire.engines._detect import detect, endpoint_of
 from toolwire.engines._envelopes import MISSING, Preset, dig, preset
@@ -148,6 +150,12 @@ def check_log(
     for k, path in enumerate(paths):
         kind = envelope(kinds[k] if len(kinds) > 1 else (kinds[0] if kinds else None), request, response)
         files.extend((name, kind) for name in _expand(path))
+    if order_by is not None and group_by is None and not all(is_otlp_file(name) for name, _ in files):
+        # Records are checked alone without a group: there is nothing to order.
+        raise UsageError(
+            "--order-by orders the records of each conversation: name what gathers them with --group-by "
+            "(OpenTelemetry files alone are grouped by conversation or trace without it)"
+        )
     if jobs != 1:
         if group_by is None:
             parallel = _in_parallel(files, body, order_by, protocol, profile, jobs)
@@ -184,7 +192,7 @@ def _check_files(
     for name, kind in files:
         _read(name, kind, body, group_by, order_by, calls, joined, problems[name])
     found: dict[tuple[str, str], _Found] = {}
-    _check_groups(calls, chosen, profile, group_by is not None, found, problems)
+    _check_groups(calls, chosen, profile, group_by is not None, found, problems, paths=(group_by, order_by))
     return _reports([name for name, _ in files], found, problems)
 
 
@@ -411,10 +419,10 @@ class _Runs:
         self._current: Any = _NONE
 
     def starts(self, group: Any) -> bool:
-        """Whether ``group`` (not None) starts a run (not: it goes on with the current one); raises
-        :class:`_RanAgain` when it was met before another."""
+        """Whether ``group`` starts a run (not: it goes on with the current one, or it is no group:
+        None or empty text); raises :class:`_RanAgain` when it was met before another."""
         key = _hashable(group)
-        if key == self._current:
+        if key is None or key == self._current:
             return False
         if key in self.seen:
             raise _RanAgain
@@ -469,9 +477,8 @@ def _next_group(raw: Any, offset: int, size: int, group_by: str, limit: int) -> 
             record = json.loads(line)
         except ValueError:
             record = None
-        group = _value(record, group_by) if isinstance(record, dict) else None
-        if group is not None:
-            key = _hashable(group)
+        key = _hashable(_value(record, group_by)) if isinstance(record, dict) else None
+        if key is not None:
             if first is _NONE:
                 first = key
             elif key != first:
@@ -794,12 +801,55 @@ def _value(record: Any, path: str | None) -> Any:
 
 
 def _sort_key(call: _Call) -> tuple[Any, ...]:
+    """Numbers (and numbers written as text: ``"9"`` before ``"10"``) in order, then text (an ISO
+    8601 time sorts as text), then records with no value; ties as logged."""
     order = call.order
     if order is None:
         return (1, 0, "", call.seq)
-    if isinstance(order, bool) or not isinstance(order, int | float):
-        return (0, 1, str(order), call.seq)
-    return (0, 0, order, call.seq)
+    number = _number(order)
+    if number is None:
+        return (0, 1, order if isinstance(order, str) else _hashable(order), call.seq)
+    return (0, 0, number, call.seq)
+
+
+def _number(order: Any) -> float | None:
+    """``order`` as a finite number, when it is one or is text that reads as one (not true/false)."""
+    if isinstance(order, bool):
+        return None
+    if isinstance(order, int | float):
+        return order if math.isfinite(order) else None
+    if isinstance(order, str):
+        try:
+            number = float(order)
+        except ValueError:
+            return None
+        return number if math.isfinite(number) else None
+    return None
+
+
+def _order_problems(members: list[_Call], group: Any, order_by: str) -> list[tuple[str, Problem]]:
+    """What keeps ``members`` (a group of more than one, sorted) from being in a sure order: a
+    record with no value at ``order_by``, and values that mix numbers and text."""
+    named = _named(group)
+    out = [
+        (
+            call.source,
+            Problem(
+                call.line,
+                None,
+                f"{named}no value at --order-by {order_by}: checked after the group's records that have one",
+                "warning",
+            ),
+        )
+        for call in members
+        if call.order is None
+    ]
+    kinds = {_number(call.order) is None for call in members if call.order is not None}
+    if len(kinds) > 1:
+        first = members[0]
+        message = f"{named}the values at --order-by {order_by} mix numbers and text: numbers first"
+        out.append((first.source, Problem(first.line, None, message, "warning")))
+    return out
 
 
 def _check_groups(
@@ -812,24 +862,34 @@ def _check_groups(
     samples: dict[Any, list[Any]] | None = None,
     settled: dict[Any, Protocol | None] | None = None,
     ranks: dict[tuple[str, str], tuple[Any, ...]] | None = None,
+    paths: tuple[str | None, str | None] = (None, None),
 ) -> dict[Any, Protocol | None]:
     """Check ``calls`` group by group; the protocol each field's bodies were detected as (``settled``:
     fields already detected, from an earlier run's return).  ``ranks`` gets, for each key added to
     ``found``, where a check of the whole log would have added it: (its group's first record's
     file and line, the call's place in its group, its side), so that parts checked apart are put
-    back in that order."""
+    back in that order.  ``paths``: ``--group-by`` and ``--order-by``, named in the warnings about
+    records that have no value there."""
+    group_by, order_by = paths
     groups: dict[Any, list[_Call]] = {}
     for call in calls:
-        key = call.group if call.group is not None and (grouped or call.otlp) else ("\0", call.seq)
-        groups.setdefault(_hashable(key), []).append(call)
+        key = _hashable(call.group) if grouped or call.otlp else None
+        if key is None and group_by is not None:
+            message = f"no value at --group-by {group_by}: checked alone, as no conversation's turn"
+            problems.setdefault(call.source, []).append(Problem(call.line, None, message, "warning"))
+        groups.setdefault(("\0", call.seq) if key is None else key, []).append(call)
     detector = _Detector(calls, chosen, samples)
     detector.by_field.update(settled or {})
-    for members in groups.values():
+    for key, members in groups.items():
         first = (members[0].source, members[0].line or 0)  # where the group first shows, in file order
         members.sort(key=_sort_key)
+        if order_by is not None and len(members) > 1:
+            for source, problem in _order_problems(members, key, order_by):
+                problems.setdefault(source, []).append(problem)
         before: list[Turn] | None = None
         for k, call in enumerate(members):
-            group = call.group if (call.group is not None and len(members) > 1) or grouped else None
+            named = key if not isinstance(key, tuple) else None
+            group = named if (named is not None and len(members) > 1) or grouped else None
             known = len(found)
             if call.request is not None:
                 partner = detector.protocol(call.response)[0] if call.response is not None else None
@@ -856,12 +916,18 @@ def _ranked(
         ranks[key] = rank
 
 
-def _hashable(value: Any) -> Any:
+def _hashable(value: Any) -> str | None:
+    """A group's key and name: text as it is; any other JSON value as its JSON text, keys sorted
+    (equal objects are one group whatever the order of their keys, in every process; ``true`` is
+    not ``1``); None for no group (None, or empty text)."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, str):
+        return value
     try:
-        hash(value)
-    except TypeError:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
+    except (TypeError, orjson.JSONEncodeError):  # not from JSON: a Python caller's own value
         return repr(value)
-    return value
 
 
 class _Detector:

@@ -150,7 +150,7 @@ def _values_follow(lines: list[bytes]) -> bool:
     if len(rest) > 1 and not rest[-1].rstrip().endswith(b"}"):
         rest.pop()  # the head's last line, cut short by the head
     sample = [line for line in (line.strip() for line in rest) if line][:8]
-    values = sum(line.startswith(b"{") and decode_json(line)[1] is None for line in sample)
+    values: int = sum(line.startswith(b"{") and decode_json(line)[1] is None for line in sample)
     return 2 * values > len(sample)
 
 
