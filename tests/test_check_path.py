@@ -26,6 +26,7 @@ from toolwire.cli import main
 from toolwire.engines import Report, check_file, check_path
 from toolwire.engines._check import MAX_PROBLEMS
 from toolwire.engines._detect import reads_as
+from toolwire.engines._report import render_json, render_text
 from toolwire.errors import UsageError
 from toolwire.models import DONE, read_frames
 from toolwire.properties import Monitor
@@ -403,3 +404,30 @@ def test_stdin_named_twice_is_a_usage_error(argv: list[str]) -> None:
     if argv[0] == "-" and "--after" in argv:
         with pytest.raises(UsageError, match="can be read once"):
             check_path("-", "openai-chat", after="-")
+
+
+def test_text_output_cuts_a_finding_of_thousands_of_ids(tmp_path: Path) -> None:
+    # One finding: 3,000 calls left unanswered when the user speaks again.  Text shows its first
+    # ids and how many more; JSON has them all.
+    calls = [
+        {"id": f"call_{n:05d}", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+        for n in range(3000)
+    ]
+    body = {
+        "model": "gpt-4o",
+        "messages": [
+            {"role": "user", "content": "go"},
+            {"role": "assistant", "content": None, "tool_calls": calls},
+            {"role": "user", "content": "and?"},
+        ],
+    }
+    path = tmp_path / "body.json"
+    path.write_text(json.dumps(body))
+    [report] = check_path(path, "openai-chat")
+    [finding] = report.findings
+    assert len(finding.ids) == 3000 and len(finding.message) > 30_000
+    lines = render_text([report]).splitlines()
+    assert max(len(line) for line in lines) < 2200
+    assert lines[0].endswith("more characters: --format json has it whole)")
+    assert lines[1] == "    ids: " + ", ".join(f"call_{n:05d}" for n in range(20)) + ", ... and 2980 more"
+    assert json.loads(render_json([report]))["reports"][0]["findings"][0]["ids"] == [c["id"] for c in calls]

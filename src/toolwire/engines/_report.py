@@ -17,6 +17,11 @@ __all__ = ["render_json", "render_protocols", "render_rules", "render_text"]
 
 #: Text output shows at most this many findings per rule and says how many it left out.
 PER_RULE: Final = 20
+#: Text output cuts a finding's message (and the provider's answer) past this many characters, and
+#: its ids past this many (a turn of 60,000 calls left unanswered is one finding): ``--format json``
+#: has them whole.
+LONGEST: Final = 2000
+IDS: Final = 20
 
 
 def render_text(reports: Sequence[Report]) -> str:
@@ -33,11 +38,13 @@ def render_text(reports: Sequence[Report]) -> str:
                 place.append(f"event {finding.index}" if finding.path is None else finding.path)
             elif finding.path is not None:
                 place.append(finding.path)
-            out.append(f"{' '.join(place)}: {finding.rule} {finding.severity}: {finding.message}")
+            out.append(f"{' '.join(place)}: {finding.rule} {finding.severity}: {_cut(finding.message)}")
             if finding.ids:
-                out.append(f"    ids: {', '.join(dict.fromkeys(finding.ids))}")
+                ids = list(dict.fromkeys(finding.ids))
+                more = f", ... and {len(ids) - IDS} more" if len(ids) > IDS else ""
+                out.append(f"    ids: {', '.join(ids[:IDS])}{more}")
             if finding.provider_error:
-                out.append(f"    provider: {finding.provider_error}")
+                out.append(f"    provider: {_cut(finding.provider_error)}")
             out.append(f"    fix: {finding.fix}")
         for rule, count in sorted(shown.items()):
             if count > PER_RULE:
@@ -65,6 +72,12 @@ def render_text(reports: Sequence[Report]) -> str:
             f"{unread} unreadable part{'s' * (unread != 1)})"
         )
     return "\n".join(out)
+
+
+def _cut(message: str) -> str:
+    if len(message) <= LONGEST:
+        return message
+    return f"{message[:LONGEST]}... ({len(message) - LONGEST:,} more characters: --format json has it whole)"
 
 
 def render_json(reports: Sequence[Report]) -> str:
