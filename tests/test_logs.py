@@ -13,6 +13,7 @@ import pytest
 from toolwire.cli import _plain_check, main
 from toolwire.engines._envelopes import PRESETS, dig
 from toolwire.engines._logs import check_log
+from toolwire.engines._report import render_text
 from toolwire.errors import UsageError
 
 LOGS = Path(__file__).parent / "data" / "logs"
@@ -135,6 +136,25 @@ def test_a_log_whose_first_record_was_cut_short_is_checked_from_its_second_line(
     assert [(f.rule, f.line) for r in reports for f in r.findings] == [("RT-1", 3)]
     [problem] = [p for r in reports for p in r.problems if p.severity == "error"]
     assert (problem.line, problem.message.split(" (")[0]) == (1, "JSON ends early")
+
+
+def test_a_json_finding_of_a_grouped_log_has_its_group(capsys: pytest.CaptureFixture[str]) -> None:
+    words = [
+        "check",
+        str(LOGS / "litellm" / "changed-id.jsonl"),
+        "--log",
+        "litellm",
+        "--group-by",
+        "trace_id",
+    ]
+    assert main([*words, "--format", "json"]) == 1
+    [finding] = [f for r in json.loads(capsys.readouterr().out)["reports"] for f in r["findings"]]
+    assert (finding["rule"], finding["group"]) == ("RT-1", "sess-7f3a")
+    # Without --group-by, there is none.
+    main([*words[:4], "--format", "json"])
+    assert all(
+        "group" not in f for r in json.loads(capsys.readouterr().out)["reports"] for f in r["findings"]
+    )
 
 
 def test_shuffled_records_ordered_by_order_by_give_the_same_findings(tmp_path: Path) -> None:
@@ -281,11 +301,14 @@ def test_log_options_take_the_parsers_path(words: list[str]) -> None:
 
 
 def test_past_fifty_unreadable_records_only_their_count_is_listed(tmp_path: Path) -> None:
-    log = _written(tmp_path / "log.jsonl", [{"other": n} for n in range(60)])
-    [report] = check_log([log], request="body")
+    good = {"body": {"messages": [{"role": "system", "content": "Be brief."}]}}
+    log = _written(tmp_path / "log.jsonl", [good, *({"other": n} for n in range(60))])
+    [report] = check_log([log], request="body", protocol="openai-chat")
     assert len(report.problems) == 51
     assert report.problems[-1].message == "10 more input problems, not listed"
     assert report.exit_code == 2
+    # The summary counts every unreadable record, the unlisted ones too.
+    assert render_text([report]).endswith("input errors (0 errors, 0 warnings, 60 unreadable parts)")
 
 
 def _changed_id(tmp_path: Path, *edits: dict[str, Any]) -> Path:

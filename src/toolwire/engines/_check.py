@@ -26,7 +26,12 @@ from toolwire.properties import Finding, Monitor, Notice, Protocol
 from toolwire.properties._monitor import MAX_NOTICES
 from toolwire.protocols import check_round_trip, get_protocol
 
-__all__ = ["Problem", "Report", "check"]
+__all__ = ["Problem", "Report", "check", "unreadable_parts"]
+
+
+def unreadable_parts(problems: Iterable[Problem]) -> int:
+    """The parts of an input that could not be read: its error problems, and those one stands for."""
+    return sum(p.unlisted or (p.severity == "error") for p in problems)
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +42,8 @@ class Problem:
     index: int | None
     message: str
     severity: Literal["error", "warning"] = "error"
+    #: For a problem that stands for others not listed: how many of them are errors.
+    unlisted: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict of this problem."""

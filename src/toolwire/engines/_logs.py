@@ -32,7 +32,7 @@ from typing import Any, Final, Literal
 
 import orjson
 
-from toolwire.engines._check import MAX_PROBLEMS, Problem, Report
+from toolwire.engines._check import MAX_PROBLEMS, Problem, Report, unreadable_parts
 from toolwire.engines._detect import detect, endpoint_of
 from toolwire.engines._envelopes import MISSING, Preset, dig, preset
 from toolwire.engines._otlp import is_otlp, recorded_calls
@@ -1080,7 +1080,10 @@ def _placed(finding: Finding, part: _Body, group: Any) -> Finding:
         where = f"{part.where} event {finding.index}"
     else:
         where = part.where
-    return dataclasses.replace(finding, line=part.line, path=where, message=_named(group) + finding.message)
+    named = None if group is None else str(group)
+    return dataclasses.replace(
+        finding, line=part.line, path=where, message=_named(group) + finding.message, group=named
+    )
 
 
 def _reports(
@@ -1091,12 +1094,11 @@ def _reports(
         own = sorted(problems.get(name, []), key=lambda p: (p.line is None, p.line or 0))
         if len(own) > MAX_PROBLEMS:
             left = own[MAX_PROBLEMS:]
-            worst: Literal["error", "warning"] = (
-                "error" if any(p.severity == "error" for p in left) else "warning"
-            )
+            errors = unreadable_parts(left)
+            worst: Literal["error", "warning"] = "error" if errors else "warning"
             own = [
                 *own[:MAX_PROBLEMS],
-                Problem(None, None, f"{len(left)} more input problems, not listed", worst),
+                Problem(None, None, f"{len(left)} more input problems, not listed", worst, errors),
             ]
         mine = [(protocol, bucket) for (source, protocol), bucket in found.items() if source == name]
         if not mine:

@@ -8,7 +8,7 @@ from typing import Final
 
 import orjson
 
-from toolwire.engines._check import Report
+from toolwire.engines._check import Report, unreadable_parts
 from toolwire.properties import Protocol, Rule
 from toolwire.protocols import get_protocol
 from toolwire.protocols._registry import protocol_names
@@ -61,7 +61,7 @@ def render_text(reports: Sequence[Report]) -> str:
             continue
         errors = len(report.errors)
         warnings = len(report.findings) - errors
-        unread = sum(p.severity == "error" for p in report.problems)
+        unread = unreadable_parts(report.problems)
         verdict = "clean" if report.exit_code == 0 else "violations" if errors else "input errors"
         unit = {"messages": "messages", "input": "input items"}.get(
             get_protocol(report.protocol).container or "", "events"

@@ -77,10 +77,12 @@ class Finding:
     ids: tuple[str, ...] = ()
     provider_error: str | None = None
     path: str | None = None
+    #: In a log checked with ``--group-by``: the conversation (group) of the record it is in.
+    group: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict of this finding."""
-        return {
+        """A JSON-ready dict of this finding (``group`` only when it has one)."""
+        out: dict[str, Any] = {
             "rule": self.rule,
             "severity": self.severity,
             "message": self.message,
@@ -91,3 +93,6 @@ class Finding:
             "provider_error": self.provider_error,
             "fix": self.fix,
         }
+        if self.group is not None:
+            out["group"] = self.group
+        return out
