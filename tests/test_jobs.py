@@ -113,6 +113,7 @@ def _cases(tmp: Path) -> dict[str, list[str]]:
             *("--group-by", "trace_id", "--order-by", "startTime"),
         ],
         "body": ["check", requests, "--body", "messages"],
+        "litellm-without-log": ["check", litellm],
         "grouped-with-gaps": [
             *("check", _with_gaps(Path(litellm), tmp / "gaps.jsonl"), "--log", "litellm"),
             *("--group-by", "trace_id", "--order-by", "startTime"),
@@ -157,6 +158,7 @@ CASES = [
     "grouped",
     "grouped-shuffled",
     "body",
+    "litellm-without-log",
     "grouped-with-gaps",
     "grouped-head-cut-short",
 ]

@@ -386,3 +386,25 @@ def test_a_group_that_is_not_text_is_one_by_its_json(
     log = _changed_id(tmp_path, *({"trace_id": group} for group in groups))
     findings = [f for r in check_log([log], presets=["litellm"], group_by="trace_id") for f in r.findings]
     assert [f.message.split(": ")[0] for f in findings] == ([] if named is None else [f"group {named}"])
+
+
+def test_a_group_under_a_key_with_dots_is_found(tmp_path: Path) -> None:
+    # OpenTelemetry-style attribute names ("session.id") kept as keys of a gateway's metadata.
+    log = _changed_id(tmp_path, *({"metadata": {"session.id": "s1"}},) * 2)
+    reports = check_log([log], presets=["litellm"], group_by="metadata.session.id")
+    assert [(f.rule, f.group) for r in reports for f in r.findings] == [("RT-1", "s1")]
+
+
+def test_a_log_checked_without_log_options_says_which_preset_reads_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Nothing reads a batch input line as a body: the error says what would.
+    assert main(["check", str(LOGS / "openai-batch-input" / "violating.jsonl")]) == 2
+    assert (
+        capsys.readouterr()
+        .out.splitlines()[0]
+        .endswith("the records look like those of --log openai-batch-input (OpenAI Batch input line): try it")
+    )
+    # A LiteLLM record's messages read as a Chat request, its response unchecked: said so.
+    assert main(["check", str(LOGS / "litellm" / "clean.jsonl")]) == 0
+    assert "only what reads as openai-chat was checked; --log litellm checks" in capsys.readouterr().out

@@ -28,18 +28,31 @@ def dig(record: Any, path: str) -> Any:
     {'id': 'x'}
     >>> dig({"a": [1, 2]}, "a.1"), dig({"a": 1}, "b") is MISSING
     (2, True)
+
+    A key with dots in it is found too, when no key without them leads on:
+
+    >>> dig({"metadata": {"session.id": "s1"}}, "metadata.session.id")
+    's1'
     """
+    keys = path.split(".")
     value = record
-    for key in path.split("."):
+    k = 0
+    while k < len(keys):
         value = decoded(value)
+        key = keys[k]
         if isinstance(value, dict):
             if key not in value:
-                return MISSING
+                # A key with dots in it ("session.id"): the shortest that the record has.
+                longer = next((n for n in range(k + 2, len(keys) + 1) if ".".join(keys[k:n]) in value), None)
+                if longer is None:
+                    return MISSING
+                key, k = ".".join(keys[k:longer]), longer - 1
             value = value[key]
         elif isinstance(value, list) and key.isdigit() and int(key) < len(value):
             value = value[int(key)]
         else:
             return MISSING
+        k += 1
     return decoded(value)
 
 
@@ -159,6 +172,26 @@ PRESETS: Final = {
         ),
     )
 }
+
+
+def looks_like(record: Any) -> Preset | None:
+    """The preset whose records ``record`` looks like: every path it names for bodies, its join key
+    and its status is in it (two at least), and of those that fit, the one that names the deepest
+    paths (``input.inputBodyJson`` before ``input``); None when none fits.
+
+    >>> looks_like({"custom_id": "r1", "method": "POST", "url": "/v1/chat/completions", "body": {}}).name
+    'openai-batch-input'
+    >>> looks_like({"messages": []}) is None
+    True
+    """
+    if not isinstance(record, dict):
+        return None
+    fits: list[tuple[int, Preset]] = []
+    for kind in PRESETS.values():
+        paths = [p for p in (kind.request, kind.response, kind.key, kind.failed and kind.failed[0]) if p]
+        if len(paths) >= 2 and all(dig(record, path) is not MISSING for path in paths):
+            fits.append((sum(path.count(".") + 1 for path in paths), kind))
+    return max(fits, key=lambda fit: fit[0])[1] if fits else None
 
 
 def preset(name: str) -> Preset:

@@ -182,19 +182,37 @@ def _detected(
     frames = read_frames(stream, _sink(problems), fmt)
     sample = list(itertools.islice(frames, _SAMPLE))
     detection = detect(sample, document=is_document(head, fmt))
+    logged = _logged(sample) if fmt == "jsonl" else None
     if detection.protocol is None:
-        return Report(str(path), "", 0, problems=(Problem(None, None, detection.explain()),))
+        why = detection.explain() + (f"; {logged[0]}: try it" if logged else "")
+        return Report(str(path), "", 0, problems=(Problem(None, None, why),))
     spec = get_protocol(detection.protocol)
     monitor = spec.make(profile)
+    if logged is not None:
+        # A log read as if its records were bodies: what reads as one was checked, not the rest.
+        said = f"{logged[0]}: only what reads as {spec.name} was checked; --log {logged[1]} checks"
+        said += " each record's request and response"
+        problems.insert(0, Problem(None, None, said, "warning"))
     if _long(raw) and raw.seekable() and raw is not sys.stdin.buffer:
         # A long file is read again from its start, typed (see :func:`_checked`).
         raw.seek(0)
         head, stream = _head(raw)
-        return dataclasses.replace(
-            _checked(path, spec, monitor, raw, head, stream, input_format, None), detected=True
-        )
+        report = _checked(path, spec, monitor, raw, head, stream, input_format, None)
+        return dataclasses.replace(report, detected=True, problems=(*problems[:1], *report.problems))
     report = _run_quietly(spec, itertools.chain(sample, frames), str(path), problems, fmt, None, monitor)
     return dataclasses.replace(report, detected=True)
+
+
+def _logged(sample: list[Any]) -> tuple[str, str] | None:
+    """When the first record of a JSON Lines ``sample`` looks like a log preset's: what it looks
+    like, and the preset's name."""
+    from toolwire.engines._envelopes import looks_like
+
+    first = next((value for _, value, _ in sample if isinstance(value, dict)), None)
+    kind = looks_like(first)
+    if kind is None:
+        return None
+    return f"the records look like those of --log {kind.name} ({kind.summary.split(':')[0]})", kind.name
 
 
 def _after(spec: Protocol, after: str | os.PathLike[str]) -> tuple[Monitor, list[Problem]]:
@@ -363,8 +381,8 @@ def _splittable(name: str, protocol: str | None, input_format: InputFormat | Non
         from toolwire.engines._detect import detect, is_document
 
         detection = detect(sample, document=is_document(head, fmt))
-        if detection.protocol is None:
-            return None
+        if detection.protocol is None or _logged(sample) is not None:
+            return None  # a log read as bodies is checked whole, as the warning it gets says
         spec = get_protocol(detection.protocol)
     else:
         spec = get_protocol(protocol)
