@@ -115,6 +115,73 @@ def test_a_failed_call_is_a_warning_not_a_problem() -> None:
     assert reports[0].exit_code == 0
 
 
+def _lines(name: str, file: str) -> list[Any]:
+    return [json.loads(line) for line in (LOGS / name / file).read_text().splitlines()]
+
+
+#: Where each gateway says the HTTP status of the call it logged, and its error body's path.
+FAILED = {
+    "portkey": ("response", "status", "body"),  # Portkey log: response.status, response.body
+    "helicone": (None, "response_status", "response_body"),  # Helicone export: response_status
+}
+
+
+@pytest.mark.parametrize("name", sorted(FAILED))
+def test_a_gateways_429_is_a_warning_naming_its_status_and_its_request_is_still_checked(
+    name: str, tmp_path: Path
+) -> None:
+    records = _lines(name, "changed-id.jsonl")
+    outer, status, body = FAILED[name]
+    logged = records[1] if outer is None else records[1][outer]
+    logged[status] = 429
+    logged[body] = {"error": {"message": "Rate limit reached", "type": "rate_limit_error"}}
+    log = _written(tmp_path / "log.jsonl", records)
+    reports = check_log([log], presets=[name], group_by=GROUPS[name])
+    said = f"record at line 2 logged a failed call ({'.'.join(filter(None, (outer, status)))} 429)"
+    assert [(p.line, p.severity, p.message) for r in reports for p in r.problems] == [
+        (2, "warning", f"{said}; its response is not checked")
+    ]
+    # The refused call's request still replays the first turn's call with a changed id.
+    assert [(f.rule, f.line) for r in reports for f in r.findings] == [("RT-1", 2)]
+
+
+def test_a_batch_output_line_of_an_http_failure_is_a_warning_its_input_checked(tmp_path: Path) -> None:
+    given = [LOGS / "openai-batch-input" / "violating.jsonl", tmp_path / "output.jsonl"]
+    outputs = _lines("openai-batch-output", "violating.jsonl")
+    for record in outputs[:2]:
+        # How an HTTP failure shows in a batch's output: a status code, an error body, error null.
+        record["response"]["status_code"] = 500
+        record["response"]["body"] = {"error": {"message": "The server had an error", "type": "server_error"}}
+        record["error"] = None
+    _written(given[1], outputs)
+    reports = check_log(given, presets=["openai-batch-input", "openai-batch-output"])
+    assert [(Path(r.source).name, p.line, p.severity) for r in reports for p in r.problems] == [
+        ("output.jsonl", 1, "warning"),
+        ("output.jsonl", 2, "warning"),
+    ]
+    assert "(response.status_code 500)" in reports[-1].problems[0].message
+    assert [(f.rule, f.line) for r in reports for f in r.findings] == [("CC-2", 3), ("CC-9a", 3)]
+    assert [r.exit_code for r in reports] == [1, 1]
+
+
+def test_a_failed_litellm_calls_request_is_still_checked(tmp_path: Path) -> None:
+    [record] = _lines("litellm", "orphan-tool-message.jsonl")
+    record["status"], record["response"] = "failure", None
+    reports = check_log([_written(tmp_path / "log.jsonl", [record])], presets=["litellm"])
+    assert rules(reports) == ["CC-2"]
+    assert [(p.line, p.severity) for r in reports for p in r.problems] == [(1, "warning")]
+
+
+def test_the_retry_of_a_failed_call_answers_the_turn_before_it(tmp_path: Path) -> None:
+    first, second = _lines("litellm", "changed-id.jsonl")
+    refused = json.loads(json.dumps(second))
+    refused["status"], refused["response"], refused["startTime"] = "failure", None, second["startTime"] - 0.5
+    log = _written(tmp_path / "log.jsonl", [first, refused, second])
+    reports = check_log([log], presets=["litellm"], group_by="trace_id", order_by="startTime")
+    # Both the refused call and its retry replay the first turn's call with a changed id.
+    assert [(f.rule, f.line) for r in reports for f in r.findings] == [("RT-1", 2), ("RT-1", 3)]
+
+
 @pytest.mark.parametrize("name", sorted(GROUPS))
 def test_a_call_id_changed_between_a_response_and_the_next_request_names_its_group(name: str) -> None:
     file = LOGS / name / "changed-id.jsonl"

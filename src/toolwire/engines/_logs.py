@@ -82,6 +82,8 @@ class _Call:
     response: _Body | None = None
     #: Read from OpenTelemetry: grouped by its conversation or trace without ``--group-by``.
     otlp: bool = False
+    #: The record logged a failed call: it has no response, and the next turn answers the turn before.
+    failed: bool = False
 
 
 @dataclass(slots=True)
@@ -713,12 +715,13 @@ def _record(
     if not isinstance(record, dict):
         problems.append(Problem(line, None, f"{where} is not a JSON object; nothing checked"))
         return
-    if kind is not None and _failed(record, kind):
-        problems.append(Problem(line, None, f"{where} logged a failed call; no body to check", "warning"))
-        return
+    failed = _failed(record, kind) if kind is not None else None
+    if failed is not None:
+        said = f"{where} logged a failed call ({failed}); its response is not checked"
+        problems.append(Problem(line, None, said, "warning"))
     group = _value(record, group_by)
     order = _value(record, order_by)
-    call = _Call(name, line, group, order, len(calls))
+    call = _Call(name, line, group, order, len(calls), failed=failed is not None)
     sent = dig(record, kind.endpoint) if kind is not None and kind.endpoint else None
     endpoint = (endpoint_of(sent) if "://" in sent else sent) if isinstance(sent, str) else None
     read: list[str] = []
@@ -726,7 +729,7 @@ def _record(
         ("request", kind.request if kind else None),
         ("response", kind.response if kind else None),
     ):
-        if path is None:
+        if path is None or (side == "response" and failed is not None):
             continue
         read.append(path)
         value = dig(record, path)
@@ -752,7 +755,8 @@ def _record(
         if value is not MISSING and value is not None:
             call.request = _Body(value, name, line, body, "request", endpoint)
     if call.request is None and call.response is None:
-        problems.append(Problem(line, None, f"{where}: no body at {' or '.join(read)}; nothing checked"))
+        if failed is None:
+            problems.append(Problem(line, None, f"{where}: no body at {' or '.join(read)}; nothing checked"))
         return
     key = dig(record, kind.key) if kind is not None and kind.key else MISSING
     if key is MISSING or not isinstance(key, str | int):
@@ -776,14 +780,20 @@ def _record(
         other.group = call.group
 
 
-def _failed(record: dict[str, Any], kind: Preset) -> bool:
-    if kind.error is not None and dig(record, kind.error) not in (MISSING, None):
-        return True
+def _failed(record: dict[str, Any], kind: Preset) -> str | None:
+    """What says the record logged a failed call (``response.status 429``), or None."""
+    if kind.error is not None:
+        error = dig(record, kind.error)
+        if error is not MISSING and error is not None:
+            fields = error if isinstance(error, dict) else {}
+            said = next((fields[k] for k in ("code", "type") if fields.get(k)), None)
+            return f"{kind.error} {said!r}" if isinstance(said, str | int) else f"{kind.error} set"
     if kind.failed is not None:
         path, ok = kind.failed
         value = dig(record, path)
-        return value is not MISSING and value != ok
-    return False
+        if value is not MISSING and value != ok:
+            return f"{path} {value!r}"
+    return None
 
 
 def _value(record: Any, path: str | None) -> Any:
@@ -844,7 +854,8 @@ def _check_groups(
                 before = monitor.calls() if monitor is not None else None
                 if ranks is not None and len(found) > known:
                     _ranked(found, known, ranks, (*first, k, 1))
-            else:
+            elif not call.failed:
+                # A failed call's retry replays the same history: it answers the turn before it too.
                 before = None
     return detector.by_field
 
