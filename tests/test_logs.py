@@ -31,6 +31,10 @@ def rules(reports: list[Any]) -> list[str]:
     return sorted({f.rule for report in reports for f in report.findings})
 
 
+def _lines(name: str, file: str) -> list[Any]:
+    return [json.loads(line) for line in (LOGS / name / file).read_text().splitlines()]
+
+
 def test_every_preset_has_a_clean_record_file_and_its_provenance() -> None:
     assert (LOGS / "PROVENANCE.md").is_file()
     provenance = (LOGS / "PROVENANCE.md").read_text()
@@ -67,6 +71,55 @@ def test_a_batchs_violations_name_their_file_and_line() -> None:
         ("openai-batch-input", "CC-2", 3, "body.messages[1].role"),
         ("openai-batch-output", "CC-9a", 3, "response.body.choices[0].message.tool_calls[0]"),
     ]
+
+
+def test_two_batches_inputs_are_never_joined_with_each_other(tmp_path: Path) -> None:
+    clean = _lines("openai-batch-input", "clean.jsonl")
+    violating = _lines("openai-batch-input", "violating.jsonl")
+    for record in violating:
+        record["custom_id"] = clean[0]["custom_id"]  # each batch's own custom_id, met in the other too
+    given = [LOGS / "openai-batch-input" / "clean.jsonl", _written(tmp_path / "other.jsonl", violating[2:])]
+    reports = check_log(given, presets=["openai-batch-input"])
+    assert [(Path(r.source).name, f.rule, f.line) for r in reports for f in r.findings] == [
+        ("other.jsonl", "CC-2", 1)
+    ]
+    assert [p for r in reports for p in r.problems] == []
+
+
+def test_a_custom_id_twice_in_one_batch_is_a_problem_naming_both_lines(tmp_path: Path) -> None:
+    records = _lines("openai-batch-input", "violating.jsonl")
+    records[2]["custom_id"] = records[0]["custom_id"]
+    reports = check_log([_written(tmp_path / "in.jsonl", records)], presets=["openai-batch-input"])
+    assert [(p.line, p.severity, p.message) for r in reports for p in r.problems] == [
+        (3, "error", f"record at line 3: custom_id {records[0]['custom_id']!r} again (line 1 has it); "
+         "it must be unique: both lines are checked"),
+    ]  # fmt: skip
+    assert [(f.rule, f.line) for r in reports for f in r.findings] == [("CC-2", 3)]
+
+
+def test_an_output_line_no_input_line_has_is_checked_with_a_warning(tmp_path: Path) -> None:
+    outputs = _lines("openai-batch-output", "violating.jsonl")
+    outputs[2]["custom_id"] = "request-99"
+    given = [LOGS / "openai-batch-input" / "violating.jsonl", _written(tmp_path / "out.jsonl", outputs)]
+    reports = check_log(given, presets=["openai-batch-input", "openai-batch-output"])
+    assert [(Path(r.source).name, p.line, p.severity) for r in reports for p in r.problems] == [
+        ("out.jsonl", 3, "warning")
+    ]
+    assert "no batch input line given has custom_id 'request-99'" in reports[-1].problems[0].message
+    assert rules(reports) == ["CC-2", "CC-9a"]
+    # Given alone, an output has no input to miss.
+    assert [p for r in check_log([given[1]], presets=["openai-batch-output"]) for p in r.problems] == []
+
+
+def test_a_batch_line_with_no_custom_id_is_a_problem_with_its_line(tmp_path: Path) -> None:
+    outputs = _lines("openai-batch-output", "violating.jsonl")
+    del outputs[2]["custom_id"]
+    given = [_written(tmp_path / "out.jsonl", outputs), LOGS / "openai-batch-input" / "violating.jsonl"]
+    reports = check_log(given, presets=["openai-batch-output", "openai-batch-input"])
+    assert [(Path(r.source).name, p.line, p.severity) for r in reports for p in r.problems] == [
+        ("out.jsonl", 3, "error")
+    ]
+    assert rules(reports) == ["CC-2", "CC-9a"]
 
 
 def test_one_log_preset_per_file_or_one_for_all() -> None:
@@ -113,10 +166,6 @@ def test_a_failed_call_is_a_warning_not_a_problem() -> None:
     reports = check_log([LOGS / "anthropic-batch" / "clean.jsonl"], presets=["anthropic-batch"])
     assert [(p.line, p.severity) for r in reports for p in r.problems] == [(2, "warning")]
     assert reports[0].exit_code == 0
-
-
-def _lines(name: str, file: str) -> list[Any]:
-    return [json.loads(line) for line in (LOGS / name / file).read_text().splitlines()]
 
 
 #: Where each gateway says the HTTP status of the call it logged, and its error body's path.

@@ -182,9 +182,10 @@ def _check_files(
     chosen = get_protocol(protocol) if protocol is not None else None
     problems: dict[str, list[Problem]] = {name: [] for name, _ in files}
     calls: list[_Call] = []
-    joined: dict[Any, _Call] = {}
+    joined: dict[Any, Any] = {}
     for name, kind in files:
         _read(name, kind, body, group_by, order_by, calls, joined, problems[name])
+    _unjoined(files, joined, problems)
     found: dict[tuple[str, str], _Found] = {}
     _check_groups(calls, chosen, profile, group_by is not None, found, problems)
     return _reports([name for name, _ in files], found, problems)
@@ -602,7 +603,7 @@ def _read(
     group_by: str | None,
     order_by: str | None,
     calls: list[_Call],
-    joined: dict[Any, _Call],
+    joined: dict[Any, Any],
     problems: list[Problem],
     span: tuple[int, int, int] | None = None,
     each: Callable[[int | None, Any], None] | None = None,
@@ -708,7 +709,7 @@ def _record(
     group_by: str | None,
     order_by: str | None,
     calls: list[_Call],
-    joined: dict[Any, _Call],
+    joined: dict[Any, Any],
     problems: list[Problem],
 ) -> None:
     where = f"record at line {line}" if line is not None else "record"
@@ -758,16 +759,45 @@ def _record(
         if failed is None:
             problems.append(Problem(line, None, f"{where}: no body at {' or '.join(read)}; nothing checked"))
         return
-    key = dig(record, kind.key) if kind is not None and kind.key else MISSING
-    if key is MISSING or not isinstance(key, str | int):
+    if kind is None or not kind.key:
         calls.append(call)
         return
-    other = joined.get(key)
-    if other is None:
-        joined[key] = call
+    _join(call, dig(record, kind.key), kind, joined, calls, problems)
+
+
+def _join(
+    call: _Call, key: Any, kind: Preset, joined: dict[Any, Any], calls: list[_Call], problems: list[Problem]
+) -> None:
+    """Add ``call``, a batch line, to ``calls``, or join it to the other half of its line given
+    in another file: an input line (its request) and an output line (its response) join on their
+    ``key`` (``custom_id``), each output line to the first input line of its key not joined yet.
+    Two input (or two output) files are never joined; a key twice in one file is a problem, and
+    both lines are checked.  ``joined`` holds the lines of each key in each file, and the halves
+    still waiting for their other half (:func:`_unjoined` names the output lines left)."""
+    where = f"record at line {call.line}" if call.line is not None else "record"
+    if key is MISSING or isinstance(key, bool) or not isinstance(key, str | int):
+        problems.append(
+            Problem(call.line, None, f"{where} has no {kind.key} to join it by; its body is checked alone")
+        )
+        calls.append(call)
+        return
+    first = joined.setdefault(("line", call.source, key), call.line)
+    if first != call.line:
+        at = f"line {first}" if first is not None else "another record"
+        said = f"{where}: {kind.key} {key!r} again ({at} has it); it must be unique: both lines are checked"
+        problems.append(Problem(call.line, None, said))
+    # Which half of a batch line the file holds: the request (an input) or the response (an output).
+    half = "request" if kind.response is None else "response" if kind.request is None else None
+    if half is None:
+        calls.append(call)
+        return
+    waiting: list[_Call] = joined.get(("waiting", "response" if half == "request" else "request", key), [])
+    if not waiting:
+        joined.setdefault(("waiting", half, key), []).append(call)
         calls.append(call)
         return
     # The other half of a batch line given in another file (input and output join on their key).
+    other = waiting.pop(0)
     other.request = other.request or call.request
     other.response = other.response or call.response
     sent_to = next(
@@ -778,6 +808,22 @@ def _record(
             part.endpoint = sent_to
     if other.group is None:
         other.group = call.group
+
+
+def _unjoined(
+    files: list[tuple[str, Preset | None]], joined: dict[Any, Any], problems: dict[str, list[Problem]]
+) -> None:
+    """Warn of each output line of a batch whose key no input line given has (when one was given):
+    its response is checked alone, without its request's protocol and endpoint."""
+    inputs = [kind for _, kind in files if kind is not None and kind.key and kind.response is None]
+    if not inputs:
+        return
+    for (tag, half, key), waiting in joined.items():
+        for call in waiting if (tag, half) == ("waiting", "response") else ():
+            where = f"record at line {call.line}" if call.line is not None else "record"
+            said = f"{where}: no batch input line given has {inputs[0].key} {key!r}"
+            said += "; its response is checked alone"
+            problems[call.source].append(Problem(call.line, None, said, "warning"))
 
 
 def _failed(record: dict[str, Any], kind: Preset) -> str | None:
