@@ -231,6 +231,29 @@ def test_the_retry_of_a_failed_call_answers_the_turn_before_it(tmp_path: Path) -
     assert [(f.rule, f.line) for r in reports for f in r.findings] == [("RT-1", 2), ("RT-1", 3)]
 
 
+def test_langfuse_observations_other_than_generations_are_skipped(tmp_path: Path) -> None:
+    first, second = _lines("langfuse", "changed-id.jsonl")
+    # What a trace's export holds between its two model calls: the tool's span, an event.
+    tool = {**first, "id": "obs-tool", "type": "SPAN", "name": "get_weather", "model": None}
+    tool |= {"input": {"location": "Paris"}, "output": "rainy, 57°F"}
+    event = {**first, "id": "obs-event", "type": "EVENT", "name": "log", "input": None, "output": None}
+    log = _written(tmp_path / "trace.jsonl", [first, tool, event, second])
+    reports = check_log([log], presets=["langfuse"], group_by="traceId", order_by="startTime")
+    assert [(f.rule, f.line) for r in reports for f in r.findings] == [("RT-1", 4)]
+    assert [p.severity for r in reports for p in r.problems] == ["warning"]  # recorded, not the wire
+    only_spans = check_log([_written(tmp_path / "spans.jsonl", [tool, event])], presets=["langfuse"])
+    assert [r.exit_code for r in only_spans] == [2]
+
+
+def test_a_langfuse_generations_text_output_is_an_answer_with_no_calls(tmp_path: Path) -> None:
+    first, second = _lines("langfuse", "clean.jsonl")
+    second["output"] = "It is rainy in Paris, 57°F."
+    log = _written(tmp_path / "trace.jsonl", [first, second])
+    reports = check_log([log], presets=["langfuse"], group_by="traceId")
+    assert [r.exit_code for r in reports] == [0, 0]
+    assert [r.events for r in reports if r.protocol == "openai-chat-response"] == [2]
+
+
 @pytest.mark.parametrize("name", sorted(GROUPS))
 def test_a_call_id_changed_between_a_response_and_the_next_request_names_its_group(name: str) -> None:
     file = LOGS / name / "changed-id.jsonl"

@@ -65,7 +65,9 @@ class Preset:
     history shows); ``error`` is a path that, when set, says the same.  ``session`` and ``order``
     are what ``--group-by`` and ``--order-by`` usually name for it.  ``recorded``: the bodies are
     what an SDK recorded, not the bytes on the wire.  ``endpoint`` is the path of the URL the body
-    was sent to.
+    was sent to.  ``only`` is ``(path, value)``: a record whose value at ``path`` is another is not
+    a model call (a Langfuse SPAN, EVENT or TOOL observation) and is skipped without a word; a
+    file of nothing else is an input error, as one with no body is.
     """
 
     name: str
@@ -81,6 +83,7 @@ class Preset:
     recorded: bool = False
     #: Where the record says which URL the body was sent to (detection reads it, as a recording's).
     endpoint: str | None = None
+    only: tuple[str, Any] | None = None
 
 
 PRESETS: Final = {
@@ -161,6 +164,7 @@ PRESETS: Final = {
             session="traceId",
             order="startTime",
             recorded=True,
+            only=("type", "GENERATION"),
         ),
     )
 }

@@ -716,6 +716,9 @@ def _record(
     if not isinstance(record, dict):
         problems.append(Problem(line, None, f"{where} is not a JSON object; nothing checked"))
         return
+    only = kind.only if kind is not None else None
+    if only is not None and dig(record, only[0]) not in (MISSING, only[1]):
+        return  # not a model call: a span or event of the same trace
     failed = _failed(record, kind) if kind is not None else None
     if failed is not None:
         said = f"{where} logged a failed call ({failed}); its response is not checked"
@@ -739,6 +742,9 @@ def _record(
         wrapped = side == "request" and kind is not None and kind.messages and isinstance(value, list)
         if wrapped:
             value = {"messages": value}
+        if side == "response" and kind is not None and kind.messages and isinstance(value, str):
+            # An SDK recorded the model's text alone (Langfuse's output is any value): an answer, no calls.
+            value = {"role": "assistant", "content": value}
         if (
             side == "response"
             and kind is not None
