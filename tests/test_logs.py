@@ -254,6 +254,32 @@ def test_a_langfuse_generations_text_output_is_an_answer_with_no_calls(tmp_path:
     assert [r.events for r in reports if r.protocol == "openai-chat-response"] == [2]
 
 
+def test_a_bedrock_log_of_invoke_model_beside_converse_reads_each_response_as_its_own(tmp_path: Path) -> None:
+    converse = _lines("bedrock-invocations", "clean.jsonl")
+    # InvokeModel of an Anthropic model: the body is Anthropic's Messages request and response.
+    invoke = json.loads(json.dumps(converse[0])) | {"operation": "InvokeModel"}
+    invoke["input"]["inputBodyJson"] = {
+        "anthropic_version": "bedrock-2023-05-31",
+        "max_tokens": 512,
+        "messages": [{"role": "user", "content": "Weather in Paris?"}],
+    }
+    invoke["output"]["outputBodyJson"] = {
+        "id": "msg_01", "type": "message", "role": "assistant", "model": "claude-3-5-sonnet-20240620",
+        "content": [{"type": "tool_use", "id": "toolu_01", "name": "get_weather", "input": {"q": "Paris"}}],
+        "stop_reason": "tool_use", "stop_sequence": None, "usage": {"input_tokens": 10, "output_tokens": 5},
+    }  # fmt: skip
+    reports = check_log(
+        [_written(tmp_path / "log.jsonl", [invoke, *converse])], presets=["bedrock-invocations"]
+    )
+    assert [(r.protocol, r.exit_code) for r in reports] == [
+        ("anthropic-messages", 0),
+        ("anthropic-message-response", 0),
+        ("bedrock-converse", 0),
+        ("bedrock-converse-response", 0),
+    ]
+    assert [p for r in reports for p in r.problems] == []
+
+
 @pytest.mark.parametrize("name", sorted(GROUPS))
 def test_a_call_id_changed_between_a_response_and_the_next_request_names_its_group(name: str) -> None:
     file = LOGS / name / "changed-id.jsonl"

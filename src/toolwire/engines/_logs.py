@@ -980,6 +980,10 @@ class _Detector:
             )
         return None, f"{part.where}: no registered protocol recognises this body; name one with -p"
 
+    def alone(self, part: _Body, partner: Protocol | None = None) -> Protocol | None:
+        """``part``'s protocol detected from its own body, not its field's first bodies."""
+        return self._settled(self._candidates([part.value], part), part, partner)
+
     @staticmethod
     def _settled(names: list[str], part: _Body, partner: Protocol | None) -> Protocol | None:
         if len(names) > 1 and partner is not None:
@@ -1027,7 +1031,29 @@ def _check(
     if spec is None:
         own.append(Problem(part.line, None, f"{_named(group)}{why}"))
         return None
-    monitor = spec.make(profile if spec is detector.chosen else None)
+    fed = _fed(spec, part, profile if spec is detector.chosen else None)
+    if isinstance(fed, str) and detector.chosen is None:
+        # Its field's protocol, detected from the field's first bodies, is not this body's: a log
+        # of mixed operations (Bedrock's InvokeModel beside Converse).  Detected alone, it may read.
+        alone = detector.alone(part, partner)
+        if alone is not None and alone is not spec:
+            spec, fed = alone, _fed(alone, part, None)
+    if isinstance(fed, str):
+        own.append(Problem(part.line, None, f"{_named(group)}{fed}"))
+        return None
+    monitor, events = fed
+    if before and spec.shape == "conversation":
+        check_round_trip(before, monitor)
+    bucket = found.setdefault((part.source, spec.name), _Found())
+    bucket.events += events
+    bucket.findings.extend(_placed(f, part, group) for f in monitor.findings)
+    own.extend(Problem(part.line, None, f"{part.where}: {n.message}", "warning") for n in monitor.notices)
+    return monitor
+
+
+def _fed(spec: Protocol, part: _Body, profile: str | None) -> tuple[Monitor, int] | str:
+    """A monitor of ``spec`` fed ``part``'s body, and its events; or why the body is not ``spec``'s."""
+    monitor = spec.make(profile)
     monitor.keep_calls = True
     value = part.value
     if spec.shape == "conversation":
@@ -1038,12 +1064,9 @@ def _check(
         elif isinstance(value, list):
             items = value
         else:
-            own.append(Problem(part.line, None, f"{_named(group)}{part.where} holds no '{container}' list"))
-            return None
+            return f"{part.where} holds no '{container}' list"
         monitor.feed_document(items, part.line)
         monitor.finish(len(items), part.line)
-        if before:
-            check_round_trip(before, monitor)
         events = len(items)
     else:
         events_in = value if isinstance(value, list) else [value]
@@ -1052,15 +1075,8 @@ def _check(
         monitor.finish(len(events_in), part.line)
         events = len(events_in)
     if events and monitor.skipped >= events:
-        own.append(
-            Problem(part.line, None, f"{_named(group)}{part.where} is not {spec.name} traffic; skipped")
-        )
-        return None
-    bucket = found.setdefault((part.source, spec.name), _Found())
-    bucket.events += events
-    bucket.findings.extend(_placed(f, part, group) for f in monitor.findings)
-    own.extend(Problem(part.line, None, f"{part.where}: {n.message}", "warning") for n in monitor.notices)
-    return monitor
+        return f"{part.where} is not {spec.name} traffic; skipped"
+    return monitor, events
 
 
 def _named(group: Any) -> str:
