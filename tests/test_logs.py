@@ -337,6 +337,28 @@ def test_custom_paths_read_an_envelope_and_decode_json_text(tmp_path: Path) -> N
     assert same.findings == report.findings
 
 
+def test_body_reads_each_records_body_as_a_request_or_a_response(tmp_path: Path) -> None:
+    bodies = [
+        {"sid": "s1", "payload": record[side]["body"]}
+        for record in _lines("portkey", "changed-id.jsonl")
+        for side in ("request", "response")
+    ]
+    log = _written(tmp_path / "log.jsonl", bodies)
+    reports = check_log([log], body="payload", group_by="sid")
+    assert [(r.protocol, r.exit_code) for r in reports] == [("openai-chat", 1), ("openai-chat-response", 0)]
+    assert [(f.rule, f.line, f.path) for r in reports for f in r.findings] == [
+        ("RT-1", 3, "payload.messages[1]")
+    ]
+    responses = _written(tmp_path / "responses.jsonl", bodies[1::2])
+    [report] = check_log([responses], body="payload")
+    assert (report.protocol, report.exit_code, report.events, report.problems) == (
+        "openai-chat-response",
+        0,
+        2,
+        (),
+    )
+
+
 def test_a_folder_is_every_file_under_it() -> None:
     reports = check_log([LOGS / "portkey"], presets=["portkey"], group_by="metadata.trace_id")
     assert sorted({Path(r.source).name for r in reports}) == ["changed-id.jsonl", "clean.jsonl"]

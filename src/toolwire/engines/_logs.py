@@ -39,7 +39,7 @@ from toolwire.models import detect_format, read_frames, sniff
 from toolwire.models._wire import not_a_trace
 from toolwire.properties import Finding, Monitor, Protocol
 from toolwire.properties._turn import Turn
-from toolwire.protocols import check_round_trip, get_protocol
+from toolwire.protocols import PROTOCOLS, check_round_trip, get_protocol
 
 __all__ = ["check_log", "check_log_range", "envelope", "is_otlp_file"]
 
@@ -760,7 +760,8 @@ def _record(
         read.append(body)
         value = dig(record, body)
         if value is not MISSING and value is not None:
-            call.request = _Body(value, name, line, body, "request", endpoint)
+            side = _side(value)
+            setattr(call, side, _Body(value, name, line, body, side, endpoint))
     if call.request is None and call.response is None:
         if failed is None:
             problems.append(Problem(line, None, f"{where}: no body at {' or '.join(read)}; nothing checked"))
@@ -814,6 +815,19 @@ def _join(
             part.endpoint = sent_to
     if other.group is None:
         other.group = call.group
+
+
+def _side(value: Any) -> Side:
+    """Whether a body read at ``--body`` is a request or a response: a request holds its messages
+    in a list at its protocol's ``container`` (``messages``, ``contents``, ``input``), as detection
+    asks of a request body, or is a bare message list; any other body is a response."""
+    if isinstance(value, list):
+        return "request"
+    if isinstance(value, dict):
+        for spec in PROTOCOLS.values():
+            if spec.shape == "conversation" and isinstance(value.get(spec.container or ""), list):
+                return "request"
+    return "response"
 
 
 def _unjoined(
