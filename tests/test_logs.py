@@ -32,6 +32,10 @@ def rules(reports: list[Any]) -> list[str]:
     return sorted({f.rule for report in reports for f in report.findings})
 
 
+def _lines(name: str, file: str) -> list[Any]:
+    return [json.loads(line) for line in (LOGS / name / file).read_text().splitlines()]
+
+
 def test_every_preset_has_a_clean_record_file_and_its_provenance() -> None:
     assert (LOGS / "PROVENANCE.md").is_file()
     provenance = (LOGS / "PROVENANCE.md").read_text()
@@ -68,6 +72,55 @@ def test_a_batchs_violations_name_their_file_and_line() -> None:
         ("openai-batch-input", "CC-2", 3, "body.messages[1].role"),
         ("openai-batch-output", "CC-9a", 3, "response.body.choices[0].message.tool_calls[0]"),
     ]
+
+
+def test_two_batches_inputs_are_never_joined_with_each_other(tmp_path: Path) -> None:
+    clean = _lines("openai-batch-input", "clean.jsonl")
+    violating = _lines("openai-batch-input", "violating.jsonl")
+    for record in violating:
+        record["custom_id"] = clean[0]["custom_id"]  # each batch's own custom_id, met in the other too
+    given = [LOGS / "openai-batch-input" / "clean.jsonl", _written(tmp_path / "other.jsonl", violating[2:])]
+    reports = check_log(given, presets=["openai-batch-input"])
+    assert [(Path(r.source).name, f.rule, f.line) for r in reports for f in r.findings] == [
+        ("other.jsonl", "CC-2", 1)
+    ]
+    assert [p for r in reports for p in r.problems] == []
+
+
+def test_a_custom_id_twice_in_one_batch_is_a_problem_naming_both_lines(tmp_path: Path) -> None:
+    records = _lines("openai-batch-input", "violating.jsonl")
+    records[2]["custom_id"] = records[0]["custom_id"]
+    reports = check_log([_written(tmp_path / "in.jsonl", records)], presets=["openai-batch-input"])
+    assert [(p.line, p.severity, p.message) for r in reports for p in r.problems] == [
+        (3, "error", f"record at line 3: custom_id {records[0]['custom_id']!r} again (line 1 has it); "
+         "it must be unique: both lines are checked"),
+    ]  # fmt: skip
+    assert [(f.rule, f.line) for r in reports for f in r.findings] == [("CC-2", 3)]
+
+
+def test_an_output_line_no_input_line_has_is_checked_with_a_warning(tmp_path: Path) -> None:
+    outputs = _lines("openai-batch-output", "violating.jsonl")
+    outputs[2]["custom_id"] = "request-99"
+    given = [LOGS / "openai-batch-input" / "violating.jsonl", _written(tmp_path / "out.jsonl", outputs)]
+    reports = check_log(given, presets=["openai-batch-input", "openai-batch-output"])
+    assert [(Path(r.source).name, p.line, p.severity) for r in reports for p in r.problems] == [
+        ("out.jsonl", 3, "warning")
+    ]
+    assert "no batch input line given has custom_id 'request-99'" in reports[-1].problems[0].message
+    assert rules(reports) == ["CC-2", "CC-9a"]
+    # Given alone, an output has no input to miss.
+    assert [p for r in check_log([given[1]], presets=["openai-batch-output"]) for p in r.problems] == []
+
+
+def test_a_batch_line_with_no_custom_id_is_a_problem_with_its_line(tmp_path: Path) -> None:
+    outputs = _lines("openai-batch-output", "violating.jsonl")
+    del outputs[2]["custom_id"]
+    given = [_written(tmp_path / "out.jsonl", outputs), LOGS / "openai-batch-input" / "violating.jsonl"]
+    reports = check_log(given, presets=["openai-batch-output", "openai-batch-input"])
+    assert [(Path(r.source).name, p.line, p.severity) for r in reports for p in r.problems] == [
+        ("out.jsonl", 3, "error")
+    ]
+    assert rules(reports) == ["CC-2", "CC-9a"]
 
 
 def test_one_log_preset_per_file_or_one_for_all() -> None:
@@ -114,6 +167,118 @@ def test_a_failed_call_is_a_warning_not_a_problem() -> None:
     reports = check_log([LOGS / "anthropic-batch" / "clean.jsonl"], presets=["anthropic-batch"])
     assert [(p.line, p.severity) for r in reports for p in r.problems] == [(2, "warning")]
     assert reports[0].exit_code == 0
+
+
+#: Where each gateway says the HTTP status of the call it logged, and its error body's path.
+FAILED = {
+    "portkey": ("response", "status", "body"),  # Portkey log: response.status, response.body
+    "helicone": (None, "response_status", "response_body"),  # Helicone export: response_status
+}
+
+
+@pytest.mark.parametrize("name", sorted(FAILED))
+def test_a_gateways_429_is_a_warning_naming_its_status_and_its_request_is_still_checked(
+    name: str, tmp_path: Path
+) -> None:
+    records = _lines(name, "changed-id.jsonl")
+    outer, status, body = FAILED[name]
+    logged = records[1] if outer is None else records[1][outer]
+    logged[status] = 429
+    logged[body] = {"error": {"message": "Rate limit reached", "type": "rate_limit_error"}}
+    log = _written(tmp_path / "log.jsonl", records)
+    reports = check_log([log], presets=[name], group_by=GROUPS[name])
+    said = f"record at line 2 logged a failed call ({'.'.join(filter(None, (outer, status)))} 429)"
+    assert [(p.line, p.severity, p.message) for r in reports for p in r.problems] == [
+        (2, "warning", f"{said}; its response is not checked")
+    ]
+    # The refused call's request still replays the first turn's call with a changed id.
+    assert [(f.rule, f.line) for r in reports for f in r.findings] == [("RT-1", 2)]
+
+
+def test_a_batch_output_line_of_an_http_failure_is_a_warning_its_input_checked(tmp_path: Path) -> None:
+    given = [LOGS / "openai-batch-input" / "violating.jsonl", tmp_path / "output.jsonl"]
+    outputs = _lines("openai-batch-output", "violating.jsonl")
+    for record in outputs[:2]:
+        # How an HTTP failure shows in a batch's output: a status code, an error body, error null.
+        record["response"]["status_code"] = 500
+        record["response"]["body"] = {"error": {"message": "The server had an error", "type": "server_error"}}
+        record["error"] = None
+    _written(given[1], outputs)
+    reports = check_log(given, presets=["openai-batch-input", "openai-batch-output"])
+    assert [(Path(r.source).name, p.line, p.severity) for r in reports for p in r.problems] == [
+        ("output.jsonl", 1, "warning"),
+        ("output.jsonl", 2, "warning"),
+    ]
+    assert "(response.status_code 500)" in reports[-1].problems[0].message
+    assert [(f.rule, f.line) for r in reports for f in r.findings] == [("CC-2", 3), ("CC-9a", 3)]
+    assert [r.exit_code for r in reports] == [1, 1]
+
+
+def test_a_failed_litellm_calls_request_is_still_checked(tmp_path: Path) -> None:
+    [record] = _lines("litellm", "orphan-tool-message.jsonl")
+    record["status"], record["response"] = "failure", None
+    reports = check_log([_written(tmp_path / "log.jsonl", [record])], presets=["litellm"])
+    assert rules(reports) == ["CC-2"]
+    assert [(p.line, p.severity) for r in reports for p in r.problems] == [(1, "warning")]
+
+
+def test_the_retry_of_a_failed_call_answers_the_turn_before_it(tmp_path: Path) -> None:
+    first, second = _lines("litellm", "changed-id.jsonl")
+    refused = json.loads(json.dumps(second))
+    refused["status"], refused["response"], refused["startTime"] = "failure", None, second["startTime"] - 0.5
+    log = _written(tmp_path / "log.jsonl", [first, refused, second])
+    reports = check_log([log], presets=["litellm"], group_by="trace_id", order_by="startTime")
+    # Both the refused call and its retry replay the first turn's call with a changed id.
+    assert [(f.rule, f.line) for r in reports for f in r.findings] == [("RT-1", 2), ("RT-1", 3)]
+
+
+def test_langfuse_observations_other_than_generations_are_skipped(tmp_path: Path) -> None:
+    first, second = _lines("langfuse", "changed-id.jsonl")
+    # What a trace's export holds between its two model calls: the tool's span, an event.
+    tool = {**first, "id": "obs-tool", "type": "SPAN", "name": "get_weather", "model": None}
+    tool |= {"input": {"location": "Paris"}, "output": "rainy, 57°F"}
+    event = {**first, "id": "obs-event", "type": "EVENT", "name": "log", "input": None, "output": None}
+    log = _written(tmp_path / "trace.jsonl", [first, tool, event, second])
+    reports = check_log([log], presets=["langfuse"], group_by="traceId", order_by="startTime")
+    assert [(f.rule, f.line) for r in reports for f in r.findings] == [("RT-1", 4)]
+    assert [p.severity for r in reports for p in r.problems] == ["warning"]  # recorded, not the wire
+    only_spans = check_log([_written(tmp_path / "spans.jsonl", [tool, event])], presets=["langfuse"])
+    assert [r.exit_code for r in only_spans] == [2]
+
+
+def test_a_langfuse_generations_text_output_is_an_answer_with_no_calls(tmp_path: Path) -> None:
+    first, second = _lines("langfuse", "clean.jsonl")
+    second["output"] = "It is rainy in Paris, 57°F."
+    log = _written(tmp_path / "trace.jsonl", [first, second])
+    reports = check_log([log], presets=["langfuse"], group_by="traceId")
+    assert [r.exit_code for r in reports] == [0, 0]
+    assert [r.events for r in reports if r.protocol == "openai-chat-response"] == [2]
+
+
+def test_a_bedrock_log_of_invoke_model_beside_converse_reads_each_response_as_its_own(tmp_path: Path) -> None:
+    converse = _lines("bedrock-invocations", "clean.jsonl")
+    # InvokeModel of an Anthropic model: the body is Anthropic's Messages request and response.
+    invoke = json.loads(json.dumps(converse[0])) | {"operation": "InvokeModel"}
+    invoke["input"]["inputBodyJson"] = {
+        "anthropic_version": "bedrock-2023-05-31",
+        "max_tokens": 512,
+        "messages": [{"role": "user", "content": "Weather in Paris?"}],
+    }
+    invoke["output"]["outputBodyJson"] = {
+        "id": "msg_01", "type": "message", "role": "assistant", "model": "claude-3-5-sonnet-20240620",
+        "content": [{"type": "tool_use", "id": "toolu_01", "name": "get_weather", "input": {"q": "Paris"}}],
+        "stop_reason": "tool_use", "stop_sequence": None, "usage": {"input_tokens": 10, "output_tokens": 5},
+    }  # fmt: skip
+    reports = check_log(
+        [_written(tmp_path / "log.jsonl", [invoke, *converse])], presets=["bedrock-invocations"]
+    )
+    assert [(r.protocol, r.exit_code) for r in reports] == [
+        ("anthropic-messages", 0),
+        ("anthropic-message-response", 0),
+        ("bedrock-converse", 0),
+        ("bedrock-converse-response", 0),
+    ]
+    assert [p for r in reports for p in r.problems] == []
 
 
 @pytest.mark.parametrize("name", sorted(GROUPS))
@@ -200,6 +365,28 @@ def test_custom_paths_read_an_envelope_and_decode_json_text(tmp_path: Path) -> N
     ]
     [same] = check_log([log], body="entry.payload")
     assert same.findings == report.findings
+
+
+def test_body_reads_each_records_body_as_a_request_or_a_response(tmp_path: Path) -> None:
+    bodies = [
+        {"sid": "s1", "payload": record[side]["body"]}
+        for record in _lines("portkey", "changed-id.jsonl")
+        for side in ("request", "response")
+    ]
+    log = _written(tmp_path / "log.jsonl", bodies)
+    reports = check_log([log], body="payload", group_by="sid")
+    assert [(r.protocol, r.exit_code) for r in reports] == [("openai-chat", 1), ("openai-chat-response", 0)]
+    assert [(f.rule, f.line, f.path) for r in reports for f in r.findings] == [
+        ("RT-1", 3, "payload.messages[1]")
+    ]
+    responses = _written(tmp_path / "responses.jsonl", bodies[1::2])
+    [report] = check_log([responses], body="payload")
+    assert (report.protocol, report.exit_code, report.events, report.problems) == (
+        "openai-chat-response",
+        0,
+        2,
+        (),
+    )
 
 
 def test_a_folder_is_every_file_under_it() -> None:

@@ -73,10 +73,14 @@ class Preset:
     ``messages``: the request path holds a message list, not a body (it is checked as the
     body ``{"messages": [...]}``).  ``key`` joins the records of files given together (a batch's
     input and output, on ``custom_id``).  ``failed`` is ``(path, value)``: a record whose value at
-    ``path`` is not ``value`` logged a failed call, with no body to check; ``error`` is a path
-    that, when set, says the same.  ``session`` and ``order`` are what ``--group-by`` and
-    ``--order-by`` usually name for it.  ``recorded``: the bodies are what an SDK recorded, not
-    the bytes on the wire.  ``endpoint`` is the path of the URL the body was sent to.
+    ``path`` is not ``value`` logged a failed call (a 429, a 500): its response is not checked, its
+    request still is where the record holds it (a request the provider refused is where a broken
+    history shows); ``error`` is a path that, when set, says the same.  ``session`` and ``order``
+    are what ``--group-by`` and ``--order-by`` usually name for it.  ``recorded``: the bodies are
+    what an SDK recorded, not the bytes on the wire.  ``endpoint`` is the path of the URL the body
+    was sent to.  ``only`` is ``(path, value)``: a record whose value at ``path`` is another is not
+    a model call (a Langfuse SPAN, EVENT or TOOL observation) and is skipped without a word; a
+    file of nothing else is an input error, as one with no body is.
     """
 
     name: str
@@ -92,6 +96,7 @@ class Preset:
     recorded: bool = False
     #: Where the record says which URL the body was sent to (detection reads it, as a recording's).
     endpoint: str | None = None
+    only: tuple[str, Any] | None = None
 
 
 PRESETS: Final = {
@@ -119,6 +124,7 @@ PRESETS: Final = {
             "OpenAI Batch output line: custom_id, response.body, error",
             response="response.body",
             key="custom_id",
+            failed=("response.status_code", 200),
             error="error",
         ),
         Preset(
@@ -141,6 +147,7 @@ PRESETS: Final = {
             "Portkey log: request.body, response.body, metadata.trace_id",
             request="request.body",
             response="response.body",
+            failed=("response.status", 200),
             session="metadata.trace_id",
             endpoint="request.url",
         ),
@@ -149,6 +156,7 @@ PRESETS: Final = {
             "Helicone export line (--include-body): request_body, response_body",
             request="request_body",
             response="response_body",
+            failed=("response_status", 200),
             session="request_properties.Helicone-Session-Id",
             order="request_created_at",
         ),
@@ -169,6 +177,7 @@ PRESETS: Final = {
             session="traceId",
             order="startTime",
             recorded=True,
+            only=("type", "GENERATION"),
         ),
     )
 }

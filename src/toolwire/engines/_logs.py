@@ -41,7 +41,7 @@ from toolwire.models import detect_format, read_frames, sniff
 from toolwire.models._wire import not_a_trace
 from toolwire.properties import Finding, Monitor, Protocol
 from toolwire.properties._turn import Turn
-from toolwire.protocols import check_round_trip, get_protocol
+from toolwire.protocols import PROTOCOLS, check_round_trip, get_protocol
 
 __all__ = ["check_log", "check_log_range", "envelope", "is_otlp_file"]
 
@@ -84,6 +84,8 @@ class _Call:
     response: _Body | None = None
     #: Read from OpenTelemetry: grouped by its conversation or trace without ``--group-by``.
     otlp: bool = False
+    #: The record logged a failed call: it has no response, and the next turn answers the turn before.
+    failed: bool = False
 
 
 @dataclass(slots=True)
@@ -188,9 +190,10 @@ def _check_files(
     chosen = get_protocol(protocol) if protocol is not None else None
     problems: dict[str, list[Problem]] = {name: [] for name, _ in files}
     calls: list[_Call] = []
-    joined: dict[Any, _Call] = {}
+    joined: dict[Any, Any] = {}
     for name, kind in files:
         _read(name, kind, body, group_by, order_by, calls, joined, problems[name])
+    _unjoined(files, joined, problems)
     found: dict[tuple[str, str], _Found] = {}
     _check_groups(calls, chosen, profile, group_by is not None, found, problems, paths=(group_by, order_by))
     return _reports([name for name, _ in files], found, problems)
@@ -607,7 +610,7 @@ def _read(
     group_by: str | None,
     order_by: str | None,
     calls: list[_Call],
-    joined: dict[Any, _Call],
+    joined: dict[Any, Any],
     problems: list[Problem],
     span: tuple[int, int, int] | None = None,
     each: Callable[[int | None, Any], None] | None = None,
@@ -713,19 +716,23 @@ def _record(
     group_by: str | None,
     order_by: str | None,
     calls: list[_Call],
-    joined: dict[Any, _Call],
+    joined: dict[Any, Any],
     problems: list[Problem],
 ) -> None:
     where = f"record at line {line}" if line is not None else "record"
     if not isinstance(record, dict):
         problems.append(Problem(line, None, f"{where} is not a JSON object; nothing checked"))
         return
-    if kind is not None and _failed(record, kind):
-        problems.append(Problem(line, None, f"{where} logged a failed call; no body to check", "warning"))
-        return
+    only = kind.only if kind is not None else None
+    if only is not None and dig(record, only[0]) not in (MISSING, only[1]):
+        return  # not a model call: a span or event of the same trace
+    failed = _failed(record, kind) if kind is not None else None
+    if failed is not None:
+        said = f"{where} logged a failed call ({failed}); its response is not checked"
+        problems.append(Problem(line, None, said, "warning"))
     group = _value(record, group_by)
     order = _value(record, order_by)
-    call = _Call(name, line, group, order, len(calls))
+    call = _Call(name, line, group, order, len(calls), failed=failed is not None)
     sent = dig(record, kind.endpoint) if kind is not None and kind.endpoint else None
     endpoint = (endpoint_of(sent) if "://" in sent else sent) if isinstance(sent, str) else None
     read: list[str] = []
@@ -733,7 +740,7 @@ def _record(
         ("request", kind.request if kind else None),
         ("response", kind.response if kind else None),
     ):
-        if path is None:
+        if path is None or (side == "response" and failed is not None):
             continue
         read.append(path)
         value = dig(record, path)
@@ -742,6 +749,9 @@ def _record(
         wrapped = side == "request" and kind is not None and kind.messages and isinstance(value, list)
         if wrapped:
             value = {"messages": value}
+        if side == "response" and kind is not None and kind.messages and isinstance(value, str):
+            # An SDK recorded the model's text alone (Langfuse's output is any value): an answer, no calls.
+            value = {"role": "assistant", "content": value}
         if (
             side == "response"
             and kind is not None
@@ -757,20 +767,51 @@ def _record(
         read.append(body)
         value = dig(record, body)
         if value is not MISSING and value is not None:
-            call.request = _Body(value, name, line, body, "request", endpoint)
+            side = _side(value)
+            setattr(call, side, _Body(value, name, line, body, side, endpoint))
     if call.request is None and call.response is None:
-        problems.append(Problem(line, None, f"{where}: no body at {' or '.join(read)}; nothing checked"))
+        if failed is None:
+            problems.append(Problem(line, None, f"{where}: no body at {' or '.join(read)}; nothing checked"))
         return
-    key = dig(record, kind.key) if kind is not None and kind.key else MISSING
-    if key is MISSING or not isinstance(key, str | int):
+    if kind is None or not kind.key:
         calls.append(call)
         return
-    other = joined.get(key)
-    if other is None:
-        joined[key] = call
+    _join(call, dig(record, kind.key), kind, joined, calls, problems)
+
+
+def _join(
+    call: _Call, key: Any, kind: Preset, joined: dict[Any, Any], calls: list[_Call], problems: list[Problem]
+) -> None:
+    """Add ``call``, a batch line, to ``calls``, or join it to the other half of its line given
+    in another file: an input line (its request) and an output line (its response) join on their
+    ``key`` (``custom_id``), each output line to the first input line of its key not joined yet.
+    Two input (or two output) files are never joined; a key twice in one file is a problem, and
+    both lines are checked.  ``joined`` holds the lines of each key in each file, and the halves
+    still waiting for their other half (:func:`_unjoined` names the output lines left)."""
+    where = f"record at line {call.line}" if call.line is not None else "record"
+    if key is MISSING or isinstance(key, bool) or not isinstance(key, str | int):
+        problems.append(
+            Problem(call.line, None, f"{where} has no {kind.key} to join it by; its body is checked alone")
+        )
+        calls.append(call)
+        return
+    first = joined.setdefault(("line", call.source, key), call.line)
+    if first != call.line:
+        at = f"line {first}" if first is not None else "another record"
+        said = f"{where}: {kind.key} {key!r} again ({at} has it); it must be unique: both lines are checked"
+        problems.append(Problem(call.line, None, said))
+    # Which half of a batch line the file holds: the request (an input) or the response (an output).
+    half = "request" if kind.response is None else "response" if kind.request is None else None
+    if half is None:
+        calls.append(call)
+        return
+    waiting: list[_Call] = joined.get(("waiting", "response" if half == "request" else "request", key), [])
+    if not waiting:
+        joined.setdefault(("waiting", half, key), []).append(call)
         calls.append(call)
         return
     # The other half of a batch line given in another file (input and output join on their key).
+    other = waiting.pop(0)
     other.request = other.request or call.request
     other.response = other.response or call.response
     sent_to = next(
@@ -783,14 +824,49 @@ def _record(
         other.group = call.group
 
 
-def _failed(record: dict[str, Any], kind: Preset) -> bool:
-    if kind.error is not None and dig(record, kind.error) not in (MISSING, None):
-        return True
+def _side(value: Any) -> Side:
+    """Whether a body read at ``--body`` is a request or a response: a request holds its messages
+    in a list at its protocol's ``container`` (``messages``, ``contents``, ``input``), as detection
+    asks of a request body, or is a bare message list; any other body is a response."""
+    if isinstance(value, list):
+        return "request"
+    if isinstance(value, dict):
+        for spec in PROTOCOLS.values():
+            if spec.shape == "conversation" and isinstance(value.get(spec.container or ""), list):
+                return "request"
+    return "response"
+
+
+def _unjoined(
+    files: list[tuple[str, Preset | None]], joined: dict[Any, Any], problems: dict[str, list[Problem]]
+) -> None:
+    """Warn of each output line of a batch whose key no input line given has (when one was given):
+    its response is checked alone, without its request's protocol and endpoint."""
+    inputs = [kind for _, kind in files if kind is not None and kind.key and kind.response is None]
+    if not inputs:
+        return
+    for (tag, half, key), waiting in joined.items():
+        for call in waiting if (tag, half) == ("waiting", "response") else ():
+            where = f"record at line {call.line}" if call.line is not None else "record"
+            said = f"{where}: no batch input line given has {inputs[0].key} {key!r}"
+            said += "; its response is checked alone"
+            problems[call.source].append(Problem(call.line, None, said, "warning"))
+
+
+def _failed(record: dict[str, Any], kind: Preset) -> str | None:
+    """What says the record logged a failed call (``response.status 429``), or None."""
+    if kind.error is not None:
+        error = dig(record, kind.error)
+        if error is not MISSING and error is not None:
+            fields = error if isinstance(error, dict) else {}
+            said = next((fields[k] for k in ("code", "type") if fields.get(k)), None)
+            return f"{kind.error} {said!r}" if isinstance(said, str | int) else f"{kind.error} set"
     if kind.failed is not None:
         path, ok = kind.failed
         value = dig(record, path)
-        return value is not MISSING and value != ok
-    return False
+        if value is not MISSING and value != ok:
+            return f"{path} {value!r}"
+    return None
 
 
 def _value(record: Any, path: str | None) -> Any:
@@ -904,7 +980,8 @@ def _check_groups(
                 before = monitor.calls() if monitor is not None else None
                 if ranks is not None and len(found) > known:
                     _ranked(found, known, ranks, (*first, k, 1))
-            else:
+            elif not call.failed:
+                # A failed call's retry replays the same history: it answers the turn before it too.
                 before = None
     return detector.by_field
 
@@ -983,6 +1060,10 @@ class _Detector:
             )
         return None, f"{part.where}: no registered protocol recognises this body; name one with -p"
 
+    def alone(self, part: _Body, partner: Protocol | None = None) -> Protocol | None:
+        """``part``'s protocol detected from its own body, not its field's first bodies."""
+        return self._settled(self._candidates([part.value], part), part, partner)
+
     @staticmethod
     def _settled(names: list[str], part: _Body, partner: Protocol | None) -> Protocol | None:
         if len(names) > 1 and partner is not None:
@@ -1030,7 +1111,29 @@ def _check(
     if spec is None:
         own.append(Problem(part.line, None, f"{_named(group)}{why}"))
         return None
-    monitor = spec.make(profile if spec is detector.chosen else None)
+    fed = _fed(spec, part, profile if spec is detector.chosen else None)
+    if isinstance(fed, str) and detector.chosen is None:
+        # Its field's protocol, detected from the field's first bodies, is not this body's: a log
+        # of mixed operations (Bedrock's InvokeModel beside Converse).  Detected alone, it may read.
+        alone = detector.alone(part, partner)
+        if alone is not None and alone is not spec:
+            spec, fed = alone, _fed(alone, part, None)
+    if isinstance(fed, str):
+        own.append(Problem(part.line, None, f"{_named(group)}{fed}"))
+        return None
+    monitor, events = fed
+    if before and spec.shape == "conversation":
+        check_round_trip(before, monitor)
+    bucket = found.setdefault((part.source, spec.name), _Found())
+    bucket.events += events
+    bucket.findings.extend(_placed(f, part, group) for f in monitor.findings)
+    own.extend(Problem(part.line, None, f"{part.where}: {n.message}", "warning") for n in monitor.notices)
+    return monitor
+
+
+def _fed(spec: Protocol, part: _Body, profile: str | None) -> tuple[Monitor, int] | str:
+    """A monitor of ``spec`` fed ``part``'s body, and its events; or why the body is not ``spec``'s."""
+    monitor = spec.make(profile)
     monitor.keep_calls = True
     value = part.value
     if spec.shape == "conversation":
@@ -1041,12 +1144,9 @@ def _check(
         elif isinstance(value, list):
             items = value
         else:
-            own.append(Problem(part.line, None, f"{_named(group)}{part.where} holds no '{container}' list"))
-            return None
+            return f"{part.where} holds no '{container}' list"
         monitor.feed_document(items, part.line)
         monitor.finish(len(items), part.line)
-        if before:
-            check_round_trip(before, monitor)
         events = len(items)
     else:
         events_in = value if isinstance(value, list) else [value]
@@ -1055,15 +1155,8 @@ def _check(
         monitor.finish(len(events_in), part.line)
         events = len(events_in)
     if events and monitor.skipped >= events:
-        own.append(
-            Problem(part.line, None, f"{_named(group)}{part.where} is not {spec.name} traffic; skipped")
-        )
-        return None
-    bucket = found.setdefault((part.source, spec.name), _Found())
-    bucket.events += events
-    bucket.findings.extend(_placed(f, part, group) for f in monitor.findings)
-    own.extend(Problem(part.line, None, f"{part.where}: {n.message}", "warning") for n in monitor.notices)
-    return monitor
+        return f"{part.where} is not {spec.name} traffic; skipped"
+    return monitor, events
 
 
 def _named(group: Any) -> str:
