@@ -595,3 +595,13 @@ def test_a_log_checked_without_log_options_says_which_preset_reads_it(
     # A LiteLLM record's messages read as a Chat request, its response unchecked: said so.
     assert main(["check", str(LOGS / "litellm" / "clean.jsonl")]) == 0
     assert "only what reads as openai-chat was checked; --log litellm checks" in capsys.readouterr().out
+
+
+def test_a_turn_logged_with_one_side_only_is_said(tmp_path: Path) -> None:
+    # The first turn's response is missing: the second turn's replay cannot be compared with it.
+    log = _changed_id(tmp_path, {"response": None})
+    reports = check_log([log], presets=["litellm"], group_by="trace_id")
+    assert rules(reports) == []
+    [problem] = [p for r in reports for p in r.problems]
+    assert (problem.line, problem.severity) == (1, "warning")
+    assert problem.message == "record at line 1: no body at response; only its request is checked"

@@ -773,6 +773,12 @@ def _record(
         if failed is None:
             problems.append(Problem(line, None, f"{where}: no body at {' or '.join(read)}; nothing checked"))
         return
+    if kind is not None and kind.request and kind.response and failed is None and not body:
+        gone = kind.request if call.request is None else kind.response if call.response is None else None
+        if gone is not None:
+            # A turn with one side: in a conversation, the next turn cannot be compared with it.
+            said = f"{where}: no body at {gone}; only its {'response' if call.request is None else 'request'}"
+            problems.append(Problem(line, None, said + " is checked", "warning"))
     if kind is None or not kind.key:
         calls.append(call)
         return
