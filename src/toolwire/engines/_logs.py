@@ -673,7 +673,7 @@ def _read_otlp(
 ) -> None:
     before = len(calls)
     for line, document, _ in frames:
-        for found in recorded_calls(line, document):
+        for found in recorded_calls(line, document, problems):
             group = found.attributes.get(group_by) if group_by else found.group
             order = found.attributes.get(order_by) if order_by else found.order
             call = _Call(name, line, group, order, len(calls), otlp=True)
