@@ -151,3 +151,27 @@ def test_a_malformed_otlp_file_prints_the_same_at_every_jobs(
     assert code == 2
     assert f'{bad}:1: input error: resourceSpans[0] is "x", not an object' in out
     assert "Traceback" not in out and "failed" not in out
+
+
+def _printed(capsys: pytest.CaptureFixture[str], *words: str) -> tuple[int, str, str]:
+    code = main(["check", *words])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_folder_of_otlp_files_is_checked_as_when_each_is_named(
+    jobs: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    each = _printed(capsys, *sorted(str(p) for p in OTEL.iterdir()), "--jobs", "1")
+    assert _printed(capsys, str(OTEL), "--jobs", jobs) == each
+    assert each[0] == 1 and "semconv-attribute-example.jsonl:1" in each[1]
+
+
+def test_a_folder_with_a_file_that_is_not_otlp_is_still_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _written(tmp_path / "spans.jsonl", _document(SPANS))
+    (tmp_path / "notes.txt").write_text("not telemetry\n")
+    code, _, err = _printed(capsys, str(tmp_path))
+    assert code == 2 and f"{tmp_path} is a folder; name a trace file" in err
