@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -175,3 +177,14 @@ def test_a_folder_with_a_file_that_is_not_otlp_is_still_refused(
     (tmp_path / "notes.txt").write_text("not telemetry\n")
     code, _, err = _printed(capsys, str(tmp_path))
     assert code == 2 and f"{tmp_path} is a folder; name a trace file" in err
+
+
+def test_otlp_on_standard_input_is_read_as_otlp(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    file = OTEL / "semconv-spans-example.jsonl"
+    named = _printed(capsys, str(file), "--format", "json")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(file.read_bytes())))
+    piped = _printed(capsys, "-", "--format", "json")
+    assert piped == (named[0], named[1].replace(str(file), "-"), named[2])
+    assert piped[0] == 1 and '"rule": "GA-4"' in piped[1]

@@ -75,9 +75,11 @@ def check_path(
                 from toolwire.engines._exchanges import check_recording
 
                 return check_recording(path, stream.read(), protocol, profile)
-            if str(path) != "-" and _otlp(head):
-                from toolwire.engines._logs import check_log
+            if _otlp(head):
+                from toolwire.engines._logs import check_log, check_log_input
 
+                if str(path) == "-":
+                    return check_log_input(stream, protocol=protocol, profile=profile)
                 return check_log([path], protocol=protocol, profile=profile)
             if protocol is None:
                 return [_detected(path, raw, head, stream, input_format, profile)]
