@@ -65,6 +65,7 @@ STRUCTURE = [
     (f"{SPAN}.events", [3], "span 051581bf3cb55c11: events[0] is 3, not an event"),
     (f"{SPAN}.traceId", {"a": 1}, 'span 051581bf3cb55c11: traceId is {"a": 1}, not a hex string'),
     (f"{SPAN}.attributes.0.value", "chat", 'attribute gen_ai.operation.name: "chat" is not an AnyValue'),
+    (f"{SPAN}.attributes.4.value", {"stringValue": "x"}, 'input.messages is text that is not JSON ("x")'),
 ]
 
 

@@ -71,6 +71,10 @@ class Recorded:
     attributes: dict[str, Any]
 
 
+class Unreadable(ValueError):
+    """A value that is not what OTLP's JSON encoding puts there; the message says what it is."""
+
+
 def any_value(value: Any) -> Any:
     """An OTLP ``AnyValue`` as a Python value (``{"stringValue": "x"}`` is ``"x"``, null is None);
     :class:`Unreadable` when it is none.
@@ -109,10 +113,6 @@ def _pairs(pairs: list[Any]) -> dict[str, Any]:
             if not isinstance(pair, dict) or not isinstance(pair.get("key"), str):
                 raise Unreadable(f"{_shown(pair)} is not a key-value pair") from None
         raise
-
-
-class Unreadable(ValueError):
-    """A value that is not what OTLP's JSON encoding puts there; the message says what it is."""
 
 
 def _values(holder: Any, kind: str) -> list[Any]:
@@ -248,12 +248,12 @@ def _span(line: int | None, span: dict[str, Any], at: str, say: Say) -> Recorded
             if isinstance(event, dict):
                 if event.get("name") == DETAILS:
                     where = f"{name} event {DETAILS}"
-                    _genai(attributes(event.get("attributes"), where, say), sides, where)
+                    _genai(attributes(event.get("attributes"), where, say), sides, where, say)
             else:
                 say(f"{name}: events[{n}] is {_shown(event)}, not an event; not read", "error")
     elif events is not None:
         say(f"{name}: events is {_shown(events)}, not a list; none read", "error")
-    _genai(attrs, sides, name)
+    _genai(attrs, sides, name, say)
     _openinference(attrs, sides, name)
     _legacy(attrs, sides, name)
     if sides == [None, None]:
@@ -276,7 +276,7 @@ def _log_record(line: int | None, record: dict[str, Any], at: str, say: Say) -> 
     if isinstance(body, dict):
         attrs = {**body, **attrs}
     sides: list[tuple[Any, str, str | None] | None] = [None, None]
-    _genai(attrs, sides, f"log record {DETAILS}")
+    _genai(attrs, sides, f"log record {DETAILS}", say)
     if sides == [None, None]:
         return None
     field = "timeUnixNano" if record.get("timeUnixNano") else "observedTimeUnixNano"
@@ -284,12 +284,15 @@ def _log_record(line: int | None, record: dict[str, Any], at: str, say: Say) -> 
     return Recorded(line, _group(attrs, record.get("traceId"), name, say), when, sides[0], sides[1], attrs)
 
 
-def _genai(attrs: dict[str, Any], sides: list[Any], where: str) -> None:
+def _genai(attrs: dict[str, Any], sides: list[Any], where: str, say: Say) -> None:
     for side, (key, endpoint) in enumerate(
         (("gen_ai.input.messages", INPUT), ("gen_ai.output.messages", OUTPUT))
     ):
         if sides[side] is None and key in attrs:
             value = decoded(attrs[key])
+            if isinstance(value, str):
+                say(f"{where} {key} is text that is not JSON ({_shown(value)}); not read", "error")
+                continue
             sides[side] = ({"messages": value} if side == 0 else value, f"{where} {key}", endpoint)
 
 
