@@ -28,7 +28,7 @@ import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import Any, BinaryIO, Final, Literal
 
 import orjson
 
@@ -43,7 +43,7 @@ from toolwire.properties import Finding, Monitor, Protocol
 from toolwire.properties._turn import Turn
 from toolwire.protocols import PROTOCOLS, check_round_trip, get_protocol
 
-__all__ = ["check_log", "check_log_range", "envelope", "is_otlp_file"]
+__all__ = ["check_log", "check_log_input", "check_log_range", "envelope", "is_otlp_file"]
 
 Side = Literal["request", "response"]
 #: Bodies of one field sampled together to tell their protocol (the first alone is often ambiguous).
@@ -168,6 +168,12 @@ def check_log(
     return _check_files(files, body, group_by, order_by, protocol, profile)
 
 
+def check_log_input(stream: BinaryIO, *, protocol: str | None, profile: str | None) -> list[Report]:
+    """:func:`check_log` of the OTLP JSON on standard input, read from ``stream``: ``check -`` read
+    its head to tell what it is, and gives it back in front of the rest."""
+    return _check_files([("-", None)], None, None, None, protocol, profile, stream)
+
+
 def envelope(kind: Preset | None, request: str | None, response: str | None) -> Preset | None:
     """Where records keep their bodies: ``kind`` (a preset), its paths replaced by ``request`` and
     ``response`` where given; None when neither names a path (``--body`` alone, or OTLP)."""
@@ -185,14 +191,16 @@ def _check_files(
     order_by: str | None,
     protocol: str | None,
     profile: str | None,
+    stdin: BinaryIO | None = None,
 ) -> list[Report]:
-    """:func:`check_log` of ``files``, each with the preset that says where its records keep their bodies."""
+    """:func:`check_log` of ``files``, each with the preset that says where its records keep their
+    bodies; ``-`` is read from ``stdin`` when given (else standard input)."""
     chosen = get_protocol(protocol) if protocol is not None else None
     problems: dict[str, list[Problem]] = {name: [] for name, _ in files}
     calls: list[_Call] = []
     joined: dict[Any, Any] = {}
     for name, kind in files:
-        _read(name, kind, body, group_by, order_by, calls, joined, problems[name])
+        _read(name, kind, body, group_by, order_by, calls, joined, problems[name], stdin=stdin)
     _unjoined(files, joined, problems)
     found: dict[tuple[str, str], _Found] = {}
     _check_groups(calls, chosen, profile, group_by is not None, found, problems, paths=(group_by, order_by))
@@ -614,16 +622,17 @@ def _read(
     problems: list[Problem],
     span: tuple[int, int, int] | None = None,
     each: Callable[[int | None, Any], None] | None = None,
+    stdin: BinaryIO | None = None,
 ) -> None:
     """Read the records of the file ``name`` (of its bytes ``start``-``end`` when ``span`` is
-    ``(start, end, lines before start)``) into ``calls``; or hand each record, with its line, to
-    ``each``."""
+    ``(start, end, lines before start)``; ``-``: ``stdin``, else standard input) into ``calls``;
+    or hand each record, with its line, to ``each``."""
     try:
         raw = open(name, "rb") if name != "-" else None  # noqa: SIM115 (closed below)
     except OSError as exc:
         problems.append(Problem(None, None, f"cannot read {name}: {exc.strerror}"))
         return
-    stream_in: Any = raw if raw is not None else sys.stdin.buffer
+    stream_in: Any = raw if raw is not None else (stdin or sys.stdin.buffer)
     before = 0
     if span is not None and raw is not None:
         from toolwire.engines._jobs import Range
@@ -683,7 +692,7 @@ def _read_otlp(
 ) -> None:
     before = len(calls)
     for line, document, _ in frames:
-        for found in recorded_calls(line, document):
+        for found in recorded_calls(line, document, problems):
             group = found.attributes.get(group_by) if group_by else found.group
             order = found.attributes.get(order_by) if order_by else found.order
             call = _Call(name, line, group, order, len(calls), otlp=True)

@@ -12,18 +12,24 @@ messages sent and the messages answered, from, in this order of preference,
 
 Flattened messages are rebuilt as GenAI messages (``role`` and typed ``parts``).  A call is grouped
 by ``gen_ai.conversation.id`` (OpenInference: ``session.id``), else by its trace, and ordered by its
-start time.  Sources: https://opentelemetry.io/docs/specs/otlp/#json-protobuf-encoding,
+start time.  What is not shaped as the encoding says (a list that is text, a span that is a number,
+an attribute whose value is no ``AnyValue``) is left out and is a :class:`Problem` at its line that
+says where (``resourceSpans[0].scopeSpans``, a span by its id): an error, so that no report that
+lost it is clean; a start time that is no number is a warning (the call is ordered as logged).
+Sources: https://opentelemetry.io/docs/specs/otlp/#json-protobuf-encoding,
 https://opentelemetry.io/docs/specs/semconv/gen-ai/, and OpenInference's semantic conventions
 (https://github.com/Arize-ai/openinference/blob/main/spec/semantic_conventions.md).
 """
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Literal
 
+from toolwire.engines._check import Problem
 from toolwire.engines._envelopes import decoded
 
 __all__ = ["Recorded", "is_otlp", "recorded_calls"]
@@ -33,6 +39,10 @@ INPUT: Final = "otlp/gen_ai.input.messages"
 OUTPUT: Final = "otlp/gen_ai.output.messages"
 DETAILS: Final = "gen_ai.client.inference.operation.details"
 _JSON: Final = ("application/json", "json")
+
+Severity = Literal["error", "warning"]
+#: Takes what of a document cannot be read: a problem's message and severity.
+Say = Callable[[str, Severity], None]
 
 
 def is_otlp(head: bytes) -> bool:
@@ -61,10 +71,22 @@ class Recorded:
     attributes: dict[str, Any]
 
 
+class Unreadable(ValueError):
+    """A value that is not what OTLP's JSON encoding puts there; the message says what it is."""
+
+
 def any_value(value: Any) -> Any:
-    """An OTLP ``AnyValue`` as a Python value (``{"stringValue": "x"}`` is ``"x"``)."""
+    """An OTLP ``AnyValue`` as a Python value (``{"stringValue": "x"}`` is ``"x"``, null is None);
+    :class:`Unreadable` when it is none.
+
+    >>> any_value({"arrayValue": {"values": [{"intValue": "3"}, {"kvlistValue": {"values": [
+    ...     {"key": "ok", "value": {"boolValue": True}}]}}]}})
+    [3, {'ok': True}]
+    """
     if not isinstance(value, dict):
-        return value
+        if value is None:
+            return None
+        raise Unreadable(f'{_shown(value)} is not an AnyValue (such as {{"stringValue": ...}})')
     if "stringValue" in value:
         return value["stringValue"]
     if "intValue" in value:
@@ -76,88 +98,201 @@ def any_value(value: Any) -> Any:
         if key in value:
             return value[key]
     if "arrayValue" in value:
-        return [any_value(v) for v in (value["arrayValue"] or {}).get("values", [])]
+        return [any_value(v) for v in _values(value["arrayValue"], "arrayValue")]
     if "kvlistValue" in value:
-        return attributes((value["kvlistValue"] or {}).get("values", []))
+        return _pairs(_values(value["kvlistValue"], "kvlistValue"))
     return None
 
 
-def attributes(pairs: Any) -> dict[str, Any]:
-    """OTLP ``KeyValue`` pairs as a dict."""
+def _pairs(pairs: list[Any]) -> dict[str, Any]:
+    """``KeyValue`` pairs as a dict; :class:`Unreadable` when one is not a pair or its value no AnyValue."""
+    try:
+        return {pair["key"]: any_value(pair.get("value")) for pair in pairs}
+    except (TypeError, KeyError):
+        for pair in pairs:
+            if not isinstance(pair, dict) or not isinstance(pair.get("key"), str):
+                raise Unreadable(f"{_shown(pair)} is not a key-value pair") from None
+        raise
+
+
+def _values(holder: Any, kind: str) -> list[Any]:
+    """The ``values`` of an ``arrayValue`` or ``kvlistValue`` (null or absent: none)."""
+    if isinstance(holder, dict):
+        values = holder.get("values")
+        if isinstance(values, list):
+            return values
+        if values is None:
+            return []
+        raise Unreadable(f"{kind}.values is {_shown(values)}, not a list")
+    if holder is None:
+        return []
+    raise Unreadable(f'{kind} is {_shown(holder)}, not an object such as {{"values": [...]}}')
+
+
+def _shown(value: Any) -> str:
+    """``value`` as JSON, cut short: what a problem quotes of a bad value."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else f"{text[:37]}..."
+
+
+def attributes(pairs: Any, where: str, say: Say) -> dict[str, Any]:
+    """OTLP ``KeyValue`` pairs as a dict; a pair that cannot be read is told to ``say`` (``where``
+    names what holds them, a span or log record) and left out."""
     if not isinstance(pairs, list):
+        if pairs is not None:
+            say(f"{where}: attributes is {_shown(pairs)}, not a list of key-value pairs; none read", "error")
         return {}
-    return {p["key"]: any_value(p.get("value")) for p in pairs if isinstance(p, dict) and "key" in p}
+    try:
+        return _pairs(pairs)
+    except Unreadable:
+        pass  # read again pair by pair, to say which
+    read: dict[str, Any] = {}
+    for n, pair in enumerate(pairs):
+        try:
+            read.update(_pairs([pair]))
+        except Unreadable as exc:
+            key = pair.get("key") if isinstance(pair, dict) else None
+            named = f"attribute {key}" if isinstance(key, str) else f"attributes[{n}]"
+            say(f"{where}: {named}: {exc}; not read", "error")
+    return read
 
 
-def recorded_calls(line: int | None, document: Any) -> Iterator[Recorded]:
-    """The model calls in one OTLP JSON document (a line of the file exporter's output)."""
-    if not isinstance(document, dict):
+def recorded_calls(line: int | None, document: Any, problems: list[Problem]) -> Iterator[Recorded]:
+    """The model calls in one OTLP JSON document (a line of the file exporter's output); what of it
+    cannot be read is a :class:`Problem` at ``line`` in ``problems``, saying where in the document,
+    and is left out (a null where the encoding allows an absent field is no problem)."""
+
+    def say(message: str, severity: Severity) -> None:
+        problems.append(Problem(line, None, message, severity))
+
+    if not isinstance(document, dict) or ("resourceSpans" not in document and "resourceLogs" not in document):
+        say(
+            f"{_shown(document)} is not an OTLP TracesData or LogsData object (no resourceSpans or "
+            "resourceLogs); nothing checked",
+            "error",
+        )
         return
-    for resource in document.get("resourceSpans") or []:
-        for scope in (resource or {}).get("scopeSpans") or []:
-            for span in (scope or {}).get("spans") or []:
+    for i, resource in enumerate(_listed(document, "resourceSpans", "", say)):
+        at = f"resourceSpans[{i}]"
+        for j, scope in enumerate(_listed(resource, "scopeSpans", at, say)):
+            at_scope = f"{at}.scopeSpans[{j}]"
+            for k, span in enumerate(_listed(scope, "spans", at_scope, say)):
                 if isinstance(span, dict):
-                    found = _span(line, span)
+                    found = _span(line, span, f"{at_scope}.spans[{k}]", say)
                     if found is not None:
                         yield found
-    for resource in document.get("resourceLogs") or []:
-        for scope in (resource or {}).get("scopeLogs") or []:
-            for record in (scope or {}).get("logRecords") or []:
+                else:
+                    say(f"{at_scope}.spans[{k}] is {_shown(span)}, not a span; not read", "error")
+    for i, resource in enumerate(_listed(document, "resourceLogs", "", say)):
+        at = f"resourceLogs[{i}]"
+        for j, scope in enumerate(_listed(resource, "scopeLogs", at, say)):
+            at_scope = f"{at}.scopeLogs[{j}]"
+            for k, record in enumerate(_listed(scope, "logRecords", at_scope, say)):
                 if isinstance(record, dict):
-                    found = _log_record(line, record)
+                    found = _log_record(line, record, f"{at_scope}.logRecords[{k}]", say)
                     if found is not None:
                         yield found
+                else:
+                    say(f"{at_scope}.logRecords[{k}] is {_shown(record)}, not a record; not read", "error")
 
 
-def _time(value: Any) -> int:
+def _listed(holder: Any, key: str, where: str, say: Say) -> list[Any]:
+    """The list at ``key`` of the object ``holder`` (at ``where`` in its document); an empty one, said
+    so, when either is not what the encoding puts there (a null list: absent, nothing to say)."""
+    if not isinstance(holder, dict):
+        say(f"{where} is {_shown(holder)}, not an object; nothing in it read", "error")
+        return []
+    items = holder.get(key)
+    if isinstance(items, list):
+        return items
+    if items is not None:
+        say(f"{where}{'.' if where else ''}{key} is {_shown(items)}, not a list; nothing in it read", "error")
+    return []
+
+
+def _time(value: Any, where: str, say: Say) -> int | None:
+    """A time in nanoseconds (absent: 0); None, said so, when it is none: the call is ordered as logged."""
+    if value is None:
+        return 0
     try:
         return int(value)
     except (TypeError, ValueError):
-        return 0
+        say(
+            f"{where} is {_shown(value)}, not nanoseconds since the epoch; the call is ordered as "
+            "logged, after its group's timed calls",
+            "warning",
+        )
+        return None
 
 
-def _group(attrs: dict[str, Any], trace_id: Any) -> Any:
-    return attrs.get("gen_ai.conversation.id") or attrs.get("session.id") or trace_id
+def _group(attrs: dict[str, Any], trace_id: Any, where: str, say: Say) -> Any:
+    group = attrs.get("gen_ai.conversation.id") or attrs.get("session.id")
+    if group or trace_id is None or isinstance(trace_id, str):
+        return group or trace_id
+    # No group to check the call's turns in: checked alone, which a clean report must not hide.
+    say(
+        f"{where}: traceId is {_shown(trace_id)}, not a hex string, and no gen_ai.conversation.id "
+        "or session.id groups the call; checked alone",
+        "error",
+    )
+    return None
 
 
-def _span(line: int | None, span: dict[str, Any]) -> Recorded | None:
-    attrs = attributes(span.get("attributes"))
-    name = f"span {span.get('spanId') or span.get('name')}"
+def _span(line: int | None, span: dict[str, Any], at: str, say: Say) -> Recorded | None:
+    name = f"span {span.get('spanId') or span.get('name') or at}"
+    attrs = attributes(span.get("attributes"), name, say)
     sides: list[tuple[Any, str, str | None] | None] = [None, None]
-    for event in span.get("events") or []:
-        if isinstance(event, dict) and event.get("name") == DETAILS:
-            details = attributes(event.get("attributes"))
-            _genai(details, sides, f"{name} event {DETAILS}")
-    _genai(attrs, sides, name)
+    events = span.get("events")
+    if isinstance(events, list):
+        for n, event in enumerate(events):
+            if isinstance(event, dict):
+                if event.get("name") == DETAILS:
+                    where = f"{name} event {DETAILS}"
+                    _genai(attributes(event.get("attributes"), where, say), sides, where, say)
+            else:
+                say(f"{name}: events[{n}] is {_shown(event)}, not an event; not read", "error")
+    elif events is not None:
+        say(f"{name}: events is {_shown(events)}, not a list; none read", "error")
+    _genai(attrs, sides, name, say)
     _openinference(attrs, sides, name)
     _legacy(attrs, sides, name)
     if sides == [None, None]:
         return None
-    start = _time(span.get("startTimeUnixNano"))
-    return Recorded(line, _group(attrs, span.get("traceId")), start, sides[0], sides[1], attrs)
+    start = _time(span.get("startTimeUnixNano"), f"{name}: startTimeUnixNano", say)
+    group = _group(attrs, span.get("traceId"), name, say)
+    return Recorded(line, group, start, sides[0], sides[1], attrs)
 
 
-def _log_record(line: int | None, record: dict[str, Any]) -> Recorded | None:
-    attrs = attributes(record.get("attributes"))
+def _log_record(line: int | None, record: dict[str, Any], at: str, say: Say) -> Recorded | None:
+    name = f"log record {at}"
+    attrs = attributes(record.get("attributes"), name, say)
     if (record.get("eventName") or attrs.get("event.name")) != DETAILS:
         return None
-    body = any_value(record.get("body"))
+    try:
+        body = any_value(record.get("body"))
+    except Unreadable as exc:
+        say(f"{name}: body: {exc}; not read", "error")
+        body = None
     if isinstance(body, dict):
         attrs = {**body, **attrs}
     sides: list[tuple[Any, str, str | None] | None] = [None, None]
-    _genai(attrs, sides, f"log record {DETAILS}")
+    _genai(attrs, sides, f"log record {DETAILS}", say)
     if sides == [None, None]:
         return None
-    when = _time(record.get("timeUnixNano") or record.get("observedTimeUnixNano"))
-    return Recorded(line, _group(attrs, record.get("traceId")), when, sides[0], sides[1], attrs)
+    field = "timeUnixNano" if record.get("timeUnixNano") else "observedTimeUnixNano"
+    when = _time(record.get(field), f"{name}: {field}", say)
+    return Recorded(line, _group(attrs, record.get("traceId"), name, say), when, sides[0], sides[1], attrs)
 
 
-def _genai(attrs: dict[str, Any], sides: list[Any], where: str) -> None:
+def _genai(attrs: dict[str, Any], sides: list[Any], where: str, say: Say) -> None:
     for side, (key, endpoint) in enumerate(
         (("gen_ai.input.messages", INPUT), ("gen_ai.output.messages", OUTPUT))
     ):
         if sides[side] is None and key in attrs:
             value = decoded(attrs[key])
+            if isinstance(value, str):
+                say(f"{where} {key} is text that is not JSON ({_shown(value)}); not read", "error")
+                continue
             sides[side] = ({"messages": value} if side == 0 else value, f"{where} {key}", endpoint)
 
 

@@ -47,7 +47,8 @@ def check_path(
     profile: str | None = None,
 ) -> list[Report]:
     """What ``toolwire check PATH`` reports: one report for a trace, one per request and response
-    of a VCR cassette or HAR file.  ``-`` reads standard input (once, as it comes).
+    of a VCR cassette or HAR file, one per protocol of an OTLP JSON file (and of each file of a
+    folder of them).  ``-`` reads standard input (once, as it comes).
 
     Without ``protocol`` the trace's protocol is detected from its content (a recording's parts
     from their endpoints too); ``after`` is the stream a request followed, for the round-trip
@@ -64,15 +65,21 @@ def check_path(
     if str(path) == "-" and after is not None and str(after) == "-":
         raise UsageError(_STDIN_TWICE)
     try:
+        if str(path) != "-" and os.path.isdir(path) and (names := _otlp_files(path)):
+            from toolwire.engines._logs import check_log
+
+            return [r for name in names for r in check_log([name], protocol=protocol, profile=profile)]
         with _open(path) as raw:
             head, stream = _head(raw)
             if recording_kind(head[:65536]) is not None:
                 from toolwire.engines._exchanges import check_recording
 
                 return check_recording(path, stream.read(), protocol, profile)
-            if str(path) != "-" and _otlp(head):
-                from toolwire.engines._logs import check_log
+            if _otlp(head):
+                from toolwire.engines._logs import check_log, check_log_input
 
+                if str(path) == "-":
+                    return check_log_input(stream, protocol=protocol, profile=profile)
                 return check_log([path], protocol=protocol, profile=profile)
             if protocol is None:
                 return [_detected(path, raw, head, stream, input_format, profile)]
@@ -82,6 +89,15 @@ def check_path(
         # This file alone cannot be read: say so in its report, and let the caller check the others.
         problem = Problem(None, None, str(exc))
         return [Report(str(path), protocol or "", 0, problems=(problem,), unreadable=str(exc))]
+
+
+def _otlp_files(folder: str | os.PathLike[str]) -> list[str]:
+    """The files under ``folder`` when they are all OTLP JSON (each is checked as when it is named);
+    else none (a folder of traces is refused: name its files)."""
+    from toolwire.engines._logs import _expand, is_otlp_file
+
+    names = _expand(folder)
+    return names if all(is_otlp_file(name) for name in names) else []
 
 
 def _otlp(head: bytes) -> bool:
