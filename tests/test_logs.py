@@ -104,8 +104,10 @@ def test_an_output_line_no_input_line_has_is_checked_with_a_warning(tmp_path: Pa
     given = [LOGS / "openai-batch-input" / "violating.jsonl", _written(tmp_path / "out.jsonl", outputs)]
     reports = check_log(given, presets=["openai-batch-input", "openai-batch-output"])
     assert [(Path(r.source).name, p.line, p.severity) for r in reports for p in r.problems] == [
-        ("out.jsonl", 3, "warning")
+        ("violating.jsonl", 3, "warning"),
+        ("out.jsonl", 3, "warning"),
     ]
+    assert "no batch output line given has custom_id 'request-3'" in reports[0].problems[0].message
     assert "no batch input line given has custom_id 'request-99'" in reports[-1].problems[0].message
     assert rules(reports) == ["CC-2", "CC-9a"]
     # Given alone, an output has no input to miss.
@@ -118,7 +120,8 @@ def test_a_batch_line_with_no_custom_id_is_a_problem_with_its_line(tmp_path: Pat
     given = [_written(tmp_path / "out.jsonl", outputs), LOGS / "openai-batch-input" / "violating.jsonl"]
     reports = check_log(given, presets=["openai-batch-output", "openai-batch-input"])
     assert [(Path(r.source).name, p.line, p.severity) for r in reports for p in r.problems] == [
-        ("out.jsonl", 3, "error")
+        ("out.jsonl", 3, "error"),
+        ("violating.jsonl", 3, "warning"),  # its output line is the one with no custom_id
     ]
     assert rules(reports) == ["CC-2", "CC-9a"]
 
@@ -496,6 +499,7 @@ def test_past_fifty_unreadable_records_only_their_count_is_listed(tmp_path: Path
     assert report.exit_code == 2
     # The summary counts every unreadable record, the unlisted ones too.
     assert render_text([report]).endswith("input errors (0 errors, 0 warnings, 60 unreadable parts)")
+    assert report.problems[-1].to_json()["unlisted"] == 10
 
 
 def _changed_id(tmp_path: Path, *edits: dict[str, Any]) -> Path:
@@ -528,7 +532,7 @@ def test_a_record_with_no_group_is_checked_alone_and_said_so(tmp_path: Path) -> 
         (({}, {"startTime": None}), (2, "no value at --order-by startTime")),
         (
             ({"startTime": "2024-11-20T10:00:01Z"},),
-            (2, "the values at --order-by startTime mix numbers and text"),
+            (2, "the values at --order-by startTime mix numbers and other values"),
         ),
     ],
 )
@@ -563,6 +567,8 @@ def test_order_by_without_group_by_is_a_usage_error(tmp_path: Path) -> None:
         # Equal objects, their keys in another order: one conversation, named by its JSON text.
         (({"b": 1, "a": [2]}, {"a": [2], "b": 1}), '{"a":[2],"b":1}'),
         ((7, 7), "7"),
+        # A log written through a float column: 7.0 is 7.
+        ((7, 7.0), "7"),
         # true is not 1 (Python takes them for one key): two groups, nothing compared.
         ((True, 1), None),
     ],
@@ -605,3 +611,20 @@ def test_a_turn_logged_with_one_side_only_is_said(tmp_path: Path) -> None:
     [problem] = [p for r in reports for p in r.problems]
     assert (problem.line, problem.severity) == (1, "warning")
     assert problem.message == "record at line 1: no body at response; only its request is checked"
+
+
+def test_otlp_spans_keep_their_conversation_when_group_by_names_no_attribute_of_theirs() -> None:
+    # --group-by meant for a gateway log given beside it: the spans keep their own grouping.
+    given = [OTEL / "logs-changed-id.jsonl", LOGS / "litellm" / "clean.jsonl"]
+    reports = check_log(given, presets=["litellm"], group_by="trace_id")
+    assert "RT-1" in rules(reports)
+    assert not [p for r in reports for p in r.problems if "--group-by" in p.message]
+
+
+def test_a_folders_hidden_files_are_not_read(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "x.jsonl").write_text("not a log\n")
+    (tmp_path / "log.jsonl").write_text((LOGS / "litellm" / "clean.jsonl").read_text())
+    reports = check_log([tmp_path], presets=["litellm"])
+    assert {Path(r.source).name for r in reports} == {"log.jsonl"}
+    assert max(r.exit_code for r in reports) == 0

@@ -47,7 +47,15 @@ class Problem:
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict of this problem."""
-        return {"line": self.line, "index": self.index, "message": self.message, "severity": self.severity}
+        out: dict[str, Any] = {
+            "line": self.line,
+            "index": self.index,
+            "message": self.message,
+            "severity": self.severity,
+        }
+        if self.unlisted:
+            out["unlisted"] = self.unlisted  # the errors it stands for, past those listed
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -395,7 +403,10 @@ def _open(path: str | os.PathLike[str]) -> contextlib.AbstractContextManager[Bin
     if str(path) == "-":
         return contextlib.nullcontext(sys.stdin.buffer)
     if os.path.isdir(path):
-        raise UsageError(f"{path} is a folder; name a trace file")
+        raise UsageError(
+            f"{path} is a folder; name a trace file (a folder of logs is read with --log PRESET or "
+            "--request/--response/--body PATH; one of OpenTelemetry JSON files alone, as it is)"
+        )
     try:
         return open(path, "rb")
     except OSError as exc:

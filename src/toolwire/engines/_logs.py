@@ -604,7 +604,12 @@ def check_log_range(
 
 def _expand(path: str | os.PathLike[str]) -> list[str]:
     if str(path) != "-" and os.path.isdir(path):
-        names = sorted(str(p) for p in Path(path).rglob("*") if p.is_file())
+        # Every file under it but hidden ones (.git, .DS_Store, an editor's own).
+        names = sorted(
+            str(p)
+            for p in Path(path).rglob("*")
+            if p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts)
+        )
         if not names:
             raise UsageError(f"{path} is a folder with no files in it")
         return names
@@ -693,8 +698,11 @@ def _read_otlp(
     before = len(calls)
     for line, document, _ in frames:
         for found in recorded_calls(line, document, problems):
-            group = found.attributes.get(group_by) if group_by else found.group
-            order = found.attributes.get(order_by) if order_by else found.order
+            # --group-by / --order-by name attributes; a span without them keeps its conversation
+            # (or trace) and its start time, as when they are not given (they may be meant for
+            # other files of the same check).
+            group = found.attributes.get(group_by, found.group) if group_by else found.group
+            order = found.attributes.get(order_by, found.order) if order_by else found.order
             call = _Call(name, line, group, order, len(calls), otlp=True)
             if found.request is not None:
                 value, where, endpoint = found.request
@@ -781,6 +789,9 @@ def _record(
     if call.request is None and call.response is None:
         if failed is None:
             problems.append(Problem(line, None, f"{where}: no body at {' or '.join(read)}; nothing checked"))
+        elif kind is not None and kind.key:
+            # A failed batch line still answers its input line: joined, with nothing of its own.
+            _join(call, dig(record, kind.key), kind, joined, calls, problems)
         return
     if kind is not None and kind.request and kind.response and failed is None and not body:
         gone = kind.request if call.request is None else kind.response if call.response is None else None
@@ -855,16 +866,23 @@ def _side(value: Any) -> Side:
 def _unjoined(
     files: list[tuple[str, Preset | None]], joined: dict[Any, Any], problems: dict[str, list[Problem]]
 ) -> None:
-    """Warn of each output line of a batch whose key no input line given has (when one was given):
-    its response is checked alone, without its request's protocol and endpoint."""
-    inputs = [kind for _, kind in files if kind is not None and kind.key and kind.response is None]
-    if not inputs:
-        return
+    """Warn of each line of a batch whose key no line of the other half has, when that half was
+    given: an output line's response is checked alone, without its request's protocol and
+    endpoint; an input line's request has no response to follow (the line failed, or its output
+    is in another file)."""
+    halves = {
+        "request": [k for _, k in files if k is not None and k.key and k.response is None],
+        "response": [k for _, k in files if k is not None and k.key and k.request is None],
+    }
     for (tag, half, key), waiting in joined.items():
-        for call in waiting if (tag, half) == ("waiting", "response") else ():
+        other = "request" if half == "response" else "response"
+        if tag != "waiting" or not halves[other]:
+            continue
+        for call in waiting:
             where = f"record at line {call.line}" if call.line is not None else "record"
-            said = f"{where}: no batch input line given has {inputs[0].key} {key!r}"
-            said += "; its response is checked alone"
+            name = "input" if other == "request" else "output"
+            said = f"{where}: no batch {name} line given has {halves[other][0].key} {key!r}"
+            said += f"; its {half} is checked alone"
             problems[call.source].append(Problem(call.line, None, said, "warning"))
 
 
@@ -938,7 +956,7 @@ def _order_problems(members: list[_Call], group: Any, order_by: str) -> list[tup
     kinds = {_number(call.order) is None for call in members if call.order is not None}
     if len(kinds) > 1:
         first = members[0]
-        message = f"{named}the values at --order-by {order_by} mix numbers and text: numbers first"
+        message = f"{named}the values at --order-by {order_by} mix numbers and other values: numbers first"
         out.append((first.source, Problem(first.line, None, message, "warning")))
     return out
 
@@ -1011,11 +1029,13 @@ def _ranked(
 def _hashable(value: Any) -> str | None:
     """A group's key and name: text as it is; any other JSON value as its JSON text, keys sorted
     (equal objects are one group whatever the order of their keys, in every process; ``true`` is
-    not ``1``); None for no group (None, or empty text)."""
+    not ``1``; ``7``, ``7.0`` and ``"7"`` are one); None for no group (None, or empty text)."""
     if value is None or value == "":
         return None
     if isinstance(value, str):
         return value
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)  # 7.0 is 7 (a log written through a float column)
     try:
         return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
     except (TypeError, orjson.JSONEncodeError):  # not from JSON: a Python caller's own value
