@@ -36,24 +36,27 @@ def dig(record: Any, path: str) -> Any:
     """
     keys = path.split(".")
     value = record
-    k = 0
-    while k < len(keys):
+    for k, key in enumerate(keys):
         value = decoded(value)
-        key = keys[k]
         if isinstance(value, dict):
             if key not in value:
-                # A key with dots in it ("session.id"): the shortest that the record has.
-                longer = next((n for n in range(k + 2, len(keys) + 1) if ".".join(keys[k:n]) in value), None)
-                if longer is None:
-                    return MISSING
-                key, k = ".".join(keys[k:longer]), longer - 1
+                return _dotted(value, keys[k:])
             value = value[key]
         elif isinstance(value, list) and key.isdigit() and int(key) < len(value):
             value = value[int(key)]
         else:
             return MISSING
-        k += 1
     return decoded(value)
+
+
+def _dotted(value: dict[str, Any], keys: list[str]) -> Any:
+    """:func:`dig` of ``keys`` in ``value`` whose first key is not there: the shortest key with dots
+    in it (``session.id``) that is, then the rest; :data:`MISSING` when none is."""
+    for n in range(2, len(keys) + 1):
+        key = ".".join(keys[:n])
+        if key in value:
+            return dig(value[key], ".".join(keys[n:])) if n < len(keys) else decoded(value[key])
+    return MISSING
 
 
 def decoded(value: Any) -> Any:
