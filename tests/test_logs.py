@@ -544,6 +544,7 @@ def test_records_that_cannot_be_put_in_order_are_said_so(
     [problem] = [p for r in reports for p in r.problems]
     assert (problem.line, problem.severity) == (warning[0], "warning")
     assert problem.message.startswith(f"group sess-7f3a: {warning[1]}")
+    assert problem.to_json()["group"] == "sess-7f3a"
 
 
 def test_numbers_written_as_text_are_ordered_as_numbers(tmp_path: Path) -> None:
@@ -628,3 +629,16 @@ def test_a_folders_hidden_files_are_not_read(tmp_path: Path) -> None:
     reports = check_log([tmp_path], presets=["litellm"])
     assert {Path(r.source).name for r in reports} == {"log.jsonl"}
     assert max(r.exit_code for r in reports) == 0
+
+
+def test_an_output_line_whose_custom_id_two_input_files_have_is_joined_with_the_first_and_said(
+    tmp_path: Path,
+) -> None:
+    inputs = [_written(tmp_path / f"in-{k}.jsonl", _lines("openai-batch-input", "clean.jsonl")) for k in "ab"]
+    given = [*inputs, LOGS / "openai-batch-output" / "clean.jsonl"]
+    reports = check_log(given, presets=["openai-batch-input", "openai-batch-input", "openai-batch-output"])
+    said = [(Path(r.source).name, p.message) for r in reports for p in r.problems]
+    assert {name for name, _ in said} == {"in-b.jsonl", "clean.jsonl"}  # in-b's lines wait unanswered
+    joins = [message for name, message in said if name == "clean.jsonl"]
+    assert joins and all("is in more than one file of the other half given; joined with" in m for m in joins)
+    assert all(f"{inputs[0]} line" in m for m in joins)

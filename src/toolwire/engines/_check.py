@@ -44,6 +44,8 @@ class Problem:
     severity: Literal["error", "warning"] = "error"
     #: For a problem that stands for others not listed: how many of them are errors.
     unlisted: int = 0
+    #: In a log checked with ``--group-by``: the conversation (group) of the record it is about.
+    group: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict of this problem."""
@@ -55,6 +57,8 @@ class Problem:
         }
         if self.unlisted:
             out["unlisted"] = self.unlisted  # the errors it stands for, past those listed
+        if self.group is not None:
+            out["group"] = self.group
         return out
 
 

@@ -838,6 +838,11 @@ def _join(
         return
     # The other half of a batch line given in another file (input and output join on their key).
     other = waiting.pop(0)
+    if any(left.source != other.source for left in waiting):
+        # Two batches given together, both with this key: the first file given is the one joined.
+        at = f"{other.source} line {other.line}" if other.line is not None else other.source
+        said = f"{where}: {kind.key} {key!r} is in more than one file of the other half given; "
+        problems.append(Problem(call.line, None, said + f"joined with {at}", "warning"))
     other.request = other.request or call.request
     other.response = other.response or call.response
     sent_to = next(
@@ -948,6 +953,7 @@ def _order_problems(members: list[_Call], group: Any, order_by: str) -> list[tup
                 None,
                 f"{named}no value at --order-by {order_by}: checked after the group's records that have one",
                 "warning",
+                group=group,
             ),
         )
         for call in members
@@ -957,7 +963,7 @@ def _order_problems(members: list[_Call], group: Any, order_by: str) -> list[tup
     if len(kinds) > 1:
         first = members[0]
         message = f"{named}the values at --order-by {order_by} mix numbers and other values: numbers first"
-        out.append((first.source, Problem(first.line, None, message, "warning")))
+        out.append((first.source, Problem(first.line, None, message, "warning", group=group)))
     return out
 
 
@@ -1144,7 +1150,7 @@ def _check(
     spec, why = detector.protocol(part, partner)
     own = problems.setdefault(part.source, [])
     if spec is None:
-        own.append(Problem(part.line, None, f"{_named(group)}{why}"))
+        own.append(Problem(part.line, None, f"{_named(group)}{why}", group=_group_name(group)))
         return None
     fed = _fed(spec, part, profile if spec is detector.chosen else None)
     if isinstance(fed, str) and detector.chosen is None:
@@ -1154,7 +1160,7 @@ def _check(
         if alone is not None and alone is not spec:
             spec, fed = alone, _fed(alone, part, None)
     if isinstance(fed, str):
-        own.append(Problem(part.line, None, f"{_named(group)}{fed}"))
+        own.append(Problem(part.line, None, f"{_named(group)}{fed}", group=_group_name(group)))
         return None
     monitor, events = fed
     if before and spec.shape == "conversation":
@@ -1162,7 +1168,11 @@ def _check(
     bucket = found.setdefault((part.source, spec.name), _Found())
     bucket.events += events
     bucket.findings.extend(_placed(f, part, group) for f in monitor.findings)
-    own.extend(Problem(part.line, None, f"{part.where}: {n.message}", "warning") for n in monitor.notices)
+    named = _group_name(group)
+    own.extend(
+        Problem(part.line, None, f"{part.where}: {n.message}", "warning", group=named)
+        for n in monitor.notices
+    )
     return monitor
 
 
@@ -1194,6 +1204,10 @@ def _fed(spec: Protocol, part: _Body, profile: str | None) -> tuple[Monitor, int
     return monitor, events
 
 
+def _group_name(group: Any) -> str | None:
+    return None if group is None else str(group)
+
+
 def _named(group: Any) -> str:
     return "" if group is None else f"group {group}: "
 
@@ -1208,7 +1222,7 @@ def _placed(finding: Finding, part: _Body, group: Any) -> Finding:
         where = f"{part.where} event {finding.index}"
     else:
         where = part.where
-    named = None if group is None else str(group)
+    named = _group_name(group)
     return dataclasses.replace(
         finding, line=part.line, path=where, message=_named(group) + finding.message, group=named
     )
