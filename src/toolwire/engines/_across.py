@@ -15,7 +15,7 @@ import hashlib
 import io
 import threading
 from collections.abc import Callable
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 import orjson
 
@@ -93,14 +93,16 @@ class Conversations:
         ]
 
 
-def emitted_ids(response: bytes | None, reports: list[Report]) -> set[str]:
+def emitted_ids(response: bytes | None, reports: list[Report], frames: list[Any] | None = None) -> set[str]:
     """The call ids a response emitted, read by its protocol's monitor (a body, a stream);
-    ``reports``: its exchange's, as checked whole."""
+    ``reports``: its exchange's, as checked whole; ``frames``: the response as that check read it
+    (else it is read again)."""
     protocol = next((r.protocol for r in reports if r.source.endswith(" response")), "")
     if not protocol or response is None:
         return set()
     spec = get_protocol(protocol)
-    frames = list(read_frames(io.BytesIO(response), lambda *_: None))
+    if frames is None:
+        frames = list(read_frames(io.BytesIO(response), lambda *_: None))
     if spec.calls is not None:
         return {c.id for c in spec.calls([v for _, v, _ in frames if v is not DONE]) if c.id}
     monitor = spec.make()

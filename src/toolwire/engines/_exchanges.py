@@ -56,9 +56,10 @@ def check_recording(
     # The proxy's record holds every exchange through it: the rule across exchanges judges it too.
     conversations = Conversations() if _by_proxy(raw, kind) else None
     for exchange in exchanges:
-        parts = list(exchange_reports(str(path), exchange, protocol, profile))
+        read: dict[str, list[Frame]] = {}
+        parts = list(exchange_reports(str(path), exchange, protocol, profile, read))
         if conversations is not None:
-            parts = _across(conversations, exchange, parts)
+            parts = _across(conversations, exchange, parts, read.get("response"))
         reports.extend(parts)
     if protocol is not None and not any(report.protocol for report in reports):
         # Not one part is the named protocol's traffic: under -p that is unusable input, never clean.
@@ -74,24 +75,32 @@ def _by_proxy(raw: bytes, kind: str) -> bool:
     return re.search(rb"(?m)^recorded_by: " + PROXY_RECORD.encode() + rb"\s*$", raw[-4096:]) is not None
 
 
-def _across(conversations: Conversations, exchange: Exchange, reports: list[Report]) -> list[Report]:
+def _across(
+    conversations: Conversations, exchange: Exchange, reports: list[Report], frames: list[Frame] | None
+) -> list[Report]:
     """The exchange's reports, its request's with the findings across exchanges added; then what
-    its response emitted is known to the exchanges after it."""
+    its response (read as ``frames``) emitted is known to the exchanges after it."""
     judged = [
         replace(r, findings=(*r.findings, *found))
         if r.source.endswith(" request") and (found := conversations.unanswered(exchange.request, r))
         else r
         for r in reports
     ]
-    conversations.add(emitted_ids(exchange.response, reports))
+    conversations.add(emitted_ids(exchange.response, reports, frames))
     return judged
 
 
 def exchange_reports(
-    path: str, exchange: Exchange, protocol: str | tuple[str, ...] | None, profile: str | None = None
+    path: str,
+    exchange: Exchange,
+    protocol: str | tuple[str, ...] | None,
+    profile: str | None = None,
+    read: dict[str, list[Frame]] | None = None,
 ) -> Iterator[Report]:
     """The reports of one exchange: its request and its response, each on its own (or both as one
-    session), every part no protocol reads reported as skipped (the proxy checks live exchanges so)."""
+    session), every part no protocol reads reported as skipped (the proxy checks live exchanges so).
+    ``read`` gets each side's frames, as they were read (what its response emitted is read from
+    them, not from its bytes again)."""
     where = f"{path}#{exchange.number}"
     endpoint = endpoint_of(exchange.uri)
     noted = [Problem(None, None, message, "warning") for message in exchange.problems]
@@ -106,6 +115,8 @@ def exchange_reports(
         problems: list[Problem] = []
         fmt = detect_format(body[:65536])
         frames = list(read_frames(io.BytesIO(body), _sink(problems), fmt))
+        if read is not None:
+            read[side] = frames
         parts.append(
             (side, frames, problems, fmt, detect(frames, endpoint, side, is_document(body[:65536], fmt)))
         )

@@ -227,12 +227,13 @@ class ExchangeChecker:
             self.request_type,
             self.response_type,
         )
-        checked.reports = list(exchange_reports(self.url, whole, self.protocol))
+        read: dict[str, list[Frame]] = {}
+        checked.reports = list(exchange_reports(self.url, whole, self.protocol, None, read))
         for report in checked.reports:
             side: Side = "request" if report.source.endswith(" request") else "response"
             if side == "response" or report.source.endswith(" exchange"):
                 self._report("response", report)
-        self.ledger.known(self.number, emitted_ids(whole.response, checked.reports))
+        self.ledger.known(self.number, emitted_ids(whole.response, checked.reports, read.get("response")))
 
     def _live_format(self, pipe: Pipe) -> str | None:
         """``sse`` or ``eventstream`` when the response is a stream read as it arrives, else None."""
