@@ -431,3 +431,30 @@ def test_text_output_cuts_a_finding_of_thousands_of_ids(tmp_path: Path) -> None:
     assert lines[0].endswith("more characters: --format json has it whole)")
     assert lines[1] == "    ids: " + ", ".join(f"call_{n:05d}" for n in range(20)) + ", ... and 2980 more"
     assert json.loads(render_json([report]))["reports"][0]["findings"][0]["ids"] == [c["id"] for c in calls]
+
+
+def _chat_line(n: int) -> str:
+    call = {"id": f"call_{n}", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    messages = [
+        {"role": "user", "content": "x" * 1000},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": f"call_{n}", "content": "ok"},
+    ]
+    return json.dumps({"model": "gpt-4o", "messages": messages})
+
+
+def test_a_long_files_bad_first_line_is_said_once(tmp_path: Path) -> None:
+    # Over 4 MiB, a detected file is read again from its start, typed: its problems are not kept twice.
+    path = tmp_path / "requests.jsonl"
+    path.write_text("\n".join(['{"model": oops', *(_chat_line(n) for n in range(4000))]) + "\n")
+    assert path.stat().st_size > 4 << 20
+    [report] = check_path(path)
+    assert [p.line for p in report.problems] == [1]
+
+
+def test_past_fifty_unreadable_lines_the_summary_counts_them_all(tmp_path: Path) -> None:
+    path = tmp_path / "requests.jsonl"
+    path.write_text("\n".join([_chat_line(0), *("not json" for _ in range(60))]) + "\n")
+    [report] = check_path(path, "openai-chat")
+    assert len(report.problems) == MAX_PROBLEMS + 1
+    assert render_text([report]).endswith("(0 errors, 0 warnings, 60 unreadable parts)")

@@ -114,6 +114,9 @@ def _cases(tmp: Path) -> dict[str, list[str]]:
         ],
         "body": ["check", requests, "--body", "messages"],
         "litellm-without-log": ["check", litellm],
+        "big-records-cut-short": [
+            *("check", _big_records_cut_short(Path(litellm), tmp / "big.jsonl"), "--log", "litellm"),
+        ],
         "grouped-with-gaps": [
             *("check", _with_gaps(Path(litellm), tmp / "gaps.jsonl"), "--log", "litellm"),
             *("--group-by", "trace_id", "--order-by", "startTime"),
@@ -123,6 +126,19 @@ def _cases(tmp: Path) -> dict[str, list[str]]:
             *("--group-by", "trace_id", "--order-by", "startTime"),
         ],
     }
+
+
+def _big_records_cut_short(log: Path, path: Path) -> str:
+    """``log``'s first records padded past a part's head (64 KiB), every third one cut short: a part
+    that starts at a record cut short, the next longer than its head, is still JSON Lines."""
+    out = []
+    for n, line in enumerate(log.read_text().splitlines()[:60]):
+        record = json.loads(line)
+        record["metadata"] = {"padding": "x" * 70_000}
+        text = json.dumps(record)
+        out.append(text[:300] if n % 3 == 1 else text)
+    path.write_text("\n".join(out) + "\n")
+    return str(path)
 
 
 def _with_gaps(log: Path, path: Path) -> str:
@@ -161,6 +177,7 @@ CASES = [
     "litellm-without-log",
     "grouped-with-gaps",
     "grouped-head-cut-short",
+    "big-records-cut-short",
 ]
 
 

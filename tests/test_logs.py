@@ -499,7 +499,7 @@ def test_past_fifty_unreadable_records_only_their_count_is_listed(tmp_path: Path
     assert report.exit_code == 2
     # The summary counts every unreadable record, the unlisted ones too.
     assert render_text([report]).endswith("input errors (0 errors, 0 warnings, 60 unreadable parts)")
-    assert report.problems[-1].to_json()["unlisted"] == 10
+    assert report.problems[-1].to_json()["unlisted_errors"] == 10
 
 
 def _changed_id(tmp_path: Path, *edits: dict[str, Any]) -> Path:
@@ -642,3 +642,10 @@ def test_an_output_line_whose_custom_id_two_input_files_have_is_joined_with_the_
     joins = [message for name, message in said if name == "clean.jsonl"]
     assert joins and all("is in more than one file of the other half given; joined with" in m for m in joins)
     assert all(f"{inputs[0]} line" in m for m in joins)
+
+
+def test_a_failed_calls_warning_in_a_grouped_log_has_its_group(tmp_path: Path) -> None:
+    log = _changed_id(tmp_path, {"status": "failure"})
+    reports = check_log([log], presets=["litellm"], group_by="trace_id")
+    [problem] = [p for r in reports for p in r.problems]
+    assert (problem.line, problem.group) == (1, "sess-7f3a")

@@ -189,3 +189,31 @@ def test_otlp_on_standard_input_is_read_as_otlp(
     piped = _printed(capsys, "-", "--format", "json")
     assert piped == (named[0], named[1].replace(str(file), "-"), named[2])
     assert piped[0] == 1 and '"rule": "GA-4"' in piped[1]
+
+
+def test_order_by_that_some_spans_lack_is_said_never_mixed_with_start_times(tmp_path: Path) -> None:
+    # The second turn alone has the attribute: the first has no value (a warning), not its start
+    # time in nanoseconds sorted after turn 2 (which hid the changed id, silently).
+    lines = (OTEL / "openinference-changed-id.jsonl").read_text(encoding="utf-8").splitlines()
+    documents = [json.loads(line) for line in lines]
+    attributes = documents[1]["resourceSpans"][0]["scopeSpans"][0]["spans"][0]["attributes"]
+    attributes.append({"key": "turn", "value": {"intValue": "2"}})
+    log = _written(tmp_path / "spans.jsonl", *documents)
+    reports = check_log([log], order_by="turn")
+    said = [p for r in reports for p in r.problems]
+    assert [(p.line, p.severity) for p in said] == [(1, "warning")]
+    assert "no value at --order-by turn" in said[0].message
+    # No span has it (it is meant for another file): start times, as without it.
+    plain = [
+        f.rule
+        for r in check_log([OTEL / "openinference-changed-id.jsonl"], order_by="turn")
+        for f in r.findings
+    ]
+    assert plain == ["RT-1"]
+
+
+@pytest.mark.parametrize("key", [1, None, True, 2.5])
+def test_an_attribute_whose_key_is_not_text_is_a_problem(key: Any, tmp_path: Path) -> None:
+    document = _broken(SPANS, f"{SPAN}.attributes.+", {"key": key, "value": {"stringValue": "x"}})
+    [report, *_] = check_log([_written(tmp_path / "spans.jsonl", document)])
+    assert any("is not a key-value pair" in p.message for r in [report] for p in r.problems)

@@ -10,7 +10,7 @@ import re
 import stat
 import sys
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, BinaryIO, Final, Literal
 
 from toolwire.errors import UsageError
@@ -31,7 +31,7 @@ __all__ = ["Problem", "Report", "check", "unreadable_parts"]
 
 def unreadable_parts(problems: Iterable[Problem]) -> int:
     """The parts of an input that could not be read: its error problems, and those one stands for."""
-    return sum(p.unlisted or (p.severity == "error") for p in problems)
+    return sum(p.unlisted_errors or (p.severity == "error") for p in problems)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +43,7 @@ class Problem:
     message: str
     severity: Literal["error", "warning"] = "error"
     #: For a problem that stands for others not listed: how many of them are errors.
-    unlisted: int = 0
+    unlisted_errors: int = 0
     #: In a log checked with ``--group-by``: the conversation (group) of the record it is about.
     group: str | None = None
 
@@ -55,8 +55,8 @@ class Problem:
             "message": self.message,
             "severity": self.severity,
         }
-        if self.unlisted:
-            out["unlisted"] = self.unlisted  # the errors it stands for, past those listed
+        if self.unlisted_errors:
+            out["unlisted_errors"] = self.unlisted_errors  # the errors it stands for, past those listed
         if self.group is not None:
             out["group"] = self.group
         return out
@@ -377,13 +377,19 @@ def _foreign(spec: Protocol, head: list[Frame], events: int, skipped: int, fmt: 
 
 def _sink(problems: list[Problem]) -> Any:
     count = [0]
+    summary = [-1]  # where the problem that stands for the unlisted ones is, once there is one
 
     def problem(line: int | None, message: str) -> None:
         count[0] += 1
         if count[0] <= MAX_PROBLEMS:
             problems.append(Problem(line, None, message))
         elif count[0] == MAX_PROBLEMS + 1:
-            problems.append(Problem(line, None, "more unreadable input follows; only the first are listed"))
+            summary[0] = len(problems)
+            more = "more unreadable input follows; only the first are listed"
+            problems.append(Problem(line, None, more, unlisted_errors=1))
+        else:
+            said = problems[summary[0]]
+            problems[summary[0]] = replace(said, unlisted_errors=said.unlisted_errors + 1)
 
     return problem
 
@@ -409,7 +415,7 @@ def _open(path: str | os.PathLike[str]) -> contextlib.AbstractContextManager[Bin
     if os.path.isdir(path):
         raise UsageError(
             f"{path} is a folder; name a trace file (a folder of logs is read with --log PRESET or "
-            "--request/--response/--body PATH; one of OpenTelemetry JSON files alone, as it is)"
+            "--request/--response/--body PATH; a folder holding only OpenTelemetry JSON files, as it is)"
         )
     try:
         return open(path, "rb")

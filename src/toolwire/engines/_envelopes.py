@@ -29,7 +29,7 @@ def dig(record: Any, path: str) -> Any:
     >>> dig({"a": [1, 2]}, "a.1"), dig({"a": 1}, "b") is MISSING
     (2, True)
 
-    A key with dots in it is found too, when no key without them leads on:
+    Where a key is missing, a key with dots in it is looked for (the shortest that is there):
 
     >>> dig({"metadata": {"session.id": "s1"}}, "metadata.session.id")
     's1'

@@ -142,7 +142,7 @@ class GroupMonitor:
         self._profile = profile
         self.source = source
         self._calls: list[_Call] = []
-        self._joined: dict[Any, _Call] = {}
+        self._joined: dict[Any, Any] = {}
         #: Each record's input problems, with the group it was fed in.
         self._problems: list[tuple[Any, str, Problem]] = []
         self._fed: dict[Any, int] = {}

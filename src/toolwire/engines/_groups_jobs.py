@@ -31,7 +31,6 @@ measures a shuffled log against the same log clustered.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import io
 import pickle
@@ -61,7 +60,7 @@ def bucket_of(group: Any, line: int | None, buckets: int) -> int:
     """The bucket of a record of ``group``: the same in every process (no salted ``hash``), and the
     same for groups that one process would take for one (``1`` and ``1.0``); a record of no group
     is a group of its own, put by its line."""
-    if group is None:
+    if _hashable(group) is None:
         return (line or 0) % buckets
     return zlib.crc32(_text(group)) % buckets
 
@@ -73,12 +72,7 @@ def digest_of(group: Any) -> int:
 
 
 def _text(group: Any) -> bytes:
-    key = _hashable(group)
-    text = repr(key)
-    if isinstance(key, bool | int | float):
-        with contextlib.suppress(OverflowError):
-            text = repr(float(key))
-    return text.encode("utf-8", "surrogatepass")
+    return repr(_hashable(group)).encode("utf-8", "surrogatepass")
 
 
 #: The calls a clustered part's worker gathers before it checks the groups they complete.

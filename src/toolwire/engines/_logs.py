@@ -27,7 +27,6 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, BinaryIO, Final, Literal
 
 import orjson
@@ -604,15 +603,14 @@ def check_log_range(
 
 def _expand(path: str | os.PathLike[str]) -> list[str]:
     if str(path) != "-" and os.path.isdir(path):
-        # Every file under it but hidden ones (.git, .DS_Store, an editor's own).
-        names = sorted(
-            str(p)
-            for p in Path(path).rglob("*")
-            if p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts)
-        )
+        # Every file under it but hidden ones (.git, .DS_Store, an editor's own), not walked into.
+        names: list[str] = []
+        for top, folders, files in os.walk(path):
+            folders[:] = [folder for folder in folders if not folder.startswith(".")]
+            names.extend(os.path.join(top, file) for file in files if not file.startswith("."))
         if not names:
-            raise UsageError(f"{path} is a folder with no files in it")
-        return names
+            raise UsageError(f"{path} is a folder with no files in it (but hidden ones, if any)")
+        return sorted(names)
     return [str(path)]
 
 
@@ -653,7 +651,9 @@ def _read(
         def sink(line: int | None, message: str) -> None:
             problems.append(Problem(None if line is None else line + before, None, message))
 
-        frames = read_frames(stream, sink, detect_format(head))
+        # A part of a file is JSON Lines: the parent cut the file so (its own first line may be a
+        # record cut short, whose head alone reads as neither).
+        frames = read_frames(stream, sink, "jsonl" if span is not None else detect_format(head))
         if before:
             from toolwire.engines._jobs import shifted
 
@@ -696,14 +696,18 @@ def _read_otlp(
     problems: list[Problem],
 ) -> None:
     before = len(calls)
+    # --group-by / --order-by name attributes.  A file none of whose calls has one keeps its own
+    # grouping (conversation, else trace) or order (start time), as when it is not given: it may
+    # be meant for other files of the same check.  Where some have it, the others have none (and
+    # are said so), never a start time in nanoseconds sorted among turn numbers.
+    own: list[tuple[_Call, Any, Any]] = []
     for line, document, _ in frames:
         for found in recorded_calls(line, document, problems):
-            # --group-by / --order-by name attributes; a span without them keeps its conversation
-            # (or trace) and its start time, as when they are not given (they may be meant for
-            # other files of the same check).
-            group = found.attributes.get(group_by, found.group) if group_by else found.group
-            order = found.attributes.get(order_by, found.order) if order_by else found.order
+            group = found.attributes.get(group_by) if group_by else found.group
+            order = found.attributes.get(order_by) if order_by else found.order
             call = _Call(name, line, group, order, len(calls), otlp=True)
+            if group_by or order_by:
+                own.append((call, found.group, found.order))
             if found.request is not None:
                 value, where, endpoint = found.request
                 genai = endpoint is not None
@@ -712,6 +716,12 @@ def _read_otlp(
                 value, where, endpoint = found.response
                 call.response = _Body(value, name, line, where, "response", endpoint, endpoint is not None)
             calls.append(call)
+    if group_by and all(call.group is None for call, _, _ in own):
+        for call, group, _ in own:
+            call.group = group
+    if order_by and all(call.order is None for call, _, _ in own):
+        for call, _, order in own:
+            call.order = order
     if len(calls) == before:
         problems.append(
             Problem(
@@ -743,12 +753,13 @@ def _record(
     only = kind.only if kind is not None else None
     if only is not None and dig(record, only[0]) not in (MISSING, only[1]):
         return  # not a model call: a span or event of the same trace
+    group = _value(record, group_by)
+    order = _value(record, order_by)
+    named = _hashable(group) if group_by else None
     failed = _failed(record, kind) if kind is not None else None
     if failed is not None:
         said = f"{where} logged a failed call ({failed}); its response is not checked"
-        problems.append(Problem(line, None, said, "warning"))
-    group = _value(record, group_by)
-    order = _value(record, order_by)
+        problems.append(Problem(line, None, said, "warning", group=named))
     call = _Call(name, line, group, order, len(calls), failed=failed is not None)
     sent = dig(record, kind.endpoint) if kind is not None and kind.endpoint else None
     endpoint = (endpoint_of(sent) if "://" in sent else sent) if isinstance(sent, str) else None
@@ -798,7 +809,7 @@ def _record(
         if gone is not None:
             # A turn with one side: in a conversation, the next turn cannot be compared with it.
             said = f"{where}: no body at {gone}; only its {'response' if call.request is None else 'request'}"
-            problems.append(Problem(line, None, said + " is checked", "warning"))
+            problems.append(Problem(line, None, said + " is checked", "warning", group=named))
     if kind is None or not kind.key:
         calls.append(call)
         return
@@ -816,9 +827,8 @@ def _join(
     still waiting for their other half (:func:`_unjoined` names the output lines left)."""
     where = f"record at line {call.line}" if call.line is not None else "record"
     if key is MISSING or isinstance(key, bool) or not isinstance(key, str | int):
-        problems.append(
-            Problem(call.line, None, f"{where} has no {kind.key} to join it by; its body is checked alone")
-        )
+        checked = "its body is checked alone" if call.request or call.response else "it logged a failed call"
+        problems.append(Problem(call.line, None, f"{where} has no {kind.key} to join it by; {checked}"))
         calls.append(call)
         return
     first = joined.setdefault(("line", call.source, key), call.line)
@@ -858,7 +868,7 @@ def _join(
 def _side(value: Any) -> Side:
     """Whether a body read at ``--body`` is a request or a response: a request holds its messages
     in a list at its protocol's ``container`` (``messages``, ``contents``, ``input``), as detection
-    asks of a request body, or is a bare message list; any other body is a response."""
+    asks of a request body, or is a list (of messages); any other body is a response."""
     if isinstance(value, list):
         return "request"
     if isinstance(value, dict):
@@ -1035,7 +1045,8 @@ def _ranked(
 def _hashable(value: Any) -> str | None:
     """A group's key and name: text as it is; any other JSON value as its JSON text, keys sorted
     (equal objects are one group whatever the order of their keys, in every process; ``true`` is
-    not ``1``; ``7``, ``7.0`` and ``"7"`` are one); None for no group (None, or empty text)."""
+    not ``1``; ``7``, ``7.0`` and ``"7"`` are one, as are ``true`` and ``"true"``); None for no
+    group (None, or empty text)."""
     if value is None or value == "":
         return None
     if isinstance(value, str):
@@ -1240,7 +1251,9 @@ def _reports(
             worst: Literal["error", "warning"] = "error" if errors else "warning"
             own = [
                 *own[:MAX_PROBLEMS],
-                Problem(None, None, f"{len(left)} more input problems, not listed", worst, errors),
+                Problem(
+                    None, None, f"{len(left)} more input problems, not listed", worst, unlisted_errors=errors
+                ),
             ]
         mine = [(protocol, bucket) for (source, protocol), bucket in found.items() if source == name]
         if not mine:

@@ -107,12 +107,15 @@ def any_value(value: Any) -> Any:
 def _pairs(pairs: list[Any]) -> dict[str, Any]:
     """``KeyValue`` pairs as a dict; :class:`Unreadable` when one is not a pair or its value no AnyValue."""
     try:
-        return {pair["key"]: any_value(pair.get("value")) for pair in pairs}
+        out = {pair["key"]: any_value(pair.get("value")) for pair in pairs}
+        if all(type(key) is str for key in out):
+            return out
     except (TypeError, KeyError):
-        for pair in pairs:
-            if not isinstance(pair, dict) or not isinstance(pair.get("key"), str):
-                raise Unreadable(f"{_shown(pair)} is not a key-value pair") from None
-        raise
+        pass
+    for pair in pairs:
+        if not isinstance(pair, dict) or not isinstance(pair.get("key"), str):
+            raise Unreadable(f"{_shown(pair)} is not a key-value pair") from None
+    raise AssertionError("unreachable: every pair is one")  # pragma: no cover
 
 
 def _values(holder: Any, kind: str) -> list[Any]:

@@ -214,7 +214,8 @@ def _detected(
         raw.seek(0)
         head, stream = _head(raw)
         report = _checked(path, spec, monitor, raw, head, stream, input_format, None)
-        return dataclasses.replace(report, detected=True, problems=(*problems[:1], *report.problems))
+        carried = tuple(problems[:1]) if logged is not None else ()  # the warning, not what was read
+        return dataclasses.replace(report, detected=True, problems=(*carried, *report.problems))
     report = _run_quietly(spec, itertools.chain(sample, frames), str(path), problems, fmt, None, monitor)
     return dataclasses.replace(report, detected=True)
 
