@@ -649,3 +649,11 @@ def test_a_failed_calls_warning_in_a_grouped_log_has_its_group(tmp_path: Path) -
     reports = check_log([log], presets=["litellm"], group_by="trace_id")
     [problem] = [p for r in reports for p in r.problems]
     assert (problem.line, problem.group) == (1, "sess-7f3a")
+
+
+def test_two_input_files_with_one_key_are_said_whichever_file_comes_first(tmp_path: Path) -> None:
+    inputs = [_written(tmp_path / f"in-{k}.jsonl", _lines("openai-batch-input", "clean.jsonl")) for k in "ab"]
+    output = LOGS / "openai-batch-output" / "clean.jsonl"
+    reports = check_log([output, *inputs], presets=["openai-batch-output", *["openai-batch-input"] * 2])
+    said = [p.message for r in reports if Path(r.source).name == "in-b.jsonl" for p in r.problems]
+    assert said and all(f"joined {inputs[0]}:" in m and "read before this one" in m for m in said)

@@ -848,6 +848,8 @@ def _join(
         return
     # The other half of a batch line given in another file (input and output join on their key).
     other = waiting.pop(0)
+    opposite = "response" if half == "request" else "request"
+    joined[("joined", "", key)] = {half: (call.source, call.line), opposite: (other.source, other.line)}
     if any(left.source != other.source for left in waiting):
         # Two batches given together, both with this key: the first file given is the one joined.
         at = f"{other.source} line {other.line}" if other.line is not None else other.source
@@ -897,6 +899,12 @@ def _unjoined(
             where = f"record at line {call.line}" if call.line is not None else "record"
             name = "input" if other == "request" else "output"
             said = f"{where}: no batch {name} line given has {halves[other][0].key} {key!r}"
+            if ("joined", "", key) in joined:
+                # Two files of this half have the key: the other half's line joined the one read first.
+                pair = joined[("joined", "", key)]
+                (source, line), (theirs, at) = pair[half], pair[other]
+                said = f"{where}: the batch {name} line of {halves[other][0].key} {key!r} ({theirs}:{at}) "
+                said += f"joined {source}:{line}, read before this one"
             said += f"; its {half} is checked alone"
             problems[call.source].append(Problem(call.line, None, said, "warning"))
 
