@@ -63,7 +63,7 @@ STRUCTURE = [
     (f"{SPAN}.attributes.+", 5, "span 051581bf3cb55c11: attributes[6]: 5 is not a key-value pair"),
     (f"{SPAN}.events", "x", 'span 051581bf3cb55c11: events is "x", not a list'),
     (f"{SPAN}.events", [3], "span 051581bf3cb55c11: events[0] is 3, not an event"),
-    (f"{SPAN}.traceId", {"a": 1}, 'span 051581bf3cb55c11: traceId is {"a": 1}, not a hex string'),
+    (f"{SPAN}.traceId", {"a": 1}, 'span 051581bf3cb55c11 has a traceId of {"a": 1}, not a hex string'),
     (f"{SPAN}.attributes.0.value", "chat", 'attribute gen_ai.operation.name: "chat" is not an AnyValue'),
     (f"{SPAN}.attributes.4.value", {"stringValue": "x"}, 'input.messages is text that is not JSON ("x")'),
 ]
@@ -217,3 +217,19 @@ def test_an_attribute_whose_key_is_not_text_is_a_problem(key: Any, tmp_path: Pat
     document = _broken(SPANS, f"{SPAN}.attributes.+", {"key": key, "value": {"stringValue": "x"}})
     [report, *_] = check_log([_written(tmp_path / "spans.jsonl", document)])
     assert any("is not a key-value pair" in p.message for r in [report] for p in r.problems)
+
+
+@pytest.mark.parametrize(("holder", "severity"), [(SPAN, "error"), (RECORD, "warning")])
+def test_a_call_with_no_trace_and_no_conversation_is_checked_alone_and_said(
+    holder: str, severity: str, tmp_path: Path
+) -> None:
+    # A span must have a traceId; a log record may have none: either way its turns meet no others.
+    file = SPANS if holder == SPAN else LOGS
+    document = _broken(file, f"{holder}.traceId", "")
+    for scope in document.get("resourceLogs", [{}])[0].get("scopeLogs", []):
+        for record in scope["logRecords"]:
+            record["traceId"] = ""
+            record["attributes"] = [a for a in record["attributes"] if a["key"] != "gen_ai.conversation.id"]
+    [*reports] = check_log([_written(tmp_path / "calls.jsonl", document)])
+    said = [p for r in reports for p in r.problems if "has no traceId" in p.message]
+    assert said and all(p.severity == severity for p in said)

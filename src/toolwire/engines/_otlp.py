@@ -228,15 +228,21 @@ def _time(value: Any, where: str, say: Say) -> int | None:
         return None
 
 
-def _group(attrs: dict[str, Any], trace_id: Any, where: str, say: Say) -> Any:
+def _group(attrs: dict[str, Any], trace_id: Any, where: str, say: Say, *, span: bool) -> Any:
+    """The call's conversation (``gen_ai.conversation.id``, ``session.id``), else its trace.  With
+    neither it is checked alone, which a report says: an error for a span, whose ``traceId`` the
+    encoding requires (a hex string), a warning for a log record, which may have none."""
     group = attrs.get("gen_ai.conversation.id") or attrs.get("session.id")
-    if group or trace_id is None or isinstance(trace_id, str):
+    if group or (isinstance(trace_id, str) and trace_id):
         return group or trace_id
-    # No group to check the call's turns in: checked alone, which a clean report must not hide.
+    if trace_id is None or trace_id == "":
+        what = "has no traceId"
+        severity: Severity = "error" if span else "warning"
+    else:
+        what = f"has a traceId of {_shown(trace_id)}, not a hex string,"
+        severity = "error"
     say(
-        f"{where}: traceId is {_shown(trace_id)}, not a hex string, and no gen_ai.conversation.id "
-        "or session.id groups the call; checked alone",
-        "error",
+        f"{where} {what} and no gen_ai.conversation.id or session.id groups the call; checked alone", severity
     )
     return None
 
@@ -262,7 +268,7 @@ def _span(line: int | None, span: dict[str, Any], at: str, say: Say) -> Recorded
     if sides == [None, None]:
         return None
     start = _time(span.get("startTimeUnixNano"), f"{name}: startTimeUnixNano", say)
-    group = _group(attrs, span.get("traceId"), name, say)
+    group = _group(attrs, span.get("traceId"), name, say, span=True)
     return Recorded(line, group, start, sides[0], sides[1], attrs)
 
 
@@ -284,7 +290,8 @@ def _log_record(line: int | None, record: dict[str, Any], at: str, say: Say) -> 
         return None
     field = "timeUnixNano" if record.get("timeUnixNano") else "observedTimeUnixNano"
     when = _time(record.get(field), f"{name}: {field}", say)
-    return Recorded(line, _group(attrs, record.get("traceId"), name, say), when, sides[0], sides[1], attrs)
+    group = _group(attrs, record.get("traceId"), name, say, span=False)
+    return Recorded(line, group, when, sides[0], sides[1], attrs)
 
 
 def _genai(attrs: dict[str, Any], sides: list[Any], where: str, say: Say) -> None:
