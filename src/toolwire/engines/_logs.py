@@ -962,26 +962,17 @@ def _number(order: Any) -> float | None:
 def _order_problems(members: list[_Call], group: Any, order_by: str) -> list[tuple[str, Problem]]:
     """What keeps ``members`` (a group of more than one, sorted) from being in a sure order: a
     record with no value at ``order_by``, and values that mix numbers and text."""
-    named = _named(group)
+    missing = f"no value at --order-by {order_by}: checked after the group's records that have one"
     out = [
-        (
-            call.source,
-            Problem(
-                call.line,
-                None,
-                f"{named}no value at --order-by {order_by}: checked after the group's records that have one",
-                "warning",
-                group=group,
-            ),
-        )
+        (call.source, _grouped(call.line, missing, group, "warning"))
         for call in members
         if call.order is None
     ]
     kinds = {_number(call.order) is None for call in members if call.order is not None}
     if len(kinds) > 1:
         first = members[0]
-        message = f"{named}the values at --order-by {order_by} mix numbers and other values: numbers first"
-        out.append((first.source, Problem(first.line, None, message, "warning", group=group)))
+        mixed = f"the values at --order-by {order_by} mix numbers and other values: numbers first"
+        out.append((first.source, _grouped(first.line, mixed, group, "warning")))
     return out
 
 
@@ -1020,9 +1011,9 @@ def _check_groups(
             for source, problem in _order_problems(members, key, order_by):
                 problems.setdefault(source, []).append(problem)
         before: list[Turn] | None = None
+        named = key if not isinstance(key, tuple) else None
+        group = named if (named is not None and len(members) > 1) or grouped else None
         for k, call in enumerate(members):
-            named = key if not isinstance(key, tuple) else None
-            group = named if (named is not None and len(members) > 1) or grouped else None
             known = len(found)
             if call.request is not None:
                 partner = detector.protocol(call.response)[0] if call.response is not None else None
@@ -1169,7 +1160,7 @@ def _check(
     spec, why = detector.protocol(part, partner)
     own = problems.setdefault(part.source, [])
     if spec is None:
-        own.append(Problem(part.line, None, f"{_named(group)}{why}", group=_group_name(group)))
+        own.append(_grouped(part.line, why, group))
         return None
     fed = _fed(spec, part, profile if spec is detector.chosen else None)
     if isinstance(fed, str) and detector.chosen is None:
@@ -1179,7 +1170,7 @@ def _check(
         if alone is not None and alone is not spec:
             spec, fed = alone, _fed(alone, part, None)
     if isinstance(fed, str):
-        own.append(Problem(part.line, None, f"{_named(group)}{fed}", group=_group_name(group)))
+        own.append(_grouped(part.line, fed, group))
         return None
     monitor, events = fed
     if before and spec.shape == "conversation":
@@ -1225,6 +1216,13 @@ def _fed(spec: Protocol, part: _Body, profile: str | None) -> tuple[Monitor, int
 
 def _group_name(group: Any) -> str | None:
     return None if group is None else str(group)
+
+
+def _grouped(
+    line: int | None, message: str, group: Any, severity: Literal["error", "warning"] = "error"
+) -> Problem:
+    """A problem of a record of ``group``: the group named in its message, and as its field."""
+    return Problem(line, None, _named(group) + message, severity, group=_group_name(group))
 
 
 def _named(group: Any) -> str:

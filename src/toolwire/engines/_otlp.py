@@ -175,28 +175,18 @@ def recorded_calls(line: int | None, document: Any, problems: list[Problem]) -> 
             "error",
         )
         return
-    for i, resource in enumerate(_listed(document, "resourceSpans", "", say)):
-        at = f"resourceSpans[{i}]"
-        for j, scope in enumerate(_listed(resource, "scopeSpans", at, say)):
-            at_scope = f"{at}.scopeSpans[{j}]"
-            for k, span in enumerate(_listed(scope, "spans", at_scope, say)):
-                if isinstance(span, dict):
-                    found = _span(line, span, f"{at_scope}.spans[{k}]", say)
-                    if found is not None:
-                        yield found
-                else:
-                    say(f"{at_scope}.spans[{k}] is {_shown(span)}, not a span; not read", "error")
-    for i, resource in enumerate(_listed(document, "resourceLogs", "", say)):
-        at = f"resourceLogs[{i}]"
-        for j, scope in enumerate(_listed(resource, "scopeLogs", at, say)):
-            at_scope = f"{at}.scopeLogs[{j}]"
-            for k, record in enumerate(_listed(scope, "logRecords", at_scope, say)):
-                if isinstance(record, dict):
-                    found = _log_record(line, record, f"{at_scope}.logRecords[{k}]", say)
-                    if found is not None:
-                        yield found
-                else:
-                    say(f"{at_scope}.logRecords[{k}] is {_shown(record)}, not a record; not read", "error")
+    for resources, scopes, items, read, what in _LEVELS:
+        for i, resource in enumerate(_listed(document, resources, "", say)):
+            at = f"{resources}[{i}]"
+            for j, scope in enumerate(_listed(resource, scopes, at, say)):
+                at_scope = f"{at}.{scopes}[{j}]"
+                for k, item in enumerate(_listed(scope, items, at_scope, say)):
+                    if isinstance(item, dict):
+                        found = read(line, item, f"{at_scope}.{items}[{k}]", say)
+                        if found is not None:
+                            yield found
+                    else:
+                        say(f"{at_scope}.{items}[{k}] is {_shown(item)}, not a {what}; not read", "error")
 
 
 def _listed(holder: Any, key: str, where: str, say: Say) -> list[Any]:
@@ -292,6 +282,13 @@ def _log_record(line: int | None, record: dict[str, Any], at: str, say: Say) -> 
     when = _time(record.get(field), f"{name}: {field}", say)
     group = _group(attrs, record.get("traceId"), name, say, span=False)
     return Recorded(line, group, when, sides[0], sides[1], attrs)
+
+
+#: The nesting of each kind of document: resources, their scopes, their items, how one is read.
+_LEVELS: Final = (
+    ("resourceSpans", "scopeSpans", "spans", _span, "span"),
+    ("resourceLogs", "scopeLogs", "logRecords", _log_record, "record"),
+)
 
 
 def _genai(attrs: dict[str, Any], sides: list[Any], where: str, say: Say) -> None:
