@@ -66,7 +66,7 @@ bench: $(STAMP)
 
 # The transition tables `toolwire check` runs on, compiled from the machine classes (a test fails on drift).
 tables: $(STAMP)
-	$(PY) -m toolwire.engines._tables
+	$(PY) -m toolwire.engines.checking._tables
 
 # Real converters pinned at a buggy and a fixed release each (benchmarks/real_converters/README.md):
 # one environment per release (toolwire from this tree, editable), then a default one-minute campaign

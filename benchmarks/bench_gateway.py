@@ -36,9 +36,9 @@ def bench_gateway(add: Callable[..., None], examples: int) -> None:
 
     from helpers.gateway_app import gateway_app
     from helpers.proxy_support import free_port, serving
-    from toolwire.engines._fuzz import fuzz
-    from toolwire.engines._gateway import GatewayTarget
-    from toolwire.engines._mock_provider import MockProvider
+    from toolwire.engines.fuzzing._campaign import fuzz
+    from toolwire.engines.gateway._mock_provider import MockProvider
+    from toolwire.engines.gateway._target import GatewayTarget
     from toolwire.protocols._http import face
 
     started = time.perf_counter()

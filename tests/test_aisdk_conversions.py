@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from toolwire.engines import fuzz
-from toolwire.engines._explore import explore
-from toolwire.engines._targets import load_target
+from toolwire.engines.exploring._explore import explore
+from toolwire.engines.fuzzing._targets import load_target
 from toolwire.properties import Bounds
 from toolwire.protocols import traces
 

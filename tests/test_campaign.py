@@ -11,7 +11,7 @@ import pytest
 
 from toolwire.cli import main
 from toolwire.engines import fuzz, judge, load_counterexample, load_target
-from toolwire.engines._coverage import Coverage, Watch
+from toolwire.engines.fuzzing._coverage import Coverage, Watch
 from toolwire.protocols._relations import ledger
 
 EXAMPLES = Path(__file__).parents[1] / "examples"

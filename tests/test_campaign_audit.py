@@ -244,7 +244,7 @@ LIBRARY_RUNS = {
 @pytest.mark.parametrize("run", sorted(LIBRARY_RUNS))
 def test_the_library_leaves_no_hypothesis_folder_in_the_working_folder(run: str, tmp_path: Path) -> None:
     from toolwire.engines import Counterexample
-    from toolwire.engines._counterexample import save
+    from toolwire.engines.fuzzing._counterexample import save
 
     found = Counterexample(
         target="x", source="openai-chat", destination="openai-chat", property="raises", message="",

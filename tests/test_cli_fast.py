@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolwire._arguments import parser
 from toolwire.cli import _plain_check
+from toolwire.cli._arguments import parser
 
 #: Words a check line is made of: its options, values (valid, invalid, dash-led), files, stdin.
 WORDS = st.sampled_from(

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolwire.engines import Counterexample, load_counterexample
-from toolwire.engines._counterexample import file_name, save
+from toolwire.engines.fuzzing._counterexample import file_name, save
 from toolwire.errors import UsageError
 
 FOUND = Counterexample(
@@ -37,7 +37,7 @@ def test_reading_a_counterexample_imports_no_hypothesis_nor_process_pool(tmp_pat
     code = (
         "import sys\n"
         "from toolwire.engines import Counterexample, load_counterexample\n"
-        "from toolwire.engines._counterexample import load_counterexample as direct\n"
+        "from toolwire.engines.fuzzing._counterexample import load_counterexample as direct\n"
         f"assert load_counterexample({str(path)!r}).finding == 'raises'\n"
         "heavy = {'hypothesis', 'multiprocessing', 'concurrent.futures'} & set(sys.modules)\n"
         "print(sorted(heavy))\n"

@@ -15,7 +15,7 @@ import pytest
 from helpers import toy_protocol as toy
 from helpers.recordings import DATA, TRAFFIC
 from toolwire.cli import main
-from toolwire.engines._detect import detect, detect_file, is_document
+from toolwire.engines._core._detect import detect, detect_file, is_document
 from toolwire.models import read_frames
 from toolwire.protocols import PROTOCOLS, register, unregister
 

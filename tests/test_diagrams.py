@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from toolwire.engines import diagram, to_dot, to_mermaid
-from toolwire.engines._diagram import render_diagrams
+from toolwire.engines.exploring._diagram import render_diagrams
 from toolwire.errors import UsageError
 from toolwire.machines import MACHINES
 
@@ -61,7 +61,7 @@ def test_states_name_the_rules_their_illegal_events_break() -> None:
 def test_counterexample_picture_highlights_the_bad_events(tmp_path: Path) -> None:
     from toolwire.cli import main
     from toolwire.engines import load_counterexample
-    from toolwire.engines._diagram import counterexample_dot, counterexample_mermaid
+    from toolwire.engines.exploring._diagram import counterexample_dot, counterexample_mermaid
 
     saved = DIAGRAMS / "counterexample-seed000.json"
     found = load_counterexample(saved)
@@ -84,7 +84,7 @@ def test_a_gateway_counterexample_is_drawn_as_its_legs_the_guilty_one_in_red(tmp
 
     from toolwire.cli import main
     from toolwire.engines import load_counterexample
-    from toolwire.engines._diagram import exchange_dot, exchange_legs, exchange_mermaid
+    from toolwire.engines.exploring._diagram import exchange_dot, exchange_legs, exchange_mermaid
 
     saved = DIAGRAMS / "counterexample-gateway.json"
     found = load_counterexample(saved)
@@ -111,7 +111,7 @@ def test_a_gateway_counterexample_is_drawn_as_its_legs_the_guilty_one_in_red(tmp
 @pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")
 def test_the_committed_gateway_counterexample_svg_matches_a_fresh_render(tmp_path: Path) -> None:
     from toolwire.engines import load_counterexample
-    from toolwire.engines._diagram import render_counterexample
+    from toolwire.engines.exploring._diagram import render_counterexample
 
     found = load_counterexample(DIAGRAMS / "counterexample-gateway.json")
     render_counterexample(found, ["svg"], tmp_path, "counterexample-gateway")

@@ -13,8 +13,8 @@ import pytest
 
 from toolwire.cli import main
 from toolwire.engines import check, judge, replay
-from toolwire.engines._explore import coverage_suite, explore, paths, state_space
-from toolwire.engines._targets import load_target
+from toolwire.engines.exploring._explore import coverage_suite, explore, paths, state_space
+from toolwire.engines.fuzzing._targets import load_target
 from toolwire.properties import Bounds
 from toolwire.properties._spaces import Move
 from toolwire.properties._spaces._bodies import BodySpace
@@ -270,7 +270,7 @@ def test_suite_cli_writes_jsonl_traces_check_accepts(tmp_path: Path) -> None:
 
 
 def test_damaged_inputs_are_every_mutation_once() -> None:
-    from toolwire.engines._explore import mutations
+    from toolwire.engines.exploring._explore import mutations
 
     space = space_for("openai-chat", Bounds(calls=2, turns=1))
     trace = space.render(next(p for p in paths(space) if len(p) == 4))

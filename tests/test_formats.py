@@ -18,7 +18,7 @@ import pytest
 import toolwire
 from helpers.recordings import DATA, RECORDINGS, TRAFFIC, fixtures, frame_events, framed_jsonl
 from toolwire.cli import main
-from toolwire.engines._exchanges import check_recording
+from toolwire.engines.checking._exchanges import check_recording
 from toolwire.models import detect_format, encode_frame, read_eventstream
 
 STREAMS = sorted((DATA / "bedrock-converse-stream").glob("*.jsonl")) + sorted(

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from toolwire.cli import main
+from toolwire.cli.handlers._fuzz import reproduces
 from toolwire.engines import fuzz, judge, load_counterexample, replay
-from toolwire.engines._fuzz_report import reproduces
-from toolwire.engines._targets import load_target
+from toolwire.engines.fuzzing._targets import load_target
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 CALL = "call_IivGPLZMz3JdzNpqvFLjxdvd"
@@ -290,7 +290,7 @@ def test_a_replay_that_raises_another_exception_does_not_reproduce_the_saved_one
 
 
 def _saved_raise(folder: Path) -> Path:
-    from toolwire.engines._counterexample import Counterexample, save
+    from toolwire.engines.fuzzing._counterexample import Counterexample, save
 
     found = Counterexample(
         target="conv.py:f", source="openai-chat", destination="openai-chat", property="raises",

@@ -22,10 +22,10 @@ import pytest
 
 from helpers.gateway_app import gateway_app
 from helpers.proxy_support import free_port, serving
-from toolwire.engines._counterexample import load_counterexample, replay
-from toolwire.engines._fuzz import FuzzRun, fuzz
-from toolwire.engines._gateway import GatewayTarget, parse_headers, parse_upstream
-from toolwire.engines._mock_provider import MockProvider
+from toolwire.engines.fuzzing._campaign import FuzzRun, fuzz
+from toolwire.engines.fuzzing._counterexample import load_counterexample, replay
+from toolwire.engines.gateway._mock_provider import MockProvider
+from toolwire.engines.gateway._target import GatewayTarget, parse_headers, parse_upstream
 from toolwire.errors import UsageError
 from toolwire.models._wire import DONE, plain, read_frames
 from toolwire.protocols._http import face, faced

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from toolwire.cli import main
-from toolwire.engines import _jobs
+from toolwire.engines.logs import _jobs
 
 DATA = Path(__file__).parent / "data"
 LOGS = DATA / "logs"
@@ -307,7 +307,7 @@ def test_a_grouped_log_on_a_pool_finds_an_id_changed_between_files(
 ) -> None:
     """A conversation whose response is in one file and whose next request, with the call's id
     changed, is in the other, far apart: the pool still meets them in one monitor."""
-    from toolwire.engines import _logs
+    from toolwire.engines.logs import _logs
 
     spilled: list[str] = []
     assert not hasattr(_logs, "run_parts")  # imported where it is used: the spy goes on the pool
@@ -390,7 +390,7 @@ def test_a_clustered_log_is_cut_at_group_starts_and_checked_in_one_round(
 
 
 def test_each_clustered_part_starts_a_group(tmp_path: Path) -> None:
-    from toolwire.engines._logs import _at_group_starts
+    from toolwire.engines.logs._logs import _at_group_starts
 
     log = _clustered_log(_litellm_log(tmp_path / "litellm.jsonl"), tmp_path / "clustered.jsonl")
     size = log.stat().st_size
@@ -438,7 +438,7 @@ def test_a_log_that_looked_clustered_is_spilled_after_all(
 def test_a_clustered_part_whose_worker_dies_loses_its_own_groups(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from toolwire.engines._logs import _at_group_starts
+    from toolwire.engines.logs._logs import _at_group_starts
 
     log = _clustered_log(_litellm_log(tmp_path / "litellm.jsonl"), tmp_path / "clustered.jsonl")
     words = ["check", str(log), "--log", "litellm", "--group-by", "trace_id", "--order-by", "startTime"]
@@ -472,8 +472,8 @@ def test_a_clustered_part_checked_a_few_groups_at_a_time_finds_what_it_finds_who
     """A clustered part's worker checks the groups it has gathered every so many calls, so that it
     holds a few groups, not its part: the findings, their order and ranks are those of the part
     checked whole (run here, in-process, as a worker runs it)."""
-    from toolwire.engines import _groups_jobs, _logs
-    from toolwire.engines._envelopes import preset
+    from toolwire.engines.logs import _groups_jobs, _logs
+    from toolwire.engines.logs._envelopes import preset
 
     log = _clustered_log(_litellm_log(tmp_path / "litellm.jsonl"), tmp_path / "clustered.jsonl")
     name, size = str(log), log.stat().st_size

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolwire
-from toolwire.engines import _check
+from toolwire.engines.checking import _check
 from toolwire.models import _lean, _wire
 from toolwire.protocols import PROTOCOLS
 from toolwire.protocols.openai_responses.stream import StreamMonitor

@@ -22,8 +22,8 @@ import httpx
 import pytest
 
 from helpers.proxy_support import free_port
-from toolwire.engines._fuzz import fuzz
-from toolwire.engines._gateway import GatewayTarget
+from toolwire.engines.fuzzing._campaign import fuzz
+from toolwire.engines.gateway._target import GatewayTarget
 
 LITELLM = os.environ.get("TOOLWIRE_LITELLM")
 

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from toolwire.cli import _plain_check, main
-from toolwire.engines._envelopes import PRESETS, dig
-from toolwire.engines._logs import check_log
-from toolwire.engines._report import render_text
+from toolwire.cli.handlers._check import render_text
+from toolwire.engines.logs._envelopes import PRESETS, dig
+from toolwire.engines.logs._logs import check_log
 from toolwire.errors import UsageError
 
 LOGS = Path(__file__).parent / "data" / "logs"

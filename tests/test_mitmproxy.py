@@ -22,7 +22,7 @@ import pytest
 
 import toolwire
 from helpers.proxy_support import DATA, free_port, serving, upstream_app
-from toolwire.engines._exchanges import check_recording
+from toolwire.engines.checking._exchanges import check_recording
 
 MITMDUMP = os.environ.get("TOOLWIRE_MITMDUMP") or shutil.which("mitmdump")
 RS7C = "openai-responses-stream/rs7c-two-items-one-call-id.sse"

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from toolwire.cli import main
 from toolwire.engines import ExploreOptions, FuzzOptions, explore, fuzz
-from toolwire.engines._options import duration
+from toolwire.engines.fuzzing._options import duration
 from toolwire.errors import UsageError
 from toolwire.properties import Bounds
 

@@ -25,12 +25,12 @@ import orjson
 import pytest
 
 from helpers.proxy_support import DATA, chunks_of, free_port, serving, upstream_app
-from toolwire.engines._exchanges import check_recording
-from toolwire.engines._live import Told
-from toolwire.engines._proxy import Proxy, parse_listen
-from toolwire.engines._proxy_report import JsonLines, render_told
-from toolwire.engines._record import Recorder, record_of
-from toolwire.engines._redact import redact_headers, redact_text, redact_url
+from toolwire.engines._core._redact import redact_headers, redact_text, redact_url
+from toolwire.engines.checking._exchanges import check_recording
+from toolwire.engines.proxy._checker import Told
+from toolwire.engines.proxy._record import Recorder, record_of
+from toolwire.engines.proxy._report import JsonLines, render_told
+from toolwire.engines.proxy._server import Proxy, parse_listen
 from toolwire.errors import UsageError
 
 RS7C = "openai-responses-stream/rs7c-two-items-one-call-id.sse"
@@ -409,7 +409,7 @@ def test_a_request_of_10_mb_is_forwarded_whole_and_checked() -> None:
 def test_a_request_past_the_bound_is_forwarded_unchanged_and_told_unchecked_never_clean(
     monkeypatch: pytest.MonkeyPatch, encoding: str
 ) -> None:
-    from toolwire.engines import _pipe
+    from toolwire.engines.proxy import _pipe
 
     monkeypatch.setattr(_pipe, "MAX_BODY", 1 << 20)
     plain = orjson.dumps({"model": "gpt-4o", "messages": [{"role": "user", "content": "x" * (3 << 20)}]})
@@ -745,7 +745,7 @@ def test_a_slow_or_failing_consumer_never_delays_or_breaks_the_stream() -> None:
 def test_the_pipe_hands_over_short_reads_and_ends_when_closed() -> None:
     import threading
 
-    from toolwire.engines._pipe import Pipe
+    from toolwire.engines.proxy._pipe import Pipe
 
     pipe = Pipe()
     pipe.write(b"data: 1\n\n")
@@ -760,7 +760,7 @@ def test_the_pipe_hands_over_short_reads_and_ends_when_closed() -> None:
 def test_the_pipe_hands_over_every_chunk_waiting_in_one_read_within_what_is_asked() -> None:
     """Chunks handed over while the checker waited for the interpreter come in one read (one wake-up
     and one parse for all of them), never more than the reader asked for."""
-    from toolwire.engines._pipe import Pipe
+    from toolwire.engines.proxy._pipe import Pipe
 
     pipe = Pipe()
     events = [f"data: {n}\n\n".encode() for n in range(5)]
@@ -777,7 +777,7 @@ def test_the_pipe_hands_over_every_chunk_waiting_in_one_read_within_what_is_aske
 
 
 def test_the_pipe_decodes_gzip_and_bounds_what_waits(monkeypatch: pytest.MonkeyPatch) -> None:
-    from toolwire.engines import _pipe
+    from toolwire.engines.proxy import _pipe
 
     packed = gzip.compress(b"data: {}\n\n" * 100)
     pipe = _pipe.Pipe("gzip")
@@ -795,7 +795,7 @@ def test_the_pipe_decodes_gzip_and_bounds_what_waits(monkeypatch: pytest.MonkeyP
 
 @pytest.mark.parametrize("suffix", [".har", ".yaml"])
 def test_a_record_is_a_readable_recording_after_every_exchange(tmp_path: Path, suffix: str) -> None:
-    from toolwire.engines._record import Recording
+    from toolwire.engines.proxy._record import Recording
     from toolwire.models import read_recording, recording_kind
 
     path = tmp_path / f"run{suffix}"
@@ -854,7 +854,7 @@ def test_each_finding_is_one_json_line_with_where_when_rule_and_fix() -> None:
 
 
 def test_the_pipe_never_returns_more_than_asked_even_when_a_chunk_decodes_to_more() -> None:
-    from toolwire.engines._pipe import Pipe
+    from toolwire.engines.proxy._pipe import Pipe
 
     pipe = Pipe("gzip")
     pipe.write(gzip.compress(b"z" * 1000))
@@ -893,7 +893,7 @@ def test_a_gemini_stream_is_read_as_sse_with_alt_sse_and_as_a_json_array_without
 def check_recording_of(sse: bytes) -> list[Any]:
     """``check``'s reports of an SSE capture, detected as a stream sent to Gemini's endpoint."""
     from toolwire.engines import check
-    from toolwire.engines._detect import detect
+    from toolwire.engines._core._detect import detect
 
     values = [orjson.loads(line[6:]) for line in sse.splitlines() if line.startswith(b"data: ")]
     frames = [(None, value, None) for value in values]
@@ -946,7 +946,7 @@ def test_an_https_upstream_is_verified_and_refused_when_its_certificate_is_not_t
 def test_memory_is_bounded_per_exchange_a_longer_body_is_checked_live_and_said_so(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from toolwire.engines import _pipe
+    from toolwire.engines.proxy import _pipe
 
     monkeypatch.setattr(_pipe, "MAX_BODY", 2048)
     with proxied() as (proxy, url, told):
@@ -962,7 +962,7 @@ def test_memory_is_bounded_per_exchange_a_longer_body_is_checked_live_and_said_s
 def test_a_json_response_past_the_bound_is_forwarded_whole_and_told_unchecked_never_clean(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from toolwire.engines import _pipe
+    from toolwire.engines.proxy import _pipe
 
     monkeypatch.setattr(_pipe, "MAX_BODY", 512)
     trace = "openai-chat-response/duplicate-ids.json"
@@ -989,7 +989,7 @@ def test_a_json_response_past_the_bound_is_forwarded_whole_and_told_unchecked_ne
 def test_checks_in_a_process_of_their_own_that_fall_behind_drop_the_rest_and_say_so(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from toolwire.engines import _isolated
+    from toolwire.engines.proxy import _isolation as _isolated
 
     monkeypatch.setattr(_isolated, "MAX_QUEUED", 64)  # every chunk past the first few is over it
     with proxied(isolate=True) as (proxy, url, told):
@@ -1003,7 +1003,7 @@ def test_checks_in_a_process_of_their_own_that_fall_behind_drop_the_rest_and_say
 
 
 def test_a_body_past_what_is_kept_is_still_handed_over_whole() -> None:
-    from toolwire.engines import _pipe
+    from toolwire.engines.proxy import _pipe
 
     pipe = _pipe.Pipe()
     pipe.write(b"a" * 10)
@@ -1022,7 +1022,7 @@ def test_a_body_past_what_is_kept_is_still_handed_over_whole() -> None:
 
 
 def test_a_checker_that_falls_behind_gives_up_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
-    from toolwire.engines import _pipe
+    from toolwire.engines.proxy import _pipe
 
     monkeypatch.setattr(_pipe, "MAX_BEHIND", 16)
     pipe = _pipe.Pipe()

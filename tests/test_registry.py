@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from helpers import toy_protocol as toy
 from toolwire.cli import main
 from toolwire.engines import check, explore, fuzz
-from toolwire.engines._diagram import render_diagrams
+from toolwire.engines.exploring._diagram import render_diagrams
 from toolwire.errors import DefinitionError
 from toolwire.properties import Bounds
 from toolwire.protocols import (

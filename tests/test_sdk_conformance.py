@@ -32,7 +32,7 @@ from hypothesis import HealthCheck, given, settings
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from typing_extensions import TypedDict, is_typeddict
 
-from toolwire.engines._explore import paths
+from toolwire.engines.exploring._explore import paths
 from toolwire.properties import Bounds
 from toolwire.protocols import EXPLORED, GENERATED, quirks_for, space_for, traces
 

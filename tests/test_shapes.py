@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from toolwire.cli import main
-from toolwire.engines._shapes import learned
+from toolwire.engines.checking._shapes import learned
 from toolwire.protocols import traces
 from toolwire.protocols._shapes import shapes_of
 

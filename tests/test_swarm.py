@@ -22,9 +22,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolwire.cli import main
-from toolwire.engines import _fuzz, fuzz, judge, load_target
-from toolwire.engines._counterexample import replay, save
-from toolwire.engines._steer import Example, Steering, marks
+from toolwire.engines import fuzz, judge, load_target
+from toolwire.engines.fuzzing import _campaign as _fuzz
+from toolwire.engines.fuzzing._counterexample import replay, save
+from toolwire.engines.fuzzing._steer import Example, Steering, marks
 from toolwire.protocols import GENERATED, QUIRKS
 from toolwire.protocols._traces import drawn_traces, swarm_profiles
 

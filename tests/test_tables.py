@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from toolwire.engines._tables import COMMAND, TARGET, render, shipped_machines
+from toolwire.engines.checking._tables import COMMAND, TARGET, render, shipped_machines
 from toolwire.machines import MACHINES, compile_machine
 from toolwire.machines._table import compile_class, generated
 from toolwire.protocols import machines

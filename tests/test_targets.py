@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolwire.engines import fuzz, judge, load_target
-from toolwire.engines._targets import PythonName, WorkerTarget, spelling
+from toolwire.engines.fuzzing._targets import PythonName, WorkerTarget, spelling
 from toolwire.errors import UsageError
 
 CHUNKS = [

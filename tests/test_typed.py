@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolwire
-from toolwire.engines import _check
+from toolwire.engines.checking import _check
 from toolwire.models import _openai_chat_hot as openai_chat
 from toolwire.models import _wire
 from toolwire.protocols import PROTOCOLS

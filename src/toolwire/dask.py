@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, cast
 
-from toolwire.engines._groups import GroupMonitor
-from toolwire.engines._logs import _hashable, _value
+from toolwire.engines.logs._groups import GroupMonitor
+from toolwire.engines.logs._logs import _hashable, _value
 
 if TYPE_CHECKING:
     from dask.bag import Bag

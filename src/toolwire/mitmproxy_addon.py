@@ -2,7 +2,7 @@
 
 For users who already run mitmproxy, including its HTTPS interception of an
 application that cannot change its base URL.  Every flow is checked as
-``toolwire proxy`` checks an exchange (:mod:`toolwire.engines._live`): the
+``toolwire proxy`` checks an exchange (:mod:`toolwire.engines.proxy._checker`): the
 request when it is read, the response as it streams (the addon turns
 mitmproxy's streaming on for event streams and passes each chunk on
 unchanged), the whole exchange when it ends.  Findings print one a line as
@@ -21,9 +21,9 @@ import sys
 import threading
 from typing import Any
 
-from toolwire.engines._live import Checked, ExchangeChecker, Ledger, Told
-from toolwire.engines._proxy_report import JsonLines, Tally, render_summary, render_told
-from toolwire.engines._record import Recorder, record_of
+from toolwire.engines.proxy._checker import Checked, ExchangeChecker, Ledger, Told
+from toolwire.engines.proxy._record import Recorder, record_of
+from toolwire.engines.proxy._report import JsonLines, Tally, render_summary, render_told
 
 __all__ = ["ToolwireAddon", "addons"]
 

@@ -13,8 +13,8 @@ and shapes engines, which load every protocol family.  The log check for a clust
 from typing import TYPE_CHECKING
 
 from toolwire._lazy import lazy
-from toolwire.engines._check import Problem, Report, check
-from toolwire.engines._paths import check_file, check_path
+from toolwire.engines.checking._check import Problem, Report, check
+from toolwire.engines.checking._paths import check_file, check_path
 
 __all__ = [
     "LOG_COLUMNS",
@@ -69,42 +69,62 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from toolwire.engines._analysis import Analysis, analyse, analyse_machine
-    from toolwire.engines._counterexample import Counterexample, load_counterexample, replay
-    from toolwire.engines._diagram import Diagram, diagram, to_dot, to_mermaid
-    from toolwire.engines._events import EngineEvent, FindingFound, FindingShrunk, Finished, Progress, Started
-    from toolwire.engines._explore import Exploration, StateSpace, coverage_suite, explore, paths, state_space
-    from toolwire.engines._fuzz import FuzzRun, fuzz
-    from toolwire.engines._groups import LOG_COLUMNS, GroupMonitor, LogRow, check_group
-    from toolwire.engines._handlers import PrintReport, SaveCounterexamples, ShowProgress
-    from toolwire.engines._ids import IdVerdict, check_id, id_shape
-    from toolwire.engines._judge import Outcome, judge
-    from toolwire.engines._logs import check_log
-    from toolwire.engines._options import ExploreOptions, FuzzOptions
-    from toolwire.engines._shapes import ShapeReport, shapes_file
-    from toolwire.engines._targets import Target, load_target, tool_result
+    from toolwire.engines._core._events import (
+        EngineEvent,
+        FindingFound,
+        FindingShrunk,
+        Finished,
+        Progress,
+        Started,
+    )
+    from toolwire.engines.checking._ids import IdVerdict, check_id, id_shape
+    from toolwire.engines.checking._shapes import ShapeReport, shapes_file
+    from toolwire.engines.exploring._analysis import Analysis, analyse, analyse_machine
+    from toolwire.engines.exploring._diagram import Diagram, diagram, to_dot, to_mermaid
+    from toolwire.engines.exploring._explore import (
+        Exploration,
+        StateSpace,
+        coverage_suite,
+        explore,
+        paths,
+        state_space,
+    )
+    from toolwire.engines.fuzzing._campaign import FuzzRun, fuzz
+    from toolwire.engines.fuzzing._counterexample import Counterexample, load_counterexample, replay
+    from toolwire.engines.fuzzing._handlers import PrintReport, SaveCounterexamples, ShowProgress
+    from toolwire.engines.fuzzing._judge import Outcome, judge
+    from toolwire.engines.fuzzing._options import ExploreOptions, FuzzOptions
+    from toolwire.engines.fuzzing._targets import Target, load_target, tool_result
+    from toolwire.engines.logs._groups import LOG_COLUMNS, GroupMonitor, LogRow, check_group
+    from toolwire.engines.logs._logs import check_log
 
 _LAZY = {
-    **dict.fromkeys(("Diagram", "diagram", "to_dot", "to_mermaid"), "toolwire.engines._diagram"),
-    **dict.fromkeys(("IdVerdict", "check_id", "id_shape"), "toolwire.engines._ids"),
-    "check_log": "toolwire.engines._logs",
-    **dict.fromkeys(("LOG_COLUMNS", "GroupMonitor", "LogRow", "check_group"), "toolwire.engines._groups"),
-    **dict.fromkeys(("ShapeReport", "shapes_file"), "toolwire.engines._shapes"),
-    **dict.fromkeys(("Counterexample", "load_counterexample", "replay"), "toolwire.engines._counterexample"),
+    **dict.fromkeys(("Diagram", "diagram", "to_dot", "to_mermaid"), "toolwire.engines.exploring._diagram"),
+    **dict.fromkeys(("IdVerdict", "check_id", "id_shape"), "toolwire.engines.checking._ids"),
+    "check_log": "toolwire.engines.logs._logs",
+    **dict.fromkeys(
+        ("LOG_COLUMNS", "GroupMonitor", "LogRow", "check_group"), "toolwire.engines.logs._groups"
+    ),
+    **dict.fromkeys(("ShapeReport", "shapes_file"), "toolwire.engines.checking._shapes"),
+    **dict.fromkeys(
+        ("Counterexample", "load_counterexample", "replay"), "toolwire.engines.fuzzing._counterexample"
+    ),
     **dict.fromkeys(
         ("EngineEvent", "FindingFound", "FindingShrunk", "Finished", "Progress", "Started"),
-        "toolwire.engines._events",
+        "toolwire.engines._core._events",
     ),
-    **dict.fromkeys(("FuzzRun", "fuzz"), "toolwire.engines._fuzz"),
-    **dict.fromkeys(("PrintReport", "SaveCounterexamples", "ShowProgress"), "toolwire.engines._handlers"),
-    **dict.fromkeys(("Outcome", "judge"), "toolwire.engines._judge"),
-    **dict.fromkeys(("ExploreOptions", "FuzzOptions"), "toolwire.engines._options"),
-    **dict.fromkeys(("Analysis", "analyse", "analyse_machine"), "toolwire.engines._analysis"),
+    **dict.fromkeys(("FuzzRun", "fuzz"), "toolwire.engines.fuzzing._campaign"),
+    **dict.fromkeys(
+        ("PrintReport", "SaveCounterexamples", "ShowProgress"), "toolwire.engines.fuzzing._handlers"
+    ),
+    **dict.fromkeys(("Outcome", "judge"), "toolwire.engines.fuzzing._judge"),
+    **dict.fromkeys(("ExploreOptions", "FuzzOptions"), "toolwire.engines.fuzzing._options"),
+    **dict.fromkeys(("Analysis", "analyse", "analyse_machine"), "toolwire.engines.exploring._analysis"),
     **dict.fromkeys(
         ("Exploration", "StateSpace", "coverage_suite", "explore", "paths", "state_space"),
-        "toolwire.engines._explore",
+        "toolwire.engines.exploring._explore",
     ),
-    **dict.fromkeys(("Target", "load_target", "tool_result"), "toolwire.engines._targets"),
+    **dict.fromkeys(("Target", "load_target", "tool_result"), "toolwire.engines.fuzzing._targets"),
 }
 
 

@@ -1,6 +1,6 @@
 """Transition tables compiled from the machine classes.
 
-Generated: do not edit; run make tables  (or: python -m toolwire.engines._tables).
+Generated: do not edit; run make tables  (or: python -m toolwire.engines.checking._tables).
 """
 
 from typing import Final

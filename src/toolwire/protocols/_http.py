@@ -1,7 +1,7 @@
 """Each family's HTTP face: where its traffic is sent, how a client asks for it, how it is framed.
 
-The mock provider (``engines/_mock_provider.py``) answers an upstream request
-with a family's framing; the gateway client (``engines/_gateway.py``) builds
+The mock provider (``engines/gateway/_mock_provider.py``) answers an upstream request
+with a family's framing; the gateway client (``engines/gateway/_target.py``) builds
 requests in a family's shape and reads its answers.  A family's face lives in
 its own package (``protocols/<family>/http.py``, a :data:`FACE`); this module
 finds it by protocol name, and holds what the faces share (SSE framing, tool

@@ -6,7 +6,7 @@ their own id) and the messages the model answered with (its new calls, which the
 must replay: the round-trip rules).  The family's places: ``models/_otel.py`` (the vocabulary),
 ``machines/_otel.py`` (``GenAIConversation``) and this package: ``rules``, ``monitors`` and
 ``calls`` (readers, the id probe).  OTLP files are read by ``toolwire check``'s log
-reader (``engines/_otlp.py``), which finds these messages by their ``endpoints``: the attribute
+reader (``engines/logs/_otlp.py``), which finds these messages by their ``endpoints``: the attribute
 that holds them.
 """
 

@@ -1,0 +1,3 @@
+"""cli/handlers."""
+
+__all__: list[str] = []

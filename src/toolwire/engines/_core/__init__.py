@@ -1,0 +1,3 @@
+"""engines/_core."""
+
+__all__: list[str] = []

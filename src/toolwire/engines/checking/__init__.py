@@ -1,0 +1,3 @@
+"""engines/checking."""
+
+__all__: list[str] = []

@@ -1,0 +1,3 @@
+"""engines/exploring."""
+
+__all__: list[str] = []

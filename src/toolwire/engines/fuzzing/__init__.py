@@ -1,0 +1,3 @@
+"""engines/fuzzing."""
+
+__all__: list[str] = []

@@ -1,0 +1,874 @@
+"""The fuzz campaign: generated provider traffic through a converter, judged by the relations.
+
+Hypothesis generates valid input traces (:func:`toolwire.properties.traces`), the
+target converts each, and :func:`~toolwire.engines.fuzzing._judge.judge` applies the
+relations.  Each distinct finding shrinks to a minimal input.  The campaign
+reports what it finds as events (``_events.py``) as soon as it finds it and each
+time shrinking makes it smaller; the handlers save and print (an interrupted run
+loses nothing it found).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import itertools
+import json
+import os
+import queue
+import signal
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+from typing import Any, ClassVar, Final, TextIO
+
+from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
+from hypothesis import strategies as st
+from hypothesis.control import current_build_context
+from hypothesis.database import InMemoryExampleDatabase, choices_to_bytes
+from hypothesis.errors import Flaky
+
+from toolwire.engines._core._events import (
+    EngineEvent,
+    FindingFound,
+    FindingShrunk,
+    Finished,
+    Handler,
+    Progress,
+    Started,
+)
+from toolwire.engines.fuzzing._counterexample import Counterexample, smaller
+from toolwire.engines.fuzzing._coverage import Coverage, Watch
+from toolwire.engines.fuzzing._handlers import SaveCounterexamples, ShowProgress
+from toolwire.engines.fuzzing._judge import MUTATIONS, PROPERTIES, Fault, Outcome, judge
+from toolwire.engines.fuzzing._options import FuzzOptions, deviated, waiting
+from toolwire.engines.fuzzing._steer import Example, Signature, Steering, steered
+from toolwire.engines.fuzzing._targets import Target, TargetRecipe, load_target
+from toolwire.errors import UsageError
+from toolwire.protocols import get_protocol, mutate
+from toolwire.protocols._shapes import shapes_of
+from toolwire.protocols._traces import Drawn, drawn_traces, swarm_profiles
+
+__all__ = ["Campaign", "FuzzRun", "fuzz", "fuzz_with", "hypothesis_home"]
+
+Wire = list[dict[str, Any]]
+#: How often a campaign reports its progress, at most (seconds).
+PROGRESS_EVERY = 0.25
+
+
+@dataclass(slots=True)
+class FuzzRun:
+    """What a fuzz run did and found."""
+
+    target: str
+    source: str
+    destination: str
+    max_examples: int
+    seed: int
+    quirks: str | None
+    mutate: bool = False
+    #: The shape features the inputs were restricted to (``--like``), empty when not.
+    like: tuple[str, ...] = ()
+    #: The quirk profiles each example switched a random few of on (the default), empty when pinned.
+    swarm: tuple[str, ...] = ()
+    examples: int = 0
+    seconds: float = 0.0
+    #: One minimal counterexample per distinct finding, in :data:`PROPERTIES` order.
+    counterexamples: list[Counterexample] = field(default_factory=list)
+    #: Where each finding's counterexample is saved, by finding (filled by the saving handler).
+    saved: dict[str, Path] = field(default_factory=dict)
+    interrupted: bool = False
+    note: str | None = None
+    #: The budget: seconds (None: examples only).
+    time_limit: float | None = None
+    #: What ended the campaign: ``max-examples``, ``time-limit``, ``interrupted`` or ``exhausted``.
+    stopped: str = "max-examples"
+    #: Examples that tripped each ignored finding (``--ignore``).
+    ignored: dict[str, int] = field(default_factory=dict)
+    #: The ids set aside with ``--ignore``.
+    ignoring: tuple[str, ...] = ()
+    #: How many examples tripped each finding.
+    hits: dict[str, int] = field(default_factory=dict)
+    #: Runs of the target spent shrinking each finding once more on its own, after the search.
+    shrinks: int = 0
+    #: Seconds into the campaign when each finding was first tripped.
+    first_seen: dict[str, float] = field(default_factory=dict)
+    coverage: Coverage = field(default_factory=Coverage)
+    #: The least coverage the campaign had to reach (``--min-coverage``), when asked.
+    min_coverage: float | None = None
+    #: What kept part of the campaign from finishing (a ``--workers`` process that died).
+    problems: tuple[str, ...] = ()
+
+    @property
+    def covered_enough(self) -> bool:
+        """The campaign reached ``min_coverage`` (or was not asked to)."""
+        return self.min_coverage is None or self.coverage.fraction >= self.min_coverage
+
+    @property
+    def exit_code(self) -> int:
+        """1 when a counterexample was found or coverage fell short of ``min_coverage``; else 2 when
+        part of the campaign was lost (:attr:`problems`: never called clean); else 0."""
+        if self.counterexamples or not self.covered_enough:
+            return 1
+        return 2 if self.problems else 0
+
+    def record_saved(self, saved: Mapping[str, Path]) -> None:
+        """Note where each finding's counterexample is saved (the saving handler calls this)."""
+        self.saved = dict(saved)
+
+    def merge(self, other: FuzzRun) -> FuzzRun:
+        """This run and ``other`` (another worker's, same target and options) as one run.
+
+        Counts add up; each finding keeps the smaller of the two examples (:func:`smaller`,
+        whatever the order of merging); the first to stop by interruption or note wins.
+        """
+        best = {found.finding: found for found in self.counterexamples}
+        for found in other.counterexamples:
+            if smaller(found, best.get(found.finding)):
+                best[found.finding] = found
+        coverage = Coverage(input_total=self.coverage.input_total, output_total=self.coverage.output_total)
+        coverage.merge(self.coverage)
+        coverage.merge(other.coverage)
+        interrupted = self.interrupted or other.interrupted
+        return dataclasses.replace(
+            self,
+            examples=self.examples + other.examples,
+            shrinks=self.shrinks + other.shrinks,
+            seconds=max(self.seconds, other.seconds),
+            counterexamples=_ordered(best.values()),
+            saved={**other.saved, **self.saved},
+            interrupted=interrupted,
+            stopped="interrupted" if interrupted else self.stopped,
+            note=self.note or other.note,
+            problems=self.problems + other.problems,
+            ignored=_added(self.ignored, other.ignored),
+            hits=_added(self.hits, other.hits),
+            first_seen={
+                f: min(t for t in (self.first_seen.get(f), other.first_seen.get(f)) if t is not None)
+                for f in {*self.first_seen, *other.first_seen}
+            },
+            coverage=coverage,
+        )
+
+
+def _added(one: Mapping[str, int], other: Mapping[str, int]) -> dict[str, int]:
+    return {key: one.get(key, 0) + other.get(key, 0) for key in {*one, *other}}
+
+
+def _ordered(found: Iterable[Counterexample]) -> list[Counterexample]:
+    return sorted(found, key=lambda c: (PROPERTIES.index(c.property), c.kind))
+
+
+class _Found(Exception):
+    """A finding, raised for Hypothesis, which tells failures apart by their exception's type.
+
+    Findings are known only at run time (``validity:CC-1``), so each gets a subclass of its own
+    the first time it is raised (:meth:`named`): each then shrinks on its own.
+    """
+
+    counterexample: Counterexample
+    _kinds: ClassVar[dict[str, type[_Found]]] = {}
+
+    @classmethod
+    def named(cls, finding: str, counterexample: Counterexample) -> _Found:
+        """The exception for ``finding``, carrying its best example so far."""
+        kind = cls._kinds.get(finding)
+        if kind is None:
+            kind = cls._kinds[finding] = type(f"Broken_{finding.replace('-', '_')}", (cls,), {})
+        error = kind(f"{finding}: {counterexample.message}")
+        error.counterexample = counterexample
+        return error
+
+
+class _Spent(BaseException):
+    """The campaign's budget is spent; a BaseException so that Hypothesis passes it through."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class _Resteer(BaseException):
+    """What the campaign knows of its findings changed: end the round, the next one steers anew."""
+
+
+#: How often (in examples) a round checks whether it should steer anew.
+RESTEER_EVERY: Final = 10
+
+
+def _inputs(
+    options: FuzzOptions, signatures: Sequence[Signature] = (), plain: bool = False
+) -> st.SearchStrategy[Example]:
+    """The campaign's examples: valid traces of the source (a swarm of its quirk profiles by
+    default), damaged with ``--mutate``, drawn away from the ``signatures`` of what was found
+    (and half of them ``plain`` when nothing tells a finding apart)."""
+    source = options.source
+    valid = drawn_traces(
+        source, options.pinned, like=options.like, swarm=True, swarm_quirks=options.swarm, plain=plain
+    )
+    drawn: st.SearchStrategy[Drawn] = valid
+    if options.mutate:
+
+        @st.composite
+        def broken(draw: st.DrawFn) -> Drawn:
+            trace, quirks = draw(valid)
+            for name in draw(st.lists(st.sampled_from(MUTATIONS), max_size=2)):
+                trace = mutate(trace, source, name) or trace
+            return Drawn(trace, quirks)
+
+        drawn = broken()
+
+    def describe(example: Drawn) -> Example:
+        return Example(example.trace, example.quirks, frozenset(_shapes(example.trace, source)))
+
+    return steered(drawn, describe, signatures)
+
+
+class Campaign:
+    """One fuzz campaign of one target: Hypothesis rounds, then each finding polished on its own.
+
+    :meth:`attempt` judges one generated example; :meth:`keep` holds each finding's smallest
+    example (and reports it); :meth:`polish` shrinks one finding's example again with only that
+    finding counting as a failure.  :meth:`run` drives them and returns the :class:`FuzzRun`.
+    """
+
+    def __init__(self, target: Target, options: FuzzOptions, emit: Handler) -> None:
+        self.target, self.options, self.emit = target, options, emit
+        self.steering = Steering()
+        #: The signatures this round draws away from (fixed for a round: Hypothesis replays choices).
+        self.signatures: tuple[Signature, ...] = ()
+        self.plain = False
+        self.round_examples, self.shrinking = 0, False
+        self.strategy = _inputs(options)
+        shaped = tuple(sorted(options.like)) if options.like is not None else ()
+        self.result = FuzzRun(
+            target.name,
+            options.source,
+            options.destination,
+            options.limit,
+            options.seed,
+            options.quirks,
+            options.mutate,
+            shaped,
+            swarm=tuple(swarm_profiles(options.source)) if options.swarm else (),
+            time_limit=options.seconds,
+            ignoring=options.ignore,
+            min_coverage=options.min_coverage,
+            coverage=Coverage(
+                input_total=_catalogue_size(options.source), output_total=_catalogue_size(options.destination)
+            ),
+        )
+        self.key = hashlib.sha256(
+            json.dumps(
+                [target.name, options.source, options.destination, options.quirks, shaped, options.mutate]
+            ).encode()
+        ).digest()
+        self.best: dict[str, Counterexample] = {}
+        #: Hypothesis's choices that drew each finding's best example, and the round's strategy
+        #: that read them (to shrink it again on its own).
+        self.choices: dict[str, tuple[tuple[Any, ...], st.SearchStrategy[Example]]] = {}
+        #: Findings a finished round has shrunk: later rounds look for others.
+        self.done: set[str] = set()
+        self.watch = Watch(self.result.coverage)
+        self.started = time.monotonic()
+        self.deadline = self.started + options.seconds if options.seconds is not None else None
+        self.reported = -PROGRESS_EVERY
+
+    def run(self) -> FuzzRun:
+        """Run the campaign until its budget is spent; report its start, findings and end."""
+        options, result = self.options, self.result
+        self.emit(
+            Started(engine="fuzz", target=result.target, source=result.source, destination=result.destination)
+        )
+        database = _database(options.database)
+        noted = _Interrupts()
+        try:
+            # Every table notes the steps the monitors take while this campaign judges examples.
+            with noted, self.watch.installed(), hypothesis_home():
+                self._search(database)
+                # Each finding's best example, shrunk once more on its own: while searching, an
+                # example that showed two findings could only count for one of them.
+                for finding in list(self.best):
+                    self.polish(finding)
+        except _Spent:
+            pass  # the time limit ended the polishing; the examples kept so far stand
+        except KeyboardInterrupt:
+            result.interrupted = True
+            result.stopped = "interrupted"
+        except Flaky as exc:
+            result.note = f"the target is not deterministic: {str(exc).splitlines()[0]}"
+        except BaseException as exc:
+            # Ctrl-C can land inside Hypothesis's own bookkeeping, which then fails with an error
+            # of its own (an AssertionError, a group): the campaign still ends with its report.
+            if not (noted.seen or _interrupted(exc)):
+                raise
+            result.interrupted = True
+            result.stopped = "interrupted"
+        finally:
+            result.seconds = time.monotonic() - self.started
+        result.counterexamples = _ordered(self.best.values())
+        self.emit(Finished(engine="fuzz", run=result))
+        return result
+
+    def _search(self, database: Any) -> None:
+        """Hypothesis rounds until the budget is spent; each round looks for findings not yet shrunk."""
+        options, result = self.options, self.result
+        try:
+            for round_number in itertools.count():
+                budget = options.limit - result.examples
+                if budget <= 0:
+                    result.stopped = "max-examples"
+                    return
+                # The first round replays the database's findings; later ones leave it alone, so that
+                # a finding this campaign has set aside is not deleted from under another campaign.
+                replay_first = database is not None and round_number == 0
+                self._steer()
+                test = settings(
+                    max_examples=budget,
+                    database=database,
+                    deadline=None,
+                    derandomize=False,
+                    verbosity=Verbosity.quiet,
+                    report_multiple_bugs=True,
+                    phases=(Phase.reuse, Phase.generate, Phase.shrink)
+                    if replay_first
+                    else (Phase.generate, Phase.shrink),
+                    suppress_health_check=list(HealthCheck),
+                )(seed(options.seed + round_number)(given(self.strategy)(self.attempt)))
+                test._hypothesis_internal_database_key = self.key  # type: ignore[attr-defined]
+                try:
+                    finals = _round(test)
+                except _Resteer:
+                    continue
+                if not finals:
+                    # Hypothesis ran the rest of the budget (or exhausted the inputs): nothing new.
+                    result.stopped = "max-examples" if result.examples >= options.limit else "exhausted"
+                    return
+                self.done.update(final.finding for final in finals)
+        except _Spent as spent:
+            result.stopped = spent.reason
+
+    def _resteer(self) -> None:
+        """End the round when the findings' signatures have changed since it began.
+
+        Checked every :data:`RESTEER_EVERY` examples, and never once the round has a finding
+        to shrink (ending the round would cut its shrinking short).
+        """
+        self.round_examples += 1
+        if self.shrinking or self.round_examples % RESTEER_EVERY:
+            return
+        if (self.steering.signatures(), self.steering.saturated()) != (self.signatures, self.plain):
+            raise _Resteer
+
+    def _steer(self) -> None:
+        """A new round draws away from every finding held so far (:mod:`~toolwire.engines.fuzzing._steer`)."""
+        self.round_examples, self.shrinking = 0, False
+        signatures, plain = self.steering.signatures(), self.steering.saturated()
+        if (signatures, plain) != (self.signatures, self.plain):
+            self.signatures, self.plain = signatures, plain
+            self.strategy = _inputs(self.options, signatures, plain)
+
+    def _judge(self, example: Example, watch: Watch | None = None) -> Outcome:
+        options = self.options
+        return judge(
+            self.target,
+            example.trace,
+            options.source,
+            options.destination,
+            timeout=options.timeout,
+            mutate=options.mutate,
+            deviates=options.deviates | deviated(example.quirks),
+            watch=watch,
+            unanswered_optional=waiting(example.quirks) or waiting(options.pinned),
+        )
+
+    def _progress(self) -> None:
+        now = time.monotonic()
+        if now - self.reported < PROGRESS_EVERY:
+            return
+        self.reported = now
+        self.emit(
+            Progress(
+                engine="fuzz",
+                done=self.result.examples,
+                findings=len(self.best),
+                elapsed=now - self.started,
+                left=self.deadline - now if self.deadline is not None else None,
+                coverage=self.result.coverage.fraction,
+            )
+        )
+
+    def attempt(self, example: Example) -> None:
+        """Judge one generated example; raise the first new finding for Hypothesis to shrink."""
+        result = self.result
+        if result.examples >= self.options.limit:
+            raise _Spent("max-examples")
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            raise _Spent("time-limit")
+        result.examples += 1
+        self._progress()
+        outcome = self._judge(example, self.watch)
+        judged = outcome.judged if outcome.judged is not None else example.trace
+        result.coverage.add(set(example.features), _shapes(outcome.output, self.options.destination))
+        fresh = []
+        steering = {s.finding for s in self.signatures if s.finding in self.done}
+        faults = outcome.faults()
+        self.steering.observe(example, (fault.finding for fault in faults))
+        for fault in faults:
+            if fault.names() & set(result.ignoring):
+                result.ignored[fault.finding] = result.ignored.get(fault.finding, 0) + 1
+                if fault.finding not in steering:
+                    self.steering.hold(fault.finding, example, (len(judged), len(json.dumps(judged))))
+            elif fault.finding not in self.done:
+                result.hits[fault.finding] = result.hits.get(fault.finding, 0) + 1
+                result.first_seen.setdefault(fault.finding, time.monotonic() - self.started)
+                fresh.append(fault)
+        if not fresh:
+            self._resteer()
+            return
+        self.shrinking = True
+        made = current_build_context().data.choices
+        for fault in fresh:
+            found = self._counterexample(judged, outcome, fault, example.shown)
+            if self.keep(found):
+                self.choices[fault.finding] = (made, self.strategy)
+                self.steering.hold(fault.finding, example, found.key())
+        raise _Found.named(fresh[0].finding, self.best[fresh[0].finding])
+
+    def keep(self, found: Counterexample) -> bool:
+        """Hold ``found`` when it is the first of its finding or smaller than the one held.
+
+        Reports it (:class:`FindingFound`, :class:`FindingShrunk`) when held; says whether it was.
+        Ties keep the example found first: Hypothesis finds smaller examples later.
+        """
+        current = self.best.get(found.finding)
+        if current is not None and found.key() >= current.key():
+            return False
+        self.best[found.finding] = found
+        event = FindingFound if current is None else FindingShrunk
+        self.emit(event(engine="fuzz", counterexample=found))
+        return True
+
+    def polish(self, finding: str) -> None:
+        """Shrink ``finding``'s best example on its own: only that finding counts as a failure."""
+
+        def only(example: Example) -> None:
+            if self.deadline is not None and time.monotonic() >= self.deadline:
+                raise _Spent("time-limit")
+            self.result.shrinks += 1
+            outcome = self._judge(example)
+            judged = outcome.judged if outcome.judged is not None else example.trace
+            for fault in outcome.faults():
+                if fault.finding == finding:
+                    self.keep(self._counterexample(judged, outcome, fault, example.shown))
+                    raise _Found.named(finding, self.best[finding])
+
+        # Under the secondary key: Hypothesis takes a primary-key example as shrunk already.
+        made, strategy = self.choices[finding]
+        start = InMemoryExampleDatabase()
+        start.save(b"polish.secondary", choices_to_bytes(made))
+        test = settings(
+            database=start,
+            deadline=None,
+            verbosity=Verbosity.quiet,
+            phases=(Phase.reuse, Phase.shrink),
+            suppress_health_check=list(HealthCheck),
+        )(seed(self.options.seed)(given(strategy)(only)))
+        test._hypothesis_internal_database_key = b"polish"  # type: ignore[attr-defined]
+        with contextlib.suppress(_Found):
+            test()
+
+    def _counterexample(
+        self, trace: Wire, outcome: Outcome, fault: Fault, quirks: frozenset[str]
+    ) -> Counterexample:
+        result = self.result
+        return Counterexample(
+            target=self.target.name,
+            source=result.source,
+            destination=result.destination,
+            property=fault.property,
+            message=fault.message,
+            input=trace,
+            output=outcome.output,
+            showing=tuple(outcome.showing(fault)),
+            quirks=",".join(sorted(quirks)) or None,
+            mutate=result.mutate,
+            seed=result.seed,
+            kind=fault.kind,
+            exchange=outcome.exchange,
+        )
+
+
+class _Interrupts:
+    """Notes a SIGINT while a campaign runs (then passes it on as before): whatever error it
+    causes on its way out, the campaign knows it was interrupted.  Main thread only."""
+
+    def __init__(self) -> None:
+        self.seen = False
+        self.previous: Any = None
+
+    def __enter__(self) -> _Interrupts:
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGINT, self._note)
+        return self
+
+    def _note(self, number: int, frame: Any) -> None:
+        self.seen = True
+        if callable(self.previous):
+            self.previous(number, frame)
+        elif self.previous != signal.SIG_IGN:
+            raise KeyboardInterrupt
+
+    def __exit__(self, *exc: object) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+
+
+def _interrupted(exc: BaseException) -> bool:
+    """``exc`` is, holds, or was raised while handling a KeyboardInterrupt."""
+    seen: set[int] = set()
+    stack = [exc]
+    while stack:
+        current = stack.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        if isinstance(current, KeyboardInterrupt):
+            return True
+        if isinstance(current, BaseExceptionGroup):
+            stack.extend(current.exceptions)
+        stack.extend(e for e in (current.__context__, current.__cause__) if e is not None)
+    return False
+
+
+def _round(test: Callable[[], None]) -> list[Counterexample]:
+    """Run one Hypothesis round; the findings it shrank to their minimal examples."""
+    try:
+        test()
+    except (_Found, BaseExceptionGroup) as exc:
+        leaves = _leaves(exc)
+        finals = [e.counterexample for e in leaves if isinstance(e, _Found)]
+        if finals:
+            return finals
+        # The budget ran out while Hypothesis was shrinking two failures: it reports both.
+        spent = [e for e in leaves if isinstance(e, _Spent)]
+        if spent:
+            raise spent[0] from None
+        raise
+    return []
+
+
+def _leaves(exc: BaseException) -> list[BaseException]:
+    if isinstance(exc, BaseExceptionGroup):
+        return [leaf for inner in exc.exceptions for leaf in _leaves(inner)]
+    return [exc]
+
+
+def _catalogue_size(protocol: str) -> int:
+    shapes = get_protocol(protocol).shapes
+    return len(shapes.features) if shapes is not None else 0
+
+
+def _shapes(trace: Wire | None, protocol: str) -> set[str]:
+    """The shape features of a trace, or none when it has none to show (no catalogue, unreadable)."""
+    if trace is None or get_protocol(protocol).shapes is None:
+        return set()
+    try:
+        return shapes_of(trace, protocol)
+    except Exception:  # an output too broken to describe: validity says what is wrong with it
+        return set()
+
+
+def _database(spec: str | None) -> Any:
+    """The Hypothesis example database ``spec`` names: a folder, or ``redis://HOST:PORT/N``."""
+    if spec is None:
+        return None
+    if spec.startswith(("redis://", "rediss://", "unix://")):
+        try:
+            import redis
+            from hypothesis.extra.redis import RedisExampleDatabase
+        except ImportError:
+            raise UsageError(
+                "--database redis://... needs the redis client: pip install 'toolwire[redis]'"
+            ) from None
+        return RedisExampleDatabase(redis.Redis.from_url(spec), expire_after=timedelta(days=30))
+    from hypothesis.database import DirectoryBasedExampleDatabase
+
+    return DirectoryBasedExampleDatabase(spec)
+
+
+@contextlib.contextmanager
+def hypothesis_home() -> Iterator[None]:
+    """Hypothesis's own files (its caches) go to the user's cache folder while a campaign runs.
+
+    Not ``./.hypothesis`` in the folder the user works in.  ``HYPOTHESIS_STORAGE_DIRECTORY``,
+    when set, still wins; whatever home was set before is put back afterwards, so the caller's
+    own Hypothesis keeps its folder.
+    """
+    from hypothesis import configuration
+
+    if os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+        yield
+        return
+    home = vars(configuration).get("__hypothesis_home_directory")
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    configuration.set_hypothesis_home_dir(base / "toolwire" / "hypothesis")
+    try:
+        yield
+    finally:
+        configuration.set_hypothesis_home_dir(home)
+
+
+def fuzz(
+    target: str | Callable[..., Any] | Target,
+    source: str,
+    destination: str,
+    *,
+    max_examples: int | None = None,
+    seed: int = 0,
+    quirks: str | None = None,
+    timeout: float = 5.0,
+    mutate: bool = False,
+    out: str | os.PathLike[str] | None = "counterexamples",
+    progress: TextIO | None = None,
+    like: Iterable[str] | None = None,
+    time_limit: float | str | None = None,
+    ignore: Iterable[str] = (),
+    database: str | None = None,
+    workers: int = 1,
+    min_coverage: float | None = None,
+    handlers: Sequence[Handler] = (),
+) -> FuzzRun:
+    """Fuzz ``target`` (``module:function``, a callable, or a command) from ``source`` to ``destination``.
+
+    A campaign judges every property on every example and runs until its
+    budget is spent (``max_examples`` target runs, 200 unless only a
+    ``time_limit`` is given; ``time_limit`` as ``"90s"``, ``"10m"`` or seconds;
+    or Ctrl-C).  Each distinct finding (a property and how it broke) is shrunk
+    on its own and saved under ``out`` as its own replayable counterexample
+    (``out=None`` saves nothing); a found finding no longer stops the search
+    for others.  ``ignore`` names findings set aside (a property, a rule id, or
+    ``property:kind``).  ``mutate`` feeds mutated history (for sanitizers), and
+    then only intact call/result pairs must survive.  The same ``seed`` gives
+    the same run.  ``progress`` (a stream) shows progress on it; ``handlers``
+    get every event (``toolwire.engines`` lists them) after the saving.
+
+    ``database`` (a folder, or ``redis://HOST:PORT/N``) keeps the failing
+    examples Hypothesis found, and a campaign replays those of the same target
+    and protocols first; ``workers`` runs that many processes with different
+    seeds sharing one database (a temporary folder unless given), and merges
+    what they find.  Bad options are a :class:`~toolwire.errors.UsageError`,
+    as from the CLI.
+    """
+    options = FuzzOptions(
+        source=source,
+        destination=destination,
+        max_examples=max_examples,
+        seed=seed,
+        quirks=quirks,
+        timeout=timeout,
+        mutate=mutate,
+        like=tuple(like) if like is not None else None,
+        time_limit=time_limit,
+        ignore=tuple(ignore) if not isinstance(ignore, str) else ignore,  # type: ignore[arg-type]
+        database=database,
+        workers=workers,
+        min_coverage=min_coverage,
+    )
+    wired: list[Handler] = [SaveCounterexamples(out)] if out is not None else []
+    if progress is not None:
+        wired.append(ShowProgress(progress))
+    return fuzz_with(target, options, [*wired, *handlers])
+
+
+def fuzz_with(
+    target: str | Callable[..., Any] | Target | TargetRecipe,
+    options: FuzzOptions,
+    handlers: Sequence[Handler] = (),
+) -> FuzzRun:
+    """Run the campaign ``options`` describe on ``target``, calling each handler with every event."""
+
+    def emit(event: EngineEvent) -> None:
+        for handler in handlers:
+            handler(event)
+
+    if options.workers > 1:
+        return _fan_out(target, options, emit)
+    loaded = load_target(target)
+    try:
+        return Campaign(loaded, options, emit).run()
+    finally:
+        if loaded is not target:
+            loaded.close()
+
+
+def _fan_out(
+    target: str | Callable[..., Any] | Target | TargetRecipe, options: FuzzOptions, emit: Handler
+) -> FuzzRun:
+    """``options.workers`` campaigns in processes of their own, different seeds, one database.
+
+    The workers send their events here, where each finding's smallest example (:func:`smaller`,
+    whatever the order the workers find them in) is reported on; their runs are merged.
+    """
+    if not isinstance(target, str | Target):
+        raise UsageError("--workers needs a target named by module:function, a file, a command or a URL")
+    import multiprocessing
+
+    started = time.monotonic()
+    name = target if isinstance(target, str) else target.name
+    emit(Started(engine="fuzz", target=name, source=options.source, destination=options.destination))
+    per = -(-options.limit // options.workers)
+    context = multiprocessing.get_context("spawn")
+    events: Any = context.Queue()
+    with contextlib.ExitStack() as stack:
+        database = options.database or stack.enter_context(tempfile.TemporaryDirectory(prefix="toolwire-db-"))
+        # A target object (a gateway) spreads as recipes its workers build their copies from.
+        specs: Sequence[str | TargetRecipe] = (
+            stack.enter_context(target.spread(options.workers))
+            if isinstance(target, Target)
+            else [target] * options.workers
+        )
+        jobs = [
+            dataclasses.replace(
+                options, max_examples=per, seed=options.seed + 7919 * k, workers=1, database=database
+            )
+            for k in range(options.workers)
+        ]
+        processes = [
+            context.Process(target=_worker, args=(k, specs[k], job, events), daemon=True)
+            for k, job in enumerate(jobs)
+        ]
+        for process in processes:
+            process.start()
+        try:
+            gathered = _gather(processes, events, emit, started)
+        finally:
+            for process in processes:
+                process.join(5)
+                if process.is_alive():
+                    process.kill()
+    runs = [run for run in gathered.runs if run is not None]
+    if not runs:
+        raise UsageError("; ".join(gathered.lost))
+    merged = runs[0]
+    for run in runs[1:]:
+        merged = merged.merge(run)
+    # A lost worker's findings reached the handlers as it found them: the run keeps them too.
+    best = {found.finding: found for found in merged.counterexamples}
+    for found in gathered.found:
+        if smaller(found, best.get(found.finding)):
+            best[found.finding] = found
+    merged = dataclasses.replace(
+        merged,
+        max_examples=options.limit,
+        seed=options.seed,
+        seconds=time.monotonic() - started,
+        saved={},
+        counterexamples=_ordered(best.values()),
+        problems=merged.problems + tuple(gathered.lost),
+    )
+    emit(Finished(engine="fuzz", run=merged))
+    return merged
+
+
+@dataclass(frozen=True, slots=True)
+class _Gathered:
+    """What the workers of a fan-out sent: each one's run (None for a worker that died without
+    one), why each lost worker is lost, and the smallest example of every finding any of them sent."""
+
+    runs: list[FuzzRun | None]
+    lost: list[str]
+    found: list[Counterexample]
+
+
+def _gather(processes: list[Any], events: Any, emit: Handler, started: float) -> _Gathered:
+    """The workers' runs, in worker order; their findings and progress passed on as they come.
+
+    A worker that dies is a problem of its own part: the others run on, and what it sent is kept.
+    """
+    runs: dict[int, FuzzRun] = {}
+    lost: dict[int, str] = {}
+    best: dict[str, Counterexample] = {}
+    progress: dict[int, Progress] = {}
+    interrupted = False
+    #: When each worker was first seen dead without its run (its last events may still be queued).
+    dead_since: dict[int, float] = {}
+    while len(runs) + len(lost) < len(processes):
+        try:
+            # A worker that died is noticed even while the others keep the queue busy.
+            now = time.monotonic()
+            for n, process in enumerate(processes):
+                if n not in runs and not process.is_alive():
+                    dead_since.setdefault(n, now)
+            for n, since in dead_since.items():
+                if n not in runs and n not in lost and now - since > 2.0:
+                    lost[n] = _lost(n, processes[n])
+            if len(runs) + len(lost) == len(processes):
+                break
+            number, event = events.get(timeout=0.5)
+        except queue.Empty:
+            if events.empty():
+                for n, process in enumerate(processes):
+                    if n not in runs and n not in lost and not process.is_alive():
+                        lost[n] = _lost(n, process)
+            continue
+        except KeyboardInterrupt:
+            # Ctrl-C reached the workers too: each stops and sends what it found.
+            if interrupted:
+                raise
+            interrupted = True
+            continue
+        if isinstance(event, UsageError):
+            raise event
+        if isinstance(event, Finished):
+            assert isinstance(event.run, FuzzRun)
+            runs[number] = event.run
+        elif isinstance(event, FindingFound | FindingShrunk):
+            found = event.counterexample
+            current = best.get(found.finding)
+            if smaller(found, current):
+                best[found.finding] = found
+                kind = FindingFound if current is None else FindingShrunk
+                emit(kind(engine="fuzz", counterexample=found))
+        elif isinstance(event, Progress):
+            progress[number] = event
+            emit(
+                Progress(
+                    engine="fuzz",
+                    done=sum(p.done for p in progress.values()),
+                    findings=len(best),
+                    elapsed=time.monotonic() - started,
+                    left=event.left,
+                    coverage=event.coverage,
+                )
+            )
+    return _Gathered(
+        runs=[runs.get(n) for n in range(len(processes))],
+        lost=[lost[n] for n in sorted(lost)],
+        found=list(best.values()),
+    )
+
+
+def _lost(number: int, process: Any) -> str:
+    return (
+        f"fuzz worker {number} ended without a result (exit status {process.exitcode}); "
+        "the findings it sent before are kept, its examples are not counted"
+    )
+
+
+def _worker(number: int, target: str | TargetRecipe, options: FuzzOptions, events: Any) -> None:
+    """Campaign ``number`` of a fan-out, in a process of its own: its events go back on ``events``."""
+
+    def send(event: EngineEvent) -> None:
+        if not isinstance(event, Started):
+            events.put((number, event))
+
+    try:
+        fuzz_with(target, options, [send])
+    except UsageError as exc:
+        events.put((number, exc))

@@ -1,0 +1,3 @@
+"""engines/gateway."""
+
+__all__: list[str] = []

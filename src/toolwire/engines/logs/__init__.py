@@ -1,0 +1,3 @@
+"""engines/logs."""
+
+__all__: list[str] = []

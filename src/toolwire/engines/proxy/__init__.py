@@ -1,0 +1,3 @@
+"""engines/proxy."""
+
+__all__: list[str] = []

@@ -1,0 +1,265 @@
+"""``--record FILE``: the proxied exchanges as a HAR file (``.har``) or a vcrpy cassette (``.yaml``).
+
+Both are what ``toolwire check`` reads (:mod:`toolwire.models._recordings`),
+and it judges them as the proxy did.  The file is valid after every exchange
+(it is written whole to its end each time, the closing of the document
+rewritten), so a proxy that is killed leaves a readable record.  Bodies are
+kept decoded (a gzip body as its text, as a HAR's ``content.text`` is), and
+credentials are redacted from headers, URLs and text bodies (:mod:`._redact`).
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import threading
+from datetime import UTC, datetime
+from typing import IO, Any, Final
+
+import orjson
+
+from toolwire.engines._core._redact import redact_bytes, redact_headers, redact_url
+from toolwire.engines.checking._across import PROXY_RECORD
+from toolwire.engines.proxy._checker import ExchangeChecker
+from toolwire.errors import UsageError
+
+__all__ = ["Recorder", "Recording", "har_of", "record_of"]
+
+#: Headers a decoded body no longer has (its length and encoding changed).
+_STALE: Final = frozenset({"content-length", "content-encoding"})
+
+
+class Recording:
+    """One exchange as recorded: redacted, bodies decoded."""
+
+    def __init__(
+        self,
+        method: str,
+        url: str,
+        request_headers: list[tuple[str, str]],
+        request: bytes,
+        status: int | None,
+        response_headers: list[tuple[str, str]],
+        response: bytes,
+    ) -> None:
+        self.method = method
+        self.url = redact_url(url)
+        self.request_headers = [h for h in redact_headers(request_headers) if h[0].lower() not in _STALE]
+        self.request = _text_redacted(request)
+        self.status = status or 0
+        self.response_headers = [h for h in redact_headers(response_headers) if h[0].lower() not in _STALE]
+        self.response = _text_redacted(response)
+
+    def content_type(self, side: str) -> str:
+        headers = self.request_headers if side == "request" else self.response_headers
+        return next((v for k, v in headers if k.lower() == "content-type"), "")
+
+
+def _text_redacted(body: bytes) -> bytes:
+    """A text body with key-looking parts replaced; a binary one (AWS event-stream) as it is, since
+    replacing bytes there would break its checksums (providers echo no credentials in them)."""
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        return body
+    return redact_bytes(body)
+
+
+def record_of(checker: ExchangeChecker) -> Recording | None:
+    """The exchange a checker saw, to record (None when no response came)."""
+    if checker.response is None:
+        return None
+    return Recording(
+        checker.method,
+        checker.url,
+        checker.request_headers,
+        checker.request,
+        checker.status,
+        checker.response_headers,
+        bytes(checker.response.captured),
+    )
+
+
+#: A cassette's end: vcrpy reads ``interactions`` and ``version``; ``recorded_by`` tells ``check``
+#: it is the proxy's record (:data:`~._across.PROXY_RECORD`).
+_CASSETTE_END: Final = b"version: 1\nrecorded_by: " + PROXY_RECORD.encode() + b"\n"
+
+
+class Recorder:
+    """Appends exchanges to a HAR file or a cassette, keeping it a valid document after each."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        name = os.fspath(path)
+        if name.endswith(".har"):
+            self.kind = "har"
+        elif name.endswith((".yaml", ".yml")):
+            self.kind = "cassette"
+        else:
+            raise UsageError(f"--record {name}: name a .har file or a .yaml cassette")
+        try:
+            self._file: IO[bytes] = open(name, "wb")  # noqa: SIM115 - open while serving
+        except OSError as exc:
+            raise UsageError(f"cannot write {name}: {exc.strerror}") from None
+        self._lock = threading.Lock()
+        self._count = 0
+        self._tail = 0
+        if self.kind == "har":
+            creator = b'{"name": "' + PROXY_RECORD.encode() + b'", "version": "1"}'
+            self._file.write(b'{"log": {"version": "1.2", "creator": ' + creator + b', "entries": [')
+            self._tail = self._file.tell()
+            self._file.write(b"\n]}}\n")
+        else:
+            # ``interactions:`` comes first: that is how a cassette is recognised.
+            self._file.write(b"interactions:\n")
+            self._tail = self._file.tell()
+            self._file.write(b"  []\n" + _CASSETTE_END)
+        self._file.flush()
+
+    def add(self, recording: Recording) -> None:
+        """Append one exchange."""
+        if self.kind == "har":
+            entry = orjson.dumps(_har_entry(recording))
+            chunk = (b",\n" if self._count else b"\n") + entry
+            closing = b"\n]}}\n"
+        else:
+            chunk = _cassette_item(recording)
+            closing = _CASSETTE_END
+        with self._lock:
+            self._file.seek(self._tail)
+            self._file.write(chunk)
+            self._tail = self._file.tell()
+            self._file.write(closing)
+            self._file.truncate()
+            self._file.flush()
+            self._count += 1
+
+    def close(self) -> None:
+        with self._lock:
+            self._file.close()
+
+
+def har_of(exchange: dict[str, Any]) -> dict[str, Any]:
+    """A gateway counterexample's exchange (``Counterexample.exchange``) as a HAR document.
+
+    Per turn, in the order they happened: the client's request and the gateway's answer, and
+    each upstream request the gateway sent with the mock provider's answer.
+    """
+    entries = []
+    base = f"http://{exchange.get('upstream', '127.0.0.1')}"
+    for turn in exchange.get("turns", []):
+        client, answer = turn.get("client_request", {}), turn.get("downstream_response", {})
+        legs = [
+            (client.get("url", ""), client, answer),
+            *(
+                (
+                    base + leg.get("path", "") + (f"?{leg['query']}" if leg.get("query") else ""),
+                    leg,
+                    leg.get("response", {}),
+                )
+                for leg in turn.get("upstream", [])
+            ),
+        ]
+        for url, request, response in legs:
+            media = response.get("media", "")
+            recording = Recording(
+                request.get("method", "POST"),
+                url,
+                [tuple(h) for h in request.get("headers", [])],
+                _bytes(request.get("body")),
+                response.get("status"),
+                [("content-type", media)] if media else [],
+                _bytes(response.get("body")),
+            )
+            entries.append(_har_entry(recording))
+    return {
+        "log": {"version": "1.2", "creator": {"name": "toolwire fuzz", "version": "1"}, "entries": entries}
+    }
+
+
+def _bytes(body: Any) -> bytes:
+    """A body as a counterexample saves it (``json``, ``text`` or ``base64``), as bytes."""
+    if not isinstance(body, dict):
+        return b""
+    if "json" in body:
+        return orjson.dumps(body["json"])
+    if "base64" in body:
+        return base64.b64decode(body["base64"])
+    return str(body.get("text", "")).encode("utf-8")
+
+
+def _har_entry(recording: Recording) -> dict[str, Any]:
+    started = datetime.now(UTC).isoformat()
+    response_type = recording.content_type("response")
+    content: dict[str, Any] = {"size": len(recording.response), "mimeType": response_type}
+    try:
+        content["text"] = recording.response.decode("utf-8")
+    except UnicodeDecodeError:
+        content["text"] = base64.b64encode(recording.response).decode("ascii")
+        content["encoding"] = "base64"
+    request: dict[str, Any] = {
+        "method": recording.method,
+        "url": recording.url,
+        "httpVersion": "HTTP/1.1",
+        "headers": [{"name": k, "value": v} for k, v in recording.request_headers],
+        "queryString": [],
+        "cookies": [],
+        "headersSize": -1,
+        "bodySize": len(recording.request),
+    }
+    if recording.request:
+        request["postData"] = {
+            "mimeType": recording.content_type("request"),
+            "text": recording.request.decode("utf-8", "replace"),
+        }
+    return {
+        "startedDateTime": started,
+        "time": 0,
+        "request": request,
+        "response": {
+            "status": recording.status,
+            "statusText": "",
+            "httpVersion": "HTTP/1.1",
+            "headers": [{"name": k, "value": v} for k, v in recording.response_headers],
+            "cookies": [],
+            "content": content,
+            "redirectURL": "",
+            "headersSize": -1,
+            "bodySize": len(recording.response),
+        },
+        "cache": {},
+        "timings": {"send": 0, "wait": 0, "receive": 0},
+    }
+
+
+def _cassette_item(recording: Recording) -> bytes:
+    import yaml
+
+    def headers(pairs: list[tuple[str, str]]) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for name, value in pairs:
+            out.setdefault(name, []).append(value)
+        return out
+
+    def body(raw: bytes) -> Any:
+        if not raw:
+            return None
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return raw  # YAML !!binary, as vcrpy writes bytes
+
+    interaction = {
+        "request": {
+            "body": body(recording.request),
+            "headers": headers(recording.request_headers),
+            "method": recording.method,
+            "uri": recording.url,
+        },
+        "response": {
+            "body": {"string": body(recording.response) or ""},
+            "headers": headers(recording.response_headers),
+            "status": {"code": recording.status, "message": ""},
+        },
+    }
+    text: str = yaml.safe_dump([interaction], sort_keys=True, allow_unicode=True, width=1 << 20)
+    return text.encode("utf-8")
