@@ -26,7 +26,7 @@ from toolwire.cli import main
 from toolwire.cli.handlers._check import render_json, render_text
 from toolwire.engines import Report, check_file, check_path
 from toolwire.engines._core._detect import reads_as
-from toolwire.engines.checking._check import MAX_PROBLEMS
+from toolwire.engines._core._results import MAX_PROBLEMS
 from toolwire.errors import UsageError
 from toolwire.models import DONE, read_frames
 from toolwire.properties import Monitor

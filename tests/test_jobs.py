@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from toolwire.cli import main
-from toolwire.engines.logs import _jobs
+from toolwire.engines._core import _pool as _jobs
 
 DATA = Path(__file__).parent / "data"
 LOGS = DATA / "logs"

@@ -19,8 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, cast
 
-from toolwire.engines.logs._groups import GroupMonitor
-from toolwire.engines.logs._logs import _hashable, _value
+from toolwire.engines.logs import GroupMonitor, group_key, value_at
 
 if TYPE_CHECKING:
     from dask.bag import Bag
@@ -49,7 +48,7 @@ def check_bag(bag: Bag, *, numbered: bool = False, **options: Any) -> Bag:
 
     def key(item: Any) -> Any:
         record = item[1] if numbered else item
-        return _hashable(_value(record, group_by)) if isinstance(record, dict) else None
+        return group_key(value_at(record, group_by)) if isinstance(record, dict) else None
 
     groups = items.groupby(key, shuffle="tasks")
     return cast("Bag", groups.map_partitions(lambda part: _checked((g for _, g in part), numbered, options)))

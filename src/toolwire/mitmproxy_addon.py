@@ -21,9 +21,18 @@ import sys
 import threading
 from typing import Any
 
-from toolwire.engines.proxy._checker import Checked, ExchangeChecker, Ledger, Told
-from toolwire.engines.proxy._record import Recorder, record_of
-from toolwire.engines.proxy._report import JsonLines, Tally, render_summary, render_told
+from toolwire.engines.proxy import (
+    Checked,
+    ExchangeChecker,
+    JsonLines,
+    Ledger,
+    Recorder,
+    Tally,
+    Told,
+    record_of,
+    render_summary,
+    render_told,
+)
 
 __all__ = ["ToolwireAddon", "addons"]
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Final
 
-from toolwire.engines.logs._groups import LOG_COLUMNS, GroupMonitor, LogRow
+from toolwire.engines.logs import LOG_COLUMNS, GroupMonitor, LogRow
 from toolwire.errors import UsageError
 
 if TYPE_CHECKING:

@@ -17,7 +17,7 @@ from toolwire.errors import UsageError
 if TYPE_CHECKING:
     import argparse
 
-    from toolwire.engines.checking._check import Report
+    from toolwire.engines._core._results import Report
 
 __all__ = ["main"]
 
@@ -133,13 +133,13 @@ def _protocols(args: argparse.Namespace) -> int:
 def _diagram(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from toolwire.engines.exploring._diagram import render_diagrams
+    from toolwire.engines.exploring import render_diagrams
     from toolwire.protocols import machines
 
     formats = args.format or ["svg", "dot", "mermaid"]
     if args.counterexample:
-        from toolwire.engines.exploring._diagram import render_counterexample
-        from toolwire.engines.fuzzing._counterexample import load_counterexample
+        from toolwire.engines.exploring import render_counterexample
+        from toolwire.engines.fuzzing import load_counterexample
 
         if args.machines:
             raise UsageError("give machines or --counterexample, not both")
@@ -154,7 +154,7 @@ def _diagram(args: argparse.Namespace) -> int:
 
 
 def _ids(args: argparse.Namespace) -> int:
-    from toolwire.engines.checking._ids import check_id, render_ids
+    from toolwire.engines.checking import check_id, render_ids
 
     chosen = [p.strip() for p in args.protocols.split(",") if p.strip()] if args.protocols else None
     verdicts = check_id(args.id, chosen)
@@ -167,9 +167,13 @@ def _fuzz(args: argparse.Namespace) -> int:
 
     from toolwire.cli.handlers._fuzz import render_fuzz
     from toolwire.engines._core._events import Handler
-    from toolwire.engines.fuzzing._campaign import fuzz_with
-    from toolwire.engines.fuzzing._handlers import PrintReport, SaveCounterexamples, ShowProgress
-    from toolwire.engines.fuzzing._options import FuzzOptions
+    from toolwire.engines.fuzzing import (
+        FuzzOptions,
+        PrintReport,
+        SaveCounterexamples,
+        ShowProgress,
+        fuzz_with,
+    )
 
     ignore = [*args.ignore, *(_ignore_file(args.ignore_file) if args.ignore_file else [])]
     options = FuzzOptions(
@@ -187,7 +191,7 @@ def _fuzz(args: argparse.Namespace) -> int:
         min_coverage=args.min_coverage,
     )
     if args.like:
-        from toolwire.engines.checking._shapes import learned
+        from toolwire.engines.checking import learned
 
         like, matched = learned(args.like, args.source)
         given = [q for q in (args.quirks or "").split(",") if q]
@@ -216,7 +220,7 @@ def _target(args: argparse.Namespace, source: str, destination: str) -> Iterator
             raise UsageError("--upstream, --model and --header are for a gateway target (an http(s):// URL)")
         yield args.target
         return
-    from toolwire.engines.gateway._target import GatewayTarget, parse_headers
+    from toolwire.engines.gateway import GatewayTarget, parse_headers
 
     if not args.upstream:
         raise UsageError(
@@ -239,7 +243,7 @@ def _target(args: argparse.Namespace, source: str, destination: str) -> Iterator
 
 def _replay(args: argparse.Namespace) -> int:
     from toolwire.cli.handlers._fuzz import render_replay, reproduces
-    from toolwire.engines.fuzzing._counterexample import load_counterexample, replay
+    from toolwire.engines.fuzzing import load_counterexample, replay
 
     saved = load_counterexample(args.file)
     with _target(args, saved.source, saved.destination) as target:
@@ -249,7 +253,7 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _shapes(args: argparse.Namespace) -> int:
-    from toolwire.engines.checking._shapes import render_shapes, shapes_file
+    from toolwire.engines.checking import render_shapes, shapes_file
     from toolwire.protocols import get_protocol
 
     get_protocol(args.protocol)
@@ -259,7 +263,7 @@ def _shapes(args: argparse.Namespace) -> int:
 
 def _analyse(args: argparse.Namespace) -> int:
     from toolwire.cli.handlers._explore import render_analysis
-    from toolwire.engines.exploring._analysis import analyse_machine
+    from toolwire.engines.exploring import analyse_machine
     from toolwire.protocols import machines
 
     print(render_analysis([analyse_machine(name) for name in args.machines or machines()], args.format))
@@ -276,13 +280,13 @@ def _rules(args: argparse.Namespace) -> int:
 
 def _check(args: argparse.Namespace) -> int:
     from toolwire.cli.handlers._check import render_json, render_text
-    from toolwire.engines.checking._paths import _STDIN_TWICE, check_path, check_usage
+    from toolwire.engines.checking import STDIN_TWICE, check_path, check_usage
 
     if any(getattr(args, name) for name in _LOG_OPTIONS):
         return _check_logs(args)
     check_usage(args.protocol, args.profile, args.after)
     if [*args.files, args.after].count("-") > 1:
-        raise UsageError(_STDIN_TWICE)
+        raise UsageError(STDIN_TWICE)
     fmt = None if args.input_format == "auto" else args.input_format
     options = {"input_format": fmt, "after": args.after, "profile": args.profile}
     if args.jobs is not None and args.jobs < 1:
@@ -290,7 +294,7 @@ def _check(args: argparse.Namespace) -> int:
     if args.jobs == 1 or not _worth_a_pool(args.files):
         results: Iterator[list[Report]] = (check_path(path, args.protocol, **options) for path in args.files)
     else:
-        from toolwire.engines.checking._paths import check_paths
+        from toolwire.engines.checking import check_paths
 
         results = iter(check_paths(args.files, args.protocol, jobs=args.jobs, **options))
     reports = []
@@ -307,7 +311,7 @@ def _check(args: argparse.Namespace) -> int:
     return max(report.exit_code for report in reports)
 
 
-#: :data:`toolwire.engines.logs._jobs.BIG`, without importing it.
+#: :data:`toolwire.engines._core._pool.BIG`, without importing it.
 _BIG = 8 << 20
 
 
@@ -362,7 +366,7 @@ def _proxy(args: argparse.Namespace) -> int:
     if not args.upstream:
         raise UsageError("name the upstream: toolwire proxy --upstream https://api.openai.com")
     try:
-        from toolwire.engines.proxy._main import run_proxy
+        from toolwire.engines.proxy import run_proxy
     except ImportError as exc:
         raise UsageError(
             f"toolwire proxy needs uvicorn, Starlette and httpx ({exc.name} is missing): "
@@ -384,9 +388,8 @@ def _explore(args: argparse.Namespace) -> int:
     from toolwire.cli.handlers._explore import render_exploration, render_space
     from toolwire.engines._core._events import Handler
     from toolwire.engines._core._files import write_file
-    from toolwire.engines.exploring._explore import coverage_suite, explore_with, state_spaces
-    from toolwire.engines.fuzzing._handlers import PrintReport, SaveCounterexamples
-    from toolwire.engines.fuzzing._options import ExploreOptions
+    from toolwire.engines.exploring import coverage_suite, explore_with, state_spaces
+    from toolwire.engines.fuzzing import ExploreOptions, PrintReport, SaveCounterexamples
     from toolwire.properties import Bounds
     from toolwire.protocols import space_for
 

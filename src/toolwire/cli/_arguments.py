@@ -422,7 +422,7 @@ class _Verb(argparse.ArgumentParser):
 
 
 def _presets() -> list[str]:
-    from toolwire.engines.logs._envelopes import PRESETS
+    from toolwire.engines.logs import PRESETS
 
     return list(PRESETS)
 
@@ -435,7 +435,7 @@ def _version() -> str:
 
 def _duration(text: str) -> float:
     """``90s``, ``10m``, ``1h`` or plain seconds, as seconds (as the engines read a time limit)."""
-    from toolwire.engines.fuzzing._options import duration
+    from toolwire.engines.fuzzing import duration
     from toolwire.errors import UsageError
 
     try:

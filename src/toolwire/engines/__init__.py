@@ -13,8 +13,8 @@ and shapes engines, which load every protocol family.  The log check for a clust
 from typing import TYPE_CHECKING
 
 from toolwire._lazy import lazy
-from toolwire.engines.checking._check import Problem, Report, check
-from toolwire.engines.checking._paths import check_file, check_path
+from toolwire.engines._core._results import Problem, Report
+from toolwire.engines.checking import check, check_file, check_path
 
 __all__ = [
     "LOG_COLUMNS",
@@ -77,54 +77,62 @@ if TYPE_CHECKING:
         Progress,
         Started,
     )
-    from toolwire.engines.checking._ids import IdVerdict, check_id, id_shape
-    from toolwire.engines.checking._shapes import ShapeReport, shapes_file
-    from toolwire.engines.exploring._analysis import Analysis, analyse, analyse_machine
-    from toolwire.engines.exploring._diagram import Diagram, diagram, to_dot, to_mermaid
-    from toolwire.engines.exploring._explore import (
+    from toolwire.engines.checking import IdVerdict, ShapeReport, check_id, id_shape, shapes_file
+    from toolwire.engines.exploring import (
+        Analysis,
+        Diagram,
         Exploration,
         StateSpace,
+        analyse,
+        analyse_machine,
         coverage_suite,
+        diagram,
         explore,
         paths,
         state_space,
+        to_dot,
+        to_mermaid,
     )
-    from toolwire.engines.fuzzing._campaign import FuzzRun, fuzz
-    from toolwire.engines.fuzzing._counterexample import Counterexample, load_counterexample, replay
-    from toolwire.engines.fuzzing._handlers import PrintReport, SaveCounterexamples, ShowProgress
-    from toolwire.engines.fuzzing._judge import Outcome, judge
-    from toolwire.engines.fuzzing._options import ExploreOptions, FuzzOptions
-    from toolwire.engines.fuzzing._targets import Target, load_target, tool_result
-    from toolwire.engines.logs._groups import LOG_COLUMNS, GroupMonitor, LogRow, check_group
-    from toolwire.engines.logs._logs import check_log
+    from toolwire.engines.fuzzing import (
+        Counterexample,
+        ExploreOptions,
+        FuzzOptions,
+        FuzzRun,
+        Outcome,
+        PrintReport,
+        SaveCounterexamples,
+        ShowProgress,
+        Target,
+        fuzz,
+        judge,
+        load_counterexample,
+        load_target,
+        replay,
+        tool_result,
+    )
+    from toolwire.engines.logs import LOG_COLUMNS, GroupMonitor, LogRow, check_group, check_log
 
 _LAZY = {
-    **dict.fromkeys(("Diagram", "diagram", "to_dot", "to_mermaid"), "toolwire.engines.exploring._diagram"),
-    **dict.fromkeys(("IdVerdict", "check_id", "id_shape"), "toolwire.engines.checking._ids"),
-    "check_log": "toolwire.engines.logs._logs",
-    **dict.fromkeys(
-        ("LOG_COLUMNS", "GroupMonitor", "LogRow", "check_group"), "toolwire.engines.logs._groups"
-    ),
-    **dict.fromkeys(("ShapeReport", "shapes_file"), "toolwire.engines.checking._shapes"),
-    **dict.fromkeys(
-        ("Counterexample", "load_counterexample", "replay"), "toolwire.engines.fuzzing._counterexample"
-    ),
+    **dict.fromkeys(("Diagram", "diagram", "to_dot", "to_mermaid"), "toolwire.engines.exploring"),
+    **dict.fromkeys(("IdVerdict", "check_id", "id_shape"), "toolwire.engines.checking"),
+    "check_log": "toolwire.engines.logs",
+    **dict.fromkeys(("LOG_COLUMNS", "GroupMonitor", "LogRow", "check_group"), "toolwire.engines.logs"),
+    **dict.fromkeys(("ShapeReport", "shapes_file"), "toolwire.engines.checking"),
+    **dict.fromkeys(("Counterexample", "load_counterexample", "replay"), "toolwire.engines.fuzzing"),
     **dict.fromkeys(
         ("EngineEvent", "FindingFound", "FindingShrunk", "Finished", "Progress", "Started"),
         "toolwire.engines._core._events",
     ),
-    **dict.fromkeys(("FuzzRun", "fuzz"), "toolwire.engines.fuzzing._campaign"),
-    **dict.fromkeys(
-        ("PrintReport", "SaveCounterexamples", "ShowProgress"), "toolwire.engines.fuzzing._handlers"
-    ),
-    **dict.fromkeys(("Outcome", "judge"), "toolwire.engines.fuzzing._judge"),
-    **dict.fromkeys(("ExploreOptions", "FuzzOptions"), "toolwire.engines.fuzzing._options"),
-    **dict.fromkeys(("Analysis", "analyse", "analyse_machine"), "toolwire.engines.exploring._analysis"),
+    **dict.fromkeys(("FuzzRun", "fuzz"), "toolwire.engines.fuzzing"),
+    **dict.fromkeys(("PrintReport", "SaveCounterexamples", "ShowProgress"), "toolwire.engines.fuzzing"),
+    **dict.fromkeys(("Outcome", "judge"), "toolwire.engines.fuzzing"),
+    **dict.fromkeys(("ExploreOptions", "FuzzOptions"), "toolwire.engines.fuzzing"),
+    **dict.fromkeys(("Analysis", "analyse", "analyse_machine"), "toolwire.engines.exploring"),
     **dict.fromkeys(
         ("Exploration", "StateSpace", "coverage_suite", "explore", "paths", "state_space"),
-        "toolwire.engines.exploring._explore",
+        "toolwire.engines.exploring",
     ),
-    **dict.fromkeys(("Target", "load_target", "tool_result"), "toolwire.engines.fuzzing._targets"),
+    **dict.fromkeys(("Target", "load_target", "tool_result"), "toolwire.engines.fuzzing"),
 }
 
 

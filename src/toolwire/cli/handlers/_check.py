@@ -8,7 +8,7 @@ from typing import Final
 
 import orjson
 
-from toolwire.engines.checking._check import Report, unreadable_parts
+from toolwire.engines._core._results import Report, unreadable_parts
 from toolwire.properties import Protocol, Rule
 from toolwire.protocols import get_protocol
 from toolwire.protocols._registry import protocol_names

@@ -7,8 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from toolwire.cli.handlers._fuzz import counterexample_text
-from toolwire.engines.exploring._analysis import Analysis
-from toolwire.engines.exploring._explore import Exploration, StateSpace
+from toolwire.engines.exploring import Analysis, Exploration, StateSpace
 
 __all__ = ["render_analysis", "render_exploration", "render_space"]
 

@@ -6,9 +6,7 @@ import json
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from toolwire.engines.fuzzing._campaign import FuzzRun
-from toolwire.engines.fuzzing._counterexample import Counterexample
-from toolwire.engines.fuzzing._judge import PROPERTIES, Outcome
+from toolwire.engines.fuzzing import PROPERTIES, Counterexample, FuzzRun, Outcome
 
 __all__ = ["counterexample_text", "render_fuzz", "render_replay", "reproduces"]
 

@@ -38,7 +38,7 @@ from toolwire.models._wire import not_a_trace
 from toolwire.properties import Protocol
 from toolwire.protocols import _registry
 
-__all__ = ["Detection", "detect", "detect_file", "endpoint_of", "is_document", "reads_as"]
+__all__ = ["Detection", "Side", "detect", "detect_file", "endpoint_of", "is_document", "reads_as"]
 
 Side = Literal["request", "response"]
 #: Values looked at to decide (events, or messages of the first bodies).

@@ -13,9 +13,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
 
 if TYPE_CHECKING:
-    from toolwire.engines.exploring._explore import Exploration
-    from toolwire.engines.fuzzing._campaign import FuzzRun
-    from toolwire.engines.fuzzing._counterexample import Counterexample
+    from toolwire.engines.exploring import Exploration
+    from toolwire.engines.fuzzing import Counterexample, FuzzRun
 
 __all__ = [
     "Engine",

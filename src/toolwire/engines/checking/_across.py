@@ -19,7 +19,7 @@ from typing import Any, Final, Literal
 
 import orjson
 
-from toolwire.engines.checking._check import Report
+from toolwire.engines._core._results import Report
 from toolwire.models import DONE, read_frames
 from toolwire.properties import Finding
 from toolwire.properties._roundtrip import round_trip_rules

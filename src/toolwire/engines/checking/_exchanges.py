@@ -18,8 +18,9 @@ from dataclasses import replace
 from typing import Final
 
 from toolwire.engines._core._detect import Detection, Side, detect, endpoint_of, is_document
+from toolwire.engines._core._results import Problem, Report
 from toolwire.engines.checking._across import PROXY_RECORD, Conversations, emitted_ids
-from toolwire.engines.checking._check import Problem, Report, _run, _sink
+from toolwire.engines.checking._check import _run, _sink
 from toolwire.errors import UsageError
 from toolwire.models import Exchange, Frame, InputFormat, RecordingError, detect_format, read_frames
 from toolwire.models import read_recording as _read

@@ -15,12 +15,11 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, BinaryIO, Final
 
+from toolwire.engines._core._results import Problem, Report
 from toolwire.engines.checking._check import (
     _EMPTY,
     _SAMPLE,
     TYPED_BYTES,
-    Problem,
-    Report,
     _foreign,
     _head,
     _long,
@@ -35,7 +34,7 @@ from toolwire.models._wire import not_a_trace
 from toolwire.properties import Finding, Monitor, Protocol
 from toolwire.protocols import get_protocol
 
-__all__ = ["check_file", "check_path", "check_paths", "check_range", "check_usage"]
+__all__ = ["STDIN_TWICE", "check_file", "check_path", "check_paths", "check_range", "check_usage"]
 
 
 def check_path(
@@ -63,10 +62,10 @@ def check_path(
     """
     make = check_usage(protocol, profile, after)
     if str(path) == "-" and after is not None and str(after) == "-":
-        raise UsageError(_STDIN_TWICE)
+        raise UsageError(STDIN_TWICE)
     try:
         if str(path) != "-" and os.path.isdir(path) and (names := _otlp_files(path)):
-            from toolwire.engines.logs._logs import check_log
+            from toolwire.engines.logs import check_log
 
             return [r for name in names for r in check_log([name], protocol=protocol, profile=profile)]
         with _open(path) as raw:
@@ -76,7 +75,7 @@ def check_path(
 
                 return check_recording(path, stream.read(), protocol, profile)
             if _otlp(head):
-                from toolwire.engines.logs._logs import check_log, check_log_input
+                from toolwire.engines.logs import check_log, check_log_input
 
                 if str(path) == "-":
                     return check_log_input(stream, protocol=protocol, profile=profile)
@@ -94,9 +93,9 @@ def check_path(
 def _otlp_files(folder: str | os.PathLike[str]) -> list[str]:
     """The files under ``folder`` when they are all OTLP JSON (each is checked as when it is named);
     else none (a folder of traces is refused: name its files)."""
-    from toolwire.engines.logs._logs import _expand, is_otlp_file
+    from toolwire.engines.logs import files_under, is_otlp_file
 
-    names = _expand(folder)
+    names = files_under(folder)
     return names if all(is_otlp_file(name) for name in names) else []
 
 
@@ -104,7 +103,7 @@ def _otlp(head: bytes) -> bool:
     """Whether ``head`` starts an OTLP JSON file (the OTLP reader loads only when it may be one)."""
     if b'"resource' not in head[:4096]:
         return False
-    from toolwire.engines.logs._otlp import is_otlp
+    from toolwire.engines.logs import is_otlp
 
     return is_otlp(head[:4096])
 
@@ -149,7 +148,7 @@ def check_usage(
     return None
 
 
-_STDIN_TWICE: Final = "standard input (-) can be read once; name it once among FILE and --after"
+STDIN_TWICE: Final = "standard input (-) can be read once; name it once among FILE and --after"
 
 
 def _checked(
@@ -223,7 +222,7 @@ def _detected(
 def _logged(sample: list[Any]) -> tuple[str, str] | None:
     """When the first record of a JSON Lines ``sample`` looks like a log preset's: what it looks
     like, and the preset's name."""
-    from toolwire.engines.logs._envelopes import looks_like
+    from toolwire.engines.logs import looks_like
 
     first = next((value for _, value, _ in sample if isinstance(value, dict)), None)
     kind = looks_like(first)
@@ -271,7 +270,7 @@ def check_paths(
     ...     ["tests/data/openai-chat/cc1-missing-id.json"], jobs=2)]
     [['openai-chat']]
     """
-    from toolwire.engines.logs._jobs import BIG, Part, cuts, default_jobs
+    from toolwire.engines._core._pool import BIG, Part, cuts, default_jobs
 
     check_usage(protocol, profile, after)
     jobs = jobs or default_jobs()
@@ -302,7 +301,7 @@ def check_paths(
             parts.append(Part("range", name, end - start, given, start, end))
     if len(parts) <= 1 and not splits:
         return [check_path(name, **options) for name in names]  # type: ignore[arg-type]
-    from toolwire.engines.logs._jobs import run_parts
+    from toolwire.engines._core._pool import run_parts
 
     outcomes = run_parts(parts, jobs, [m for spec_name, _ in splits.values() for m in _modules(spec_name)])
     out: list[list[Report]] = []
@@ -335,7 +334,7 @@ def _size(name: str) -> int:
 
 
 def _whole(part: Any, outcome: tuple[str, Any], protocol: str | None) -> list[Report]:
-    from toolwire.engines.logs._jobs import died, failed
+    from toolwire.engines._core._pool import died, failed
 
     status, value = outcome
     if status == "ok":
@@ -349,7 +348,7 @@ def _whole(part: Any, outcome: tuple[str, Any], protocol: str | None) -> list[Re
 def _merged(name: str, spec_name: str, detected: bool, done: list[tuple[Any, tuple[str, Any]]]) -> Report:
     """One report of a file's parts (each numbered from its own first line, with its count of
     lines), as checking it whole gives it."""
-    from toolwire.engines.logs._jobs import count_lines, died, failed
+    from toolwire.engines._core._pool import count_lines, died, failed
 
     events = 0
     before = 0  # lines before the part
@@ -416,7 +415,7 @@ def check_range(
 ) -> list[Report]:
     """The report of bytes ``start``-``end`` of the JSON Lines log of request bodies at ``path``
     (``before`` lines precede them), checked as ``protocol``: a worker's part (see :func:`check_paths`)."""
-    from toolwire.engines.logs._jobs import Range, shifted
+    from toolwire.engines._core._pool import Range, shifted
     from toolwire.models._wire import read_jsonl
 
     spec = get_protocol(protocol)
@@ -441,7 +440,7 @@ def run_path_part(part: Any) -> Any:
 def run_range_part(part: Any) -> Any:
     """A pool worker's run of one byte range of a file (:mod:`._jobs`): its report, numbered from
     the range's first line, and the range's count of lines."""
-    from toolwire.engines.logs._jobs import count_lines
+    from toolwire.engines._core._pool import count_lines
 
     reports = check_range(part.path, part.start, part.end, part.before, **part.options)
     return reports, count_lines(part.path, part.start, part.end)

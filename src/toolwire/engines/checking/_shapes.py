@@ -8,12 +8,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from toolwire.engines.checking._check import Problem, _open, _peek_format, _sink
+from toolwire.engines._core._results import Problem
+from toolwire.engines.checking._check import _open, _peek_format, _sink
 from toolwire.models import InputFormat, read_frames
 from toolwire.protocols import get_protocol
 from toolwire.protocols._shapes import matching_quirks, shapes_of
 
-__all__ = ["ShapeReport", "read_traces", "render_shapes", "shapes_file"]
+__all__ = ["ShapeReport", "learned", "read_traces", "render_shapes", "shapes_file"]
 
 
 @dataclass(frozen=True, slots=True)

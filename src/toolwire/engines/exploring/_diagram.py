@@ -21,7 +21,7 @@ from toolwire.properties._monitor import guards
 from toolwire.protocols import envelope_ids, machines
 
 if TYPE_CHECKING:
-    from toolwire.engines.fuzzing._counterexample import Counterexample
+    from toolwire.engines.fuzzing import Counterexample
 
 __all__ = [
     "Diagram",

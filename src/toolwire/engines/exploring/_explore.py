@@ -28,11 +28,18 @@ from typing import Any, Literal
 
 from toolwire.engines._core._events import EngineEvent, FindingFound, Finished, Handler, Progress, Started
 from toolwire.engines.exploring._analysis import analyse, suite
-from toolwire.engines.fuzzing._counterexample import Counterexample
-from toolwire.engines.fuzzing._handlers import SaveCounterexamples
-from toolwire.engines.fuzzing._judge import MUTATIONS, Outcome, judge
-from toolwire.engines.fuzzing._options import ExploreOptions, deviated, waiting
-from toolwire.engines.fuzzing._targets import Target, load_target
+from toolwire.engines.fuzzing import (
+    MUTATIONS,
+    Counterexample,
+    ExploreOptions,
+    Outcome,
+    SaveCounterexamples,
+    Target,
+    deviated,
+    judge,
+    load_target,
+    waiting,
+)
 from toolwire.errors import DefinitionError
 from toolwire.properties import Bounds, Space
 from toolwire.properties._spaces import Fired, Move

@@ -137,7 +137,7 @@ def save(found: Counterexample, folder: Path) -> Path:
     write_file(path, (text + "\n").encode("utf-8"))
     if found.exchange is not None:
         # A gateway's exchange is also a HAR file beside it: browsers' tools and ``toolwire check`` read it.
-        from toolwire.engines.proxy._record import har_of
+        from toolwire.engines.proxy import har_of
 
         har = json.dumps(har_of(found.exchange), indent=1, ensure_ascii=False, default=repr)
         write_file(path.with_suffix(".har"), (har + "\n").encode("utf-8"))

@@ -37,7 +37,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from toolwire.engines._core._redact import redact_headers, redact_text, redact_url
-from toolwire.engines.fuzzing._targets import Target, TargetFailure, TargetRecipe
+from toolwire.engines.fuzzing import Target, TargetFailure, TargetRecipe
 from toolwire.engines.gateway._mock_provider import (
     Conversation,
     MockProvider,

@@ -15,7 +15,7 @@ import orjson
 
 from toolwire.errors import UsageError
 
-__all__ = ["PRESETS", "Preset", "dig", "preset"]
+__all__ = ["PRESETS", "Preset", "dig", "looks_like", "preset"]
 
 #: What :func:`dig` returns when the path leads nowhere.
 MISSING: Final = object()

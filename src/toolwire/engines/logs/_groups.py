@@ -21,9 +21,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from toolwire.engines.checking._check import Problem
+from toolwire.engines._core._results import Problem
 from toolwire.engines.logs._envelopes import preset as preset_named
-from toolwire.engines.logs._logs import _Call, _check_groups, _Found, _hashable, _record, _value, envelope
+from toolwire.engines.logs._logs import _Call, _check_groups, _Found, _record, envelope, group_key, value_at
 from toolwire.errors import UsageError
 from toolwire.properties import Finding, Protocol
 from toolwire.protocols import get_protocol
@@ -153,7 +153,7 @@ class GroupMonitor:
     def feed(self, record: Any, line: int | None = None, source: str | None = None) -> None:
         """Take one record (a parsed JSON value) logged at ``line`` of ``source`` (default: the monitor's)."""
         name = source if source is not None else self.source
-        group = _hashable(_value(record, self._group_by)) if isinstance(record, dict) else None
+        group = group_key(value_at(record, self._group_by)) if isinstance(record, dict) else None
         self._fed[group] = self._fed.get(group, 0) + 1
         problems: list[Problem] = []
         kind, body, group_by, order_by = self._kind, self._body, self._group_by, self._order_by
@@ -171,7 +171,7 @@ class GroupMonitor:
         """The rows of every group fed (findings and problems by line, then its summary), and start afresh."""
         members: dict[Any, list[_Call]] = {group: [] for group in self._fed}
         for call in self._calls:
-            members.setdefault(_hashable(call.group), []).append(call)
+            members.setdefault(group_key(call.group), []).append(call)
         early: dict[Any, list[tuple[str, Problem]]] = {}
         for group, name, problem in self._problems:
             early.setdefault(group, []).append((name, problem))

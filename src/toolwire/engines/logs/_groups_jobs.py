@@ -38,18 +38,18 @@ import zlib
 from array import array
 from typing import Any, Final
 
-from toolwire.engines.checking._check import Problem
+from toolwire.engines._core._results import Problem
 from toolwire.engines.logs._envelopes import Preset
 from toolwire.engines.logs._logs import (
     _Call,
     _check_groups,
     _Found,
-    _hashable,
     _RanAgain,
     _read,
     _record,
     _Runs,
-    _value,
+    group_key,
+    value_at,
 )
 from toolwire.protocols import get_protocol
 
@@ -60,7 +60,7 @@ def bucket_of(group: Any, line: int | None, buckets: int) -> int:
     """The bucket of a record of ``group``: the same in every process (no salted ``hash``), and the
     same for groups that one process would take for one (``1`` and ``1.0``); a record of no group
     is a group of its own, put by its line."""
-    if _hashable(group) is None:
+    if group_key(group) is None:
         return (line or 0) % buckets
     return zlib.crc32(_text(group)) % buckets
 
@@ -72,7 +72,7 @@ def digest_of(group: Any) -> int:
 
 
 def _text(group: Any) -> bytes:
-    return repr(_hashable(group)).encode("utf-8", "surrogatepass")
+    return repr(group_key(group)).encode("utf-8", "surrogatepass")
 
 
 #: The calls a clustered part's worker gathers before it checks the groups they complete.
@@ -114,7 +114,7 @@ def run_clustered_part(
     def each(line: int | None, record: Any) -> None:
         known = len(calls)
         _record(name, line, record, kind, o["body"], o["group_by"], o["order_by"], calls, {}, problems[name])
-        if len(calls) == known or _hashable(calls[-1].group) is None:
+        if len(calls) == known or group_key(calls[-1].group) is None:
             return
         if runs.starts(calls[-1].group) and len(calls) > _HELD:
             # The groups before this record are whole: checked now, so that a worker holds a few
@@ -144,7 +144,7 @@ def run_spill_part(part: Any) -> tuple[list[Problem], list[int]]:
     dumps = pickle.dumps
 
     def each(line: int | None, record: Any) -> None:
-        group = _value(record, group_by) if isinstance(record, dict) else None
+        group = value_at(record, group_by) if isinstance(record, dict) else None
         chunks[bucket_of(group, line, buckets)] += dumps((line, record), pickle.HIGHEST_PROTOCOL)
 
     problems: list[Problem] = []

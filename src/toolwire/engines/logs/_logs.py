@@ -32,7 +32,7 @@ from typing import Any, BinaryIO, Final, Literal
 import orjson
 
 from toolwire.engines._core._detect import detect, endpoint_of
-from toolwire.engines.checking._check import MAX_PROBLEMS, Problem, Report, unreadable_parts
+from toolwire.engines._core._results import MAX_PROBLEMS, Problem, Report, unreadable_parts
 from toolwire.engines.logs._envelopes import MISSING, Preset, dig, preset
 from toolwire.engines.logs._otlp import is_otlp, recorded_calls
 from toolwire.errors import UsageError
@@ -42,7 +42,16 @@ from toolwire.properties import Finding, Monitor, Protocol
 from toolwire.properties._turn import Turn
 from toolwire.protocols import PROTOCOLS, check_round_trip, get_protocol
 
-__all__ = ["check_log", "check_log_input", "check_log_range", "envelope", "is_otlp_file"]
+__all__ = [
+    "check_log",
+    "check_log_input",
+    "check_log_range",
+    "envelope",
+    "files_under",
+    "group_key",
+    "is_otlp_file",
+    "value_at",
+]
 
 Side = Literal["request", "response"]
 #: Bodies of one field sampled together to tell their protocol (the first alone is often ambiguous).
@@ -150,7 +159,7 @@ def check_log(
     files: list[tuple[str, Preset | None]] = []
     for k, path in enumerate(paths):
         kind = envelope(kinds[k] if len(kinds) > 1 else (kinds[0] if kinds else None), request, response)
-        files.extend((name, kind) for name in _expand(path))
+        files.extend((name, kind) for name in files_under(path))
     if order_by is not None and group_by is None and not all(is_otlp_file(name) for name, _ in files):
         # Records are checked alone without a group: there is nothing to order.
         raise UsageError(
@@ -218,7 +227,7 @@ def _in_parallel(
     Lines one cut at line ends, its protocols detected here from its first records; None when the
     files are better checked here (one small file) or must be read together (joined halves of a
     batch, OpenTelemetry spans grouped by their trace, standard input)."""
-    from toolwire.engines.logs._jobs import BIG, Part, cuts, default_jobs, run_parts
+    from toolwire.engines._core._pool import BIG, Part, cuts, default_jobs, run_parts
 
     jobs = jobs or default_jobs()
     names = [name for name, _ in files]
@@ -268,7 +277,7 @@ def _grouped_in_parallel(
     groups are clustered, else spilled into buckets by group and checked a bucket at a time; None
     when they are better read here: small logs, standard input, files that are not JSON Lines,
     OpenTelemetry files (grouped by their trace as they are read), joined halves of a batch."""
-    from toolwire.engines.logs._jobs import BIG, cuts, default_jobs
+    from toolwire.engines._core._pool import BIG, cuts, default_jobs
 
     jobs = jobs or default_jobs()
     names = [name for name, _ in files]
@@ -306,7 +315,7 @@ def _clustered(
     lines in one file), from one round: each file cut at group starts, each part checked whole by
     one worker; None when a worker, or the parts' groups together, show a group in two places (the
     log is spilled instead)."""
-    from toolwire.engines.logs._jobs import Part, run_parts
+    from toolwire.engines._core._pool import Part, run_parts
 
     names = [name for name, _ in files]
     parts: list[Part] = []
@@ -337,7 +346,7 @@ def _spilled(
     jobs: int,
 ) -> list[Report]:
     """The reports of grouped ``files`` from two rounds, spill and check (see :mod:`._groups_jobs`)."""
-    from toolwire.engines.logs._jobs import Part, run_parts
+    from toolwire.engines._core._pool import Part, run_parts
 
     names = [name for name, _ in files]
     buckets = max(2 * jobs, math.ceil(sum(sizes) / BUCKET))
@@ -424,14 +433,14 @@ class _Runs:
     """The groups of records met in order, each expected as one run of them."""
 
     def __init__(self) -> None:
-        #: Every group met (as :func:`_hashable` keys).
+        #: Every group met (as :func:`group_key` keys).
         self.seen: set[Any] = set()
         self._current: Any = _NONE
 
     def starts(self, group: Any) -> bool:
         """Whether ``group`` starts a run (not: it goes on with the current one, or it is no group:
         None or empty text); raises :class:`_RanAgain` when it was met before another."""
-        key = _hashable(group)
+        key = group_key(group)
         if key is None or key == self._current:
             return False
         if key in self.seen:
@@ -450,7 +459,7 @@ def _at_group_starts(
     """``pieces`` (a file's cuts at line ends: start, end, lines before, lines) with each cut moved
     on to the next record whose group differs from the group of the record at the cut, so that a
     clustered group is never cut; parts left empty are dropped."""
-    from toolwire.engines.logs._jobs import PART_MAX, count_lines
+    from toolwire.engines._core._pool import PART_MAX, count_lines
 
     starts = [(0, 0)]
     with open(name, "rb") as raw:
@@ -487,7 +496,7 @@ def _next_group(raw: Any, offset: int, size: int, group_by: str, limit: int) -> 
             record = json.loads(line)
         except ValueError:
             record = None
-        key = _hashable(_value(record, group_by)) if isinstance(record, dict) else None
+        key = group_key(value_at(record, group_by)) if isinstance(record, dict) else None
         if key is not None:
             if first is _NONE:
                 first = key
@@ -500,7 +509,7 @@ def _next_group(raw: Any, offset: int, size: int, group_by: str, limit: int) -> 
 
 
 def _said(part: Any, status: str, value: Any) -> str:
-    from toolwire.engines.logs._jobs import died, failed
+    from toolwire.engines._core._pool import died, failed
 
     if status == "died":
         if part.kind == "clustered-range":
@@ -533,7 +542,7 @@ def _head(
     """The bodies each field's protocol is detected from, and the groups at ``group_by``, of the
     file's first records (those of its first :data:`_HEAD_BYTES` or :data:`_HEAD_RECORDS`, read by
     the parent before any worker starts)."""
-    from toolwire.engines.logs._jobs import line_end_after
+    from toolwire.engines._core._pool import line_end_after
 
     end = min(first[1], line_end_after(name, first[0] + _HEAD_BYTES))
     calls: list[_Call] = []
@@ -554,7 +563,7 @@ class _Enough(Exception):
 
 def _gathered(name: str, done: list[tuple[Any, tuple[str, Any]]], split: bool) -> list[Report]:
     """The reports of one file from what its parts gave."""
-    from toolwire.engines.logs._jobs import died, failed
+    from toolwire.engines._core._pool import died, failed
 
     found: dict[tuple[str, str], _Found] = {}
     problems: list[Problem] = []
@@ -601,7 +610,7 @@ def check_log_range(
     return found, problems[path]
 
 
-def _expand(path: str | os.PathLike[str]) -> list[str]:
+def files_under(path: str | os.PathLike[str]) -> list[str]:
     if str(path) != "-" and os.path.isdir(path):
         # Every file under it but hidden ones (.git, .DS_Store, an editor's own), not walked into.
         names: list[str] = []
@@ -638,7 +647,7 @@ def _read(
     stream_in: Any = raw if raw is not None else (stdin or sys.stdin.buffer)
     before = 0
     if span is not None and raw is not None:
-        from toolwire.engines.logs._jobs import Range
+        from toolwire.engines._core._pool import Range
 
         stream_in, before = Range(raw, span[0], span[1]), span[2]
     try:
@@ -655,7 +664,7 @@ def _read(
         # record cut short, whose head alone reads as neither).
         frames = read_frames(stream, sink, "jsonl" if span is not None else detect_format(head))
         if before:
-            from toolwire.engines.logs._jobs import shifted
+            from toolwire.engines._core._pool import shifted
 
             frames = shifted(frames, before)
         if is_otlp(head):
@@ -753,9 +762,9 @@ def _record(
     only = kind.only if kind is not None else None
     if only is not None and dig(record, only[0]) not in (MISSING, only[1]):
         return  # not a model call: a span or event of the same trace
-    group = _value(record, group_by)
-    order = _value(record, order_by)
-    named = _hashable(group) if group_by else None
+    group = value_at(record, group_by)
+    order = value_at(record, order_by)
+    named = group_key(group) if group_by else None
     failed = _failed(record, kind) if kind is not None else None
     if failed is not None:
         said = f"{where} logged a failed call ({failed}); its response is not checked"
@@ -925,7 +934,7 @@ def _failed(record: dict[str, Any], kind: Preset) -> str | None:
     return None
 
 
-def _value(record: Any, path: str | None) -> Any:
+def value_at(record: Any, path: str | None) -> Any:
     if path is None:
         return None
     value = dig(record, path)
@@ -940,7 +949,7 @@ def _sort_key(call: _Call) -> tuple[Any, ...]:
         return (1, 0, "", call.seq)
     number = _number(order)
     if number is None:
-        return (0, 1, order if isinstance(order, str) else _hashable(order), call.seq)
+        return (0, 1, order if isinstance(order, str) else group_key(order), call.seq)
     return (0, 0, number, call.seq)
 
 
@@ -997,7 +1006,7 @@ def _check_groups(
     group_by, order_by = paths
     groups: dict[Any, list[_Call]] = {}
     for call in calls:
-        key = _hashable(call.group) if grouped or call.otlp else None
+        key = group_key(call.group) if grouped or call.otlp else None
         if key is None and group_by is not None:
             message = f"no value at --group-by {group_by}: checked alone, as no conversation's turn"
             problems.setdefault(call.source, []).append(Problem(call.line, None, message, "warning"))
@@ -1041,7 +1050,7 @@ def _ranked(
         ranks[key] = rank
 
 
-def _hashable(value: Any) -> str | None:
+def group_key(value: Any) -> str | None:
     """A group's key and name: text as it is; any other JSON value as its JSON text, keys sorted
     (equal objects are one group whatever the order of their keys, in every process; ``true`` is
     not ``1``; ``7``, ``7.0`` and ``"7"`` are one, as are ``true`` and ``"true"``); None for no

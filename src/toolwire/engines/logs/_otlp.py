@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from toolwire.engines.checking._check import Problem
+from toolwire.engines._core._results import Problem
 from toolwire.engines.logs._envelopes import decoded
 
 __all__ = ["Recorded", "is_otlp", "recorded_calls"]

@@ -24,9 +24,8 @@ from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from toolwire.engines._core._detect import detect, endpoint_of
-from toolwire.engines.checking._across import Conversations, emitted_ids
-from toolwire.engines.checking._check import Problem, Report
-from toolwire.engines.checking._exchanges import choose, exchange_reports
+from toolwire.engines._core._results import Problem, Report
+from toolwire.engines.checking import Conversations, choose, emitted_ids, exchange_reports
 from toolwire.engines.proxy._pipe import Pipe
 from toolwire.models import DONE, Exchange, Frame, read_frames
 from toolwire.models._eventstream import CONTENT_TYPE

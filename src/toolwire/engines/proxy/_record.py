@@ -19,7 +19,7 @@ from typing import IO, Any, Final
 import orjson
 
 from toolwire.engines._core._redact import redact_bytes, redact_headers, redact_url
-from toolwire.engines.checking._across import PROXY_RECORD
+from toolwire.engines.checking import PROXY_RECORD
 from toolwire.engines.proxy._checker import ExchangeChecker
 from toolwire.errors import UsageError
 

@@ -25,7 +25,21 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Final, Literal
 
-__all__ = ["BIG", "Part", "default_jobs", "run_parts"]
+__all__ = [
+    "BIG",
+    "PART_MAX",
+    "Outcome",
+    "Part",
+    "Range",
+    "count_lines",
+    "cuts",
+    "default_jobs",
+    "died",
+    "failed",
+    "line_end_after",
+    "run_parts",
+    "shifted",
+]
 
 #: A file bigger than this is worth a pool of its own (cut into parts when it can be).
 BIG: Final = 8 << 20
@@ -174,7 +188,7 @@ def _context(preload: Sequence[str] = ()) -> Any:
         context = multiprocessing.get_context("forkserver")
         # Forked from a server that has imported what a check needs, once.
         context.set_forkserver_preload(
-            ["toolwire.engines.logs._jobs", "toolwire.engines.checking._paths", *preload]
+            ["toolwire.engines._core._pool", "toolwire.engines.checking._paths", *preload]
         )
         return context
     return multiprocessing.get_context("spawn")  # pragma: no cover (not POSIX)

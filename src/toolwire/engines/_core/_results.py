@@ -1,0 +1,104 @@
+"""What checking reports: a :class:`Report` per trace, with its findings and the :class:`Problem` s of
+its input (parts that could not be read, or were skipped unjudged).  Every job that checks
+traffic (``check``, the log check, the proxy) makes these."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal
+
+from toolwire.properties import Finding
+
+__all__ = ["MAX_PROBLEMS", "Problem", "Report", "unreadable_parts"]
+
+#: Input problems reported one by one; past this many, only their count.
+MAX_PROBLEMS: Final = 50
+
+
+def unreadable_parts(problems: Iterable[Problem]) -> int:
+    """The parts of an input that could not be read: its error problems, and those one stands for."""
+    return sum(p.unlisted_errors or (p.severity == "error") for p in problems)
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Input that could not be read (``error``) or was skipped unjudged (``warning``)."""
+
+    line: int | None
+    index: int | None
+    message: str
+    severity: Literal["error", "warning"] = "error"
+    #: For a problem that stands for others not listed: how many of them are errors.
+    unlisted_errors: int = 0
+    #: In a log checked with ``--group-by``: the conversation (group) of the record it is about.
+    group: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict of this problem."""
+        out: dict[str, Any] = {
+            "line": self.line,
+            "index": self.index,
+            "message": self.message,
+            "severity": self.severity,
+        }
+        if self.unlisted_errors:
+            out["unlisted_errors"] = self.unlisted_errors  # the errors it stands for, past those listed
+        if self.group is not None:
+            out["group"] = self.group
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """What checking one trace found.
+
+    ``exit_code`` is what ``toolwire check`` exits with for it: 1 when a rule
+    was broken (an error finding), else 2 when part of the input could not be
+    read, else 0.
+    """
+
+    source: str
+    protocol: str
+    events: int
+    findings: tuple[Finding, ...] = ()
+    problems: tuple[Problem, ...] = field(default=())
+    #: Whether ``protocol`` was detected from the content (no protocol was named).
+    detected: bool = field(default=False, compare=False)
+    #: Why the file could not be read at all (it cannot be opened, or a recording cannot be
+    #: parsed): the report's one problem says the same.  None when it was read.
+    unreadable: str | None = field(default=None, compare=False)
+    #: A recording's reports, one per request and response (see :func:`check_file`).
+    parts: tuple[Report, ...] = field(default=(), compare=False)
+
+    @property
+    def errors(self) -> list[Finding]:
+        """The findings that break a rule (not warnings)."""
+        return [f for f in self.findings if f.severity == "error"]
+
+    @property
+    def ok(self) -> bool:
+        """True when no rule was broken and the whole input was read."""
+        return self.exit_code == 0
+
+    @property
+    def exit_code(self) -> int:
+        """1: rules broken; 2: input partly unreadable; 0: clean (a recording: its worst part's)."""
+        if self.parts:
+            return max(part.exit_code for part in self.parts)
+        if self.errors:
+            return 1
+        if any(p.severity == "error" for p in self.problems):
+            return 2
+        return 0
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict of this report."""
+        return {
+            "source": self.source,
+            "protocol": self.protocol,
+            "events": self.events,
+            "exit_code": self.exit_code,
+            "findings": [f.to_json() for f in self.findings],
+            "problems": [p.to_json() for p in self.problems],
+        }
