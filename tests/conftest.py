@@ -49,18 +49,25 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 
+#: The folders whose every test is slow by what it is (tests/README.md): campaigns that must find
+#: planted bugs, and tests of subprocesses, sockets and optional tools.
+SLOW_FOLDERS = (ROOT / "tests" / "quality", ROOT / "tests" / "integration")
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark the README's examples slow: they run a campaign against a planted bug (a worker process)
-    and an exploration, as the README shows them."""
+    """Mark slow every test of ``tests/quality`` and ``tests/integration`` (where a test lives says
+    what it is), and the README's examples: they run a campaign against a planted bug (a worker
+    process) and an exploration, as the README shows them."""
     for item in items:
-        if item.path.name == "README.md" and item.path.parent == ROOT:
+        readme = item.path.name == "README.md" and item.path.parent == ROOT
+        if readme or any(item.path.is_relative_to(folder) for folder in SLOW_FOLDERS):
             item.add_marker(pytest.mark.slow)
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto`` (pyproject's addopts): a worker per core for a whole run, none for chosen tests.
 
-    A plain ``pytest`` spreads its few thousand tests over the cores; ``pytest tests/test_x.py -k y``
+    A plain ``pytest`` spreads its few thousand tests over the cores; ``pytest tests/unit/test_x.py -k y``
     stays in one process, where starting workers would cost more than they save.
     """
     if config.args_source is not pytest.Config.ArgsSource.TESTPATHS:

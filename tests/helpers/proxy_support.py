@@ -21,7 +21,7 @@ import threading
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 import uvicorn
@@ -29,6 +29,10 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
+
+if TYPE_CHECKING:
+    from toolwire.engines.proxy._checker import Told
+    from toolwire.engines.proxy._server import Proxy
 
 DATA = Path(__file__).parent.parent / "data"
 
@@ -168,3 +172,36 @@ def self_signed(folder: Path) -> tuple[str, str]:
         )
     )
     return str(cert_file), str(key_file)
+
+
+#: Traces of ``tests/data`` and a request that the proxy's tests send.
+RS7C = "openai-responses-stream/rs7c-two-items-one-call-id.sse"
+GOOD_RESPONSES = "openai-responses-stream/good-parallel-same-tool.sse"
+CHAT_STREAM = "openai-chat-stream/seed002-provider-stream.sse"
+RESPONSES_REQUEST = {"model": "gpt-4o", "input": [{"role": "user", "content": "weather?"}], "stream": True}
+
+
+@contextmanager
+def proxied(**options: Any) -> Iterator[tuple[Proxy, str, list[Told]]]:
+    """A fake upstream and the proxy in front of it; yields the proxy, its URL and what it told.
+
+    ``options`` go to :class:`Proxy`: ``isolate=True`` checks in a process of its own, as the CLI does.
+    """
+    from toolwire.engines.proxy._server import Proxy
+
+    told: list[Told] = []
+    with serving(upstream_app()) as upstream:
+        proxy = Proxy(upstream, tell=told.append, **options)
+        with serving(proxy.app) as url:
+            yield proxy, url, told
+            proxy.drain(30)
+
+
+def fake(
+    trace: str, mode: str = "stream", delay: float = 0.0, kind: str = "text/event-stream"
+) -> dict[str, str]:
+    return {"x-fake-trace": trace, "x-fake-mode": mode, "x-fake-delay": str(delay), "x-fake-type": kind}
+
+
+def findings(told: list[Told]) -> list[tuple[str, str]]:
+    return [(t.side, t.finding.rule) for t in told if t.finding is not None]

@@ -24,7 +24,7 @@ import pytest
 
 from helpers.gateway_app import gateway_app
 from helpers.proxy_support import free_port, serving
-from test_gateway import CHAT, PLANTED, port_is_free
+from integration.test_gateway import CHAT, PLANTED, port_is_free
 from toolwire.engines.fuzzing._campaign import fuzz
 from toolwire.engines.gateway._mock_provider import Router
 from toolwire.engines.gateway._target import GatewayTarget

@@ -1,7 +1,10 @@
-"""``toolwire proxy``: every byte forwarded unchanged, every violation told as it streams past.
+"""The proxy's server (``engines/proxy/_server.py``): every byte forwarded unchanged, every violation
+told as it streams past.
 
 Each test starts a fake upstream (tests/helpers/proxy_support.py) and the proxy on free loopback ports,
-in threads (the CLI in a subprocess), and stops them: no process or port is left behind.
+in threads, and stops them: no process or port is left behind.  A test that takes the ``isolate``
+fixture runs twice: with the checks in the forwarder's process, and in a process of their own as
+``toolwire proxy`` runs them (``test_proxy_isolation.py`` holds the two equal on one session).
 """
 
 from __future__ import annotations
@@ -11,9 +14,6 @@ import gzip
 import hashlib
 import io
 import os
-import signal
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,77 +24,35 @@ import httpx
 import orjson
 import pytest
 
-from helpers.proxy_support import DATA, chunks_of, free_port, serving, upstream_app
-from toolwire.engines._core._redact import redact_headers, redact_text, redact_url
+from helpers.proxy_support import (
+    CHAT_STREAM,
+    DATA,
+    GOOD_RESPONSES,
+    RESPONSES_REQUEST,
+    RS7C,
+    chunks_of,
+    fake,
+    findings,
+    free_port,
+    proxied,
+    serving,
+    upstream_app,
+)
 from toolwire.engines.checking._exchanges import check_recording
 from toolwire.engines.proxy._checker import Told
 from toolwire.engines.proxy._record import Recorder, record_of
 from toolwire.engines.proxy._report import JsonLines, render_told
-from toolwire.engines.proxy._server import Proxy, parse_listen
-from toolwire.errors import UsageError
-
-RS7C = "openai-responses-stream/rs7c-two-items-one-call-id.sse"
-GOOD_RESPONSES = "openai-responses-stream/good-parallel-same-tool.sse"
-CHAT_STREAM = "openai-chat-stream/seed002-provider-stream.sse"
-RESPONSES_REQUEST = {"model": "gpt-4o", "input": [{"role": "user", "content": "weather?"}], "stream": True}
+from toolwire.engines.proxy._server import Proxy
 
 
-@contextmanager
-def proxied(**options: Any) -> Iterator[tuple[Proxy, str, list[Told]]]:
-    """A fake upstream and the proxy in front of it; yields the proxy, its URL and what it told."""
-    told: list[Told] = []
-    with serving(upstream_app()) as upstream:
-        proxy = Proxy(upstream, tell=told.append, **options)
-        with serving(proxy.app) as url:
-            yield proxy, url, told
-            proxy.drain(30)
+@pytest.fixture(params=[False, True], ids=["in-thread", "isolated"])
+def isolate(request: pytest.FixtureRequest) -> bool:
+    """Check in the forwarder's process, and in a process of its own (as ``toolwire proxy`` does).
 
-
-def fake(
-    trace: str, mode: str = "stream", delay: float = 0.0, kind: str = "text/event-stream"
-) -> dict[str, str]:
-    return {"x-fake-trace": trace, "x-fake-mode": mode, "x-fake-delay": str(delay), "x-fake-type": kind}
-
-
-def findings(told: list[Told]) -> list[tuple[str, str]]:
-    return [(t.side, t.finding.rule) for t in told if t.finding is not None]
-
-
-# -- quick: the pieces -------------------------------------------------------------------------------
-
-
-def test_listen_reads_host_and_port_and_refuses_anything_else() -> None:
-    assert parse_listen("127.0.0.1:8787") == ("127.0.0.1", 8787)
-    assert parse_listen("[::1]:9000") == ("::1", 9000)
-    with pytest.raises(UsageError, match="HOST:PORT"):
-        parse_listen("localhost")
-
-
-def test_an_upstream_that_is_no_http_url_is_a_usage_error() -> None:
-    with pytest.raises(UsageError, match="http:// or https://"):
-        Proxy("api.openai.com")
-
-
-def test_an_unknown_protocol_is_a_usage_error() -> None:
-    with pytest.raises(UsageError):
-        Proxy("http://127.0.0.1:1", protocols=("no-such-protocol",))
-
-
-def test_credentials_are_redacted_from_headers_urls_and_text() -> None:
-    key = "sk-proj-" + "A1b2C3d4" * 6
-    headers = redact_headers(
-        [("Authorization", f"Bearer {key}"), ("x-api-key", "k"), ("Cookie", "s=1"), ("Accept", "*/*")]
-    )
-    assert headers == [
-        ("Authorization", "[REDACTED]"),
-        ("x-api-key", "[REDACTED]"),
-        ("Cookie", "[REDACTED]"),
-        ("Accept", "*/*"),
-    ]
-    assert key not in redact_url(f"https://h/v1/x?key={key}&alt=sse")
-    assert "alt=sse" in redact_url(f"https://h/v1/x?key={key}&alt=sse")
-    assert key not in redact_text(f"error: invalid key {key} given")
-    assert "AIza" not in redact_text("use AIzaSyA1234567890abcdefghijklmnopqrstu")
+    A test that patches a bound of ``_pipe`` (the checking process is spawned: no patch reaches it),
+    reads the in-thread checker through ``done``, or sees only the forwarding takes the in-thread one.
+    """
+    return bool(request.param)
 
 
 # -- forwarding --------------------------------------------------------------------------------------
@@ -110,11 +68,11 @@ def test_credentials_are_redacted_from_headers_urls_and_text() -> None:
         ("openai-responses-response/good-parallel-same-tool.json", "application/json"),
     ],
 )
-def test_a_streamed_exchange_passes_through_byte_identical(trace: str, kind: str) -> None:
+def test_a_streamed_exchange_passes_through_byte_identical(trace: str, kind: str, isolate: bool) -> None:
     path = DATA / trace
     if not path.exists():
         pytest.skip(f"{trace} is not in tests/data")
-    with proxied() as (proxy, url, told):
+    with proxied(isolate=isolate) as (proxy, url, told):
         received: list[bytes] = []
         with httpx.stream(
             "POST",
@@ -143,13 +101,13 @@ def _endpoint(trace: str) -> str:
 
 
 @pytest.mark.slow
-def test_method_path_query_headers_and_body_reach_the_upstream_as_they_came() -> None:
+def test_method_path_query_headers_and_body_reach_the_upstream_as_they_came(isolate: bool) -> None:
     sent: list[tuple[str, str]] = []
 
     def note(request: httpx.Request) -> None:
         sent.extend((k.lower(), v) for k, v in request.headers.multi_items())
 
-    with proxied() as (_, url, _told), httpx.Client(event_hooks={"request": [note]}) as client:
+    with proxied(isolate=isolate) as (_, url, _told), httpx.Client(event_hooks={"request": [note]}) as client:
         body = b'{"messages": []}'
         response = client.patch(
             url + "/v1/chat/completions/%7Ea%2Fb?api-version=2025-01-01&x=%2F&y=a%20b&z=%7E+~",
@@ -171,9 +129,9 @@ def test_method_path_query_headers_and_body_reach_the_upstream_as_they_came() ->
 
 
 @pytest.mark.slow
-def test_a_violating_stream_is_flagged_while_it_streams() -> None:
+def test_a_violating_stream_is_flagged_while_it_streams(isolate: bool) -> None:
     with (
-        proxied() as (proxy, url, told),
+        proxied(isolate=isolate) as (proxy, url, told),
         httpx.stream(
             "POST", url + "/v1/responses", json=RESPONSES_REQUEST, headers=fake(RS7C, delay=0.15)
         ) as response,
@@ -189,10 +147,12 @@ def test_a_violating_stream_is_flagged_while_it_streams() -> None:
 
 
 @pytest.mark.slow
-def test_unreadable_traffic_is_told_as_unreadable_and_forwarded_unchanged(tmp_path: Path) -> None:
+def test_unreadable_traffic_is_told_as_unreadable_and_forwarded_unchanged(
+    tmp_path: Path, isolate: bool
+) -> None:
     garbage = tmp_path / "garbage.sse"
     garbage.write_bytes(b"data: {not json\n\ndata: \x00\x01\x02\n\n")
-    with proxied() as (proxy, url, told):
+    with proxied(isolate=isolate) as (proxy, url, told):
         response = httpx.post(
             url + "/v1/responses",
             json=RESPONSES_REQUEST,
@@ -205,7 +165,7 @@ def test_unreadable_traffic_is_told_as_unreadable_and_forwarded_unchanged(tmp_pa
 
 
 @pytest.mark.slow
-def test_a_result_for_a_call_no_response_emitted_is_told_across_exchanges() -> None:
+def test_a_result_for_a_call_no_response_emitted_is_told_across_exchanges(isolate: bool) -> None:
     start = {
         "model": "gpt-4o",
         "messages": [{"role": "user", "content": "search for pipeline mode"}],
@@ -215,7 +175,7 @@ def test_a_result_for_a_call_no_response_emitted_is_told_across_exchanges() -> N
     synthesized = orjson.loads((DATA / "openai-chat/seed002-synthesized-ids.json").read_bytes())
     stranger = orjson.loads((DATA / "openai-chat/seed002-fixed.json").read_bytes())
     stranger["messages"][0]["content"] = "a conversation the proxy never saw start"
-    with proxied() as (_, url, told):
+    with proxied(isolate=isolate) as (_, url, told):
         chat = url + "/v1/chat/completions"
         httpx.post(chat, json=start, headers=fake(CHAT_STREAM))
         for body in (replayed, synthesized, stranger):
@@ -227,9 +187,9 @@ def test_a_result_for_a_call_no_response_emitted_is_told_across_exchanges() -> N
 
 
 @pytest.mark.slow
-def test_an_unseen_conversation_start_makes_the_cross_exchange_finding_a_warning() -> None:
+def test_an_unseen_conversation_start_makes_the_cross_exchange_finding_a_warning(isolate: bool) -> None:
     synthesized = orjson.loads((DATA / "openai-chat/seed002-synthesized-ids.json").read_bytes())
-    with proxied() as (_proxy, url, told):
+    with proxied(isolate=isolate) as (_proxy, url, told):
         httpx.post(url + "/v1/chat/completions", json=synthesized, headers=fake(CHAT_STREAM))
     across = [t.finding for t in told if t.across and t.finding]
     assert across
@@ -241,8 +201,8 @@ def test_an_unseen_conversation_start_makes_the_cross_exchange_finding_a_warning
 
 
 @pytest.mark.slow
-def test_a_client_that_disconnects_mid_stream_is_told_and_nothing_hangs() -> None:
-    with proxied() as (proxy, url, told):
+def test_a_client_that_disconnects_mid_stream_is_told_and_nothing_hangs(isolate: bool) -> None:
+    with proxied(isolate=isolate) as (proxy, url, told):
         with httpx.stream(
             "POST", url + "/v1/responses", json=RESPONSES_REQUEST, headers=fake(GOOD_RESPONSES, delay=0.1)
         ) as response:
@@ -259,8 +219,8 @@ def test_a_client_that_disconnects_mid_stream_is_told_and_nothing_hangs() -> Non
 
 
 @pytest.mark.slow
-def test_an_upstream_that_resets_mid_stream_cuts_the_client_too_and_is_told() -> None:
-    with proxied() as (_, url, told):
+def test_an_upstream_that_resets_mid_stream_cuts_the_client_too_and_is_told(isolate: bool) -> None:
+    with proxied(isolate=isolate) as (_, url, told):
         received = b""
         with (
             pytest.raises(httpx.HTTPError),
@@ -278,8 +238,8 @@ def test_an_upstream_that_resets_mid_stream_cuts_the_client_too_and_is_told() ->
 
 
 @pytest.mark.slow
-def test_an_upstream_error_status_is_forwarded_and_told() -> None:
-    with proxied() as (proxy, url, told):
+def test_an_upstream_error_status_is_forwarded_and_told(isolate: bool) -> None:
+    with proxied(isolate=isolate) as (proxy, url, told):
         response = httpx.post(url + "/v1/responses", json=RESPONSES_REQUEST, headers={"x-fake-mode": "error"})
     assert response.status_code == 429
     assert response.json()["error"]["type"] == "rate_limit_error"
@@ -288,9 +248,9 @@ def test_an_upstream_error_status_is_forwarded_and_told() -> None:
 
 
 @pytest.mark.slow
-def test_an_upstream_that_cannot_be_reached_is_a_502_and_told() -> None:
+def test_an_upstream_that_cannot_be_reached_is_a_502_and_told(isolate: bool) -> None:
     told: list[Told] = []
-    proxy = Proxy(f"http://127.0.0.1:{free_port()}", tell=told.append)
+    proxy = Proxy(f"http://127.0.0.1:{free_port()}", tell=told.append, isolate=isolate)
     with serving(proxy.app) as url:
         response = httpx.post(url + "/v1/responses", json=RESPONSES_REQUEST)
         proxy.drain(10)
@@ -324,10 +284,10 @@ def _raw_upstream(answer: bytes) -> Iterator[str]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("answer", [b"", b"garbage, no HTTP\r\n\r\n"], ids=["closes", "garbage"])
-def test_an_upstream_that_closes_or_answers_no_http_is_a_502_and_told(answer: bytes) -> None:
+def test_an_upstream_that_closes_or_answers_no_http_is_a_502_and_told(answer: bytes, isolate: bool) -> None:
     told: list[Told] = []
     with _raw_upstream(answer) as upstream:
-        proxy = Proxy(upstream, tell=told.append)
+        proxy = Proxy(upstream, tell=told.append, isolate=isolate)
         with serving(proxy.app) as url:
             response = httpx.post(url + "/v1/responses", json=RESPONSES_REQUEST)
             proxy.drain(10)
@@ -373,9 +333,9 @@ def test_the_upstream_connection_is_kept_alive_between_exchanges() -> None:
 
 
 @pytest.mark.slow
-def test_a_gzip_body_is_forwarded_compressed_and_checked_decoded() -> None:
+def test_a_gzip_body_is_forwarded_compressed_and_checked_decoded(isolate: bool) -> None:
     with (
-        proxied() as (_, url, told),
+        proxied(isolate=isolate) as (_, url, told),
         httpx.stream(
             "POST",
             url + "/v1/responses",
@@ -390,9 +350,9 @@ def test_a_gzip_body_is_forwarded_compressed_and_checked_decoded() -> None:
 
 
 @pytest.mark.slow
-def test_a_request_of_10_mb_is_forwarded_whole_and_checked() -> None:
+def test_a_request_of_10_mb_is_forwarded_whole_and_checked(isolate: bool) -> None:
     body = orjson.dumps({"model": "gpt-4o", "messages": [{"role": "user", "content": "x" * (10 << 20)}]})
-    with proxied() as (_, url, told):
+    with proxied(isolate=isolate) as (_, url, told):
         response = httpx.post(
             url + "/v1/chat/completions",
             content=body,
@@ -435,14 +395,14 @@ def test_a_request_past_the_bound_is_forwarded_unchanged_and_told_unchecked_neve
 
 
 @pytest.mark.slow
-def test_a_chunked_request_is_forwarded_chunked_and_checked() -> None:
+def test_a_chunked_request_is_forwarded_chunked_and_checked(isolate: bool) -> None:
     body = orjson.dumps(RESPONSES_REQUEST | {"input": [{"role": "user", "content": "y" * 100_000}]})
 
     def pieces() -> Iterator[bytes]:
         for start in range(0, len(body), 4096):
             yield body[start : start + 4096]
 
-    with proxied() as (proxy, url, told):
+    with proxied(isolate=isolate) as (proxy, url, told):
         response = httpx.post(
             url + "/v1/responses",
             content=pieces(),
@@ -456,7 +416,7 @@ def test_a_chunked_request_is_forwarded_chunked_and_checked() -> None:
 
 
 @pytest.mark.slow
-def test_200_concurrent_streams_are_each_forwarded_and_each_reported() -> None:
+def test_200_concurrent_streams_are_each_forwarded_and_each_reported(isolate: bool) -> None:
     expected = (DATA / RS7C).read_bytes()
 
     async def one(client: httpx.AsyncClient, url: str) -> bytes:
@@ -470,7 +430,7 @@ def test_200_concurrent_streams_are_each_forwarded_and_each_reported() -> None:
         async with httpx.AsyncClient(limits=limits, timeout=120) as client:
             return await asyncio.gather(*(one(client, url) for _ in range(200)))
 
-    with proxied() as (proxy, url, told):
+    with proxied(isolate=isolate) as (proxy, url, told):
         bodies = asyncio.run(every(url))
         proxy.drain(120)
     assert all(body == expected for body in bodies)
@@ -482,7 +442,7 @@ def test_200_concurrent_streams_are_each_forwarded_and_each_reported() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("suffix", "isolate"), [(".har", False), (".yaml", False), (".har", True)])
+@pytest.mark.parametrize("suffix", [".har", ".yaml"])
 def test_the_record_checks_to_the_same_findings_as_the_live_report(
     tmp_path: Path, suffix: str, isolate: bool
 ) -> None:
@@ -601,125 +561,11 @@ def test_credentials_appear_in_no_report_record_or_terminal_line(tmp_path: Path)
             assert value not in text, f"the {name} credential leaked into the {where}"
 
 
-# -- the command -------------------------------------------------------------------------------------
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize(
-    ("trace", "code", "stop", "fmt"),
-    [
-        (RS7C, 1, signal.SIGINT, "text"),
-        (GOOD_RESPONSES, 0, signal.SIGTERM, "text"),
-        (RS7C, 1, signal.SIGTERM, "json"),
-    ],
-)
-def test_the_cli_proxy_prints_its_summary_when_stopped_and_exits_by_what_it_saw(
-    tmp_path: Path, trace: str, code: int, stop: signal.Signals, fmt: str
-) -> None:
-    with serving(upstream_app()) as upstream:
-        port = free_port()
-        report = tmp_path / "findings.jsonl"
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "toolwire",
-                "proxy",
-                "--upstream",
-                upstream,
-                "--listen",
-                f"127.0.0.1:{port}",
-                "--report",
-                str(report),
-                "--record",
-                str(tmp_path / "run.har"),
-                "--format",
-                fmt,
-            ],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
-        )
-        try:
-            assert process.stdout is not None
-            first = process.stdout.readline()
-            if fmt == "json":
-                assert orjson.loads(first)["listening"] == f"http://127.0.0.1:{port}"
-            else:
-                assert first.startswith(f"toolwire proxy: listening on http://127.0.0.1:{port}"), first
-            response = httpx.post(
-                f"http://127.0.0.1:{port}/v1/responses", json=RESPONSES_REQUEST, headers=fake(trace)
-            )
-            assert response.content == (DATA / trace).read_bytes()
-            deadline = time.time() + 20
-            while code and not report.read_bytes() and time.time() < deadline:
-                time.sleep(0.05)
-            checking = _children(process.pid)
-            assert checking  # the checks run in a process of their own
-            process.send_signal(stop)
-            out, err = process.communicate(timeout=30)
-        finally:
-            if process.poll() is None:
-                process.kill()
-                process.wait()
-    assert process.returncode == code, err
-    deadline = time.time() + 10
-    while any(Path(f"/proc/{pid}").exists() for pid in checking) and time.time() < deadline:
-        time.sleep(0.05)
-    assert not [pid for pid in checking if Path(f"/proc/{pid}").exists()], "a checking process was left"
-    if fmt == "json":
-        lines = [orjson.loads(line) for line in out.splitlines()]
-        assert lines[0]["rule"] == "RS-7c"
-        assert lines[-1]["summary"]["by_rule"] == {"RS-7c": 1}
-        assert lines[-1]["summary"]["exchanges"] == 1
-    else:
-        assert "toolwire proxy: 1 exchanges" in out
-    if code:
-        assert "RS-7c" in out
-        assert orjson.loads(report.read_bytes().splitlines()[0])["rule"] == "RS-7c"
-    else:
-        assert "clean" in out.splitlines()[-1]
-    check = subprocess.run(
-        [sys.executable, "-m", "toolwire", "check", str(tmp_path / "run.har")],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
-        check=False,
-    )
-    assert check.returncode == code, check.stdout + check.stderr
-
-
-def _children(pid: int) -> list[int]:
-    tasks = Path(f"/proc/{pid}/task").iterdir()
-    return [int(child) for task in tasks for child in (task / "children").read_text().split()]
-
-
-def test_the_cli_refuses_a_proxy_without_an_upstream(capsys: pytest.CaptureFixture[str]) -> None:
-    from toolwire.cli import main
-
-    assert main(["proxy"]) == 2
-    assert "--upstream" in capsys.readouterr().err
-
-
-@pytest.mark.slow
-def test_the_cli_prints_the_mitmproxy_addon_path() -> None:
-    out = subprocess.run(
-        [sys.executable, "-m", "toolwire", "proxy", "--mitmproxy-addon-path"],
-        capture_output=True,
-        text=True,
-        check=True,
-        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
-    ).stdout.strip()
-    assert Path(out).name == "mitmproxy_addon.py"
-    assert Path(out).is_file()
-
-
 # -- off the forwarding path -------------------------------------------------------------------------
 
 
 @pytest.mark.slow
-def test_a_slow_or_failing_consumer_never_delays_or_breaks_the_stream() -> None:
+def test_a_slow_or_failing_consumer_never_delays_or_breaks_the_stream(isolate: bool) -> None:
     def slow(told: Told) -> None:
         time.sleep(5)
 
@@ -728,7 +574,7 @@ def test_a_slow_or_failing_consumer_never_delays_or_breaks_the_stream() -> None:
 
     for tell in (slow, failing):
         with serving(upstream_app()) as upstream:
-            proxy = Proxy(upstream, tell=tell)
+            proxy = Proxy(upstream, tell=tell, isolate=isolate)
             with serving(proxy.app) as url:
                 started = time.monotonic()
                 response = httpx.post(url + "/v1/responses", json=RESPONSES_REQUEST, headers=fake(RS7C))
@@ -739,135 +585,10 @@ def test_a_slow_or_failing_consumer_never_delays_or_breaks_the_stream() -> None:
         assert proxy.tally.findings["RS-7c"] == 1
 
 
-# -- the pieces, without a network -------------------------------------------------------------------
-
-
-def test_the_pipe_hands_over_short_reads_and_ends_when_closed() -> None:
-    import threading
-
-    from toolwire.engines.proxy._pipe import Pipe
-
-    pipe = Pipe()
-    pipe.write(b"data: 1\n\n")
-    assert pipe.read(1 << 20) == b"data: 1\n\n"  # what is there, without waiting for more
-    threading.Timer(0.05, lambda: (pipe.write(b"data: 2\n\n"), pipe.close())).start()
-    assert pipe.read(4) == b"data"
-    assert pipe.read() == b": 2\n\n"
-    assert pipe.read(10) == b""
-    assert bytes(pipe.captured) == b"data: 1\n\ndata: 2\n\n"
-
-
-def test_the_pipe_hands_over_every_chunk_waiting_in_one_read_within_what_is_asked() -> None:
-    """Chunks handed over while the checker waited for the interpreter come in one read (one wake-up
-    and one parse for all of them), never more than the reader asked for."""
-    from toolwire.engines.proxy._pipe import Pipe
-
-    pipe = Pipe()
-    events = [f"data: {n}\n\n".encode() for n in range(5)]
-    for event in events:
-        pipe.write(event)
-    assert pipe.read(1 << 20) == b"".join(events)
-    for event in events:
-        pipe.write(event)
-    assert pipe.read(12) == events[0]  # more than one chunk waits, but all of them is more than 12
-    assert pipe.read(1 << 20) == b"".join(events[1:])
-    pipe.close()
-    assert pipe.read(10) == b""
-    assert bytes(pipe.captured) == b"".join(events) * 2
-
-
-def test_the_pipe_decodes_gzip_and_bounds_what_waits(monkeypatch: pytest.MonkeyPatch) -> None:
-    from toolwire.engines.proxy import _pipe
-
-    packed = gzip.compress(b"data: {}\n\n" * 100)
-    pipe = _pipe.Pipe("gzip")
-    for at in range(0, len(packed), 7):
-        pipe.write(packed[at : at + 7])
-    pipe.close()
-    assert pipe.read() == b"data: {}\n\n" * 100
-    monkeypatch.setattr(_pipe, "MAX_BEHIND", 16)
-    behind = _pipe.Pipe()
-    behind.write(b"x" * 10)
-    behind.write(b"y" * 10)
-    assert behind.overflow is not None and "fell" in behind.overflow
-    assert behind.size == 20
-
-
-@pytest.mark.parametrize("suffix", [".har", ".yaml"])
-def test_a_record_is_a_readable_recording_after_every_exchange(tmp_path: Path, suffix: str) -> None:
-    from toolwire.engines.proxy._record import Recording
-    from toolwire.models import read_recording, recording_kind
-
-    path = tmp_path / f"run{suffix}"
-    recorder = Recorder(path)
-    for number in range(1, 4):
-        recorder.add(
-            Recording(
-                "POST",
-                "http://127.0.0.1:1/v1/responses?key=secret-value",
-                [("Authorization", "Bearer sk-" + "a" * 40), ("Content-Type", "application/json")],
-                orjson.dumps(RESPONSES_REQUEST),
-                200,
-                [("Content-Type", "text/event-stream"), ("Content-Encoding", "gzip")],
-                (DATA / RS7C).read_bytes(),
-            )
-        )
-        raw = path.read_bytes()
-        kind = recording_kind(raw[:65536])
-        assert kind is not None
-        exchanges = read_recording(raw, kind)
-        assert len(exchanges) == number
-        assert exchanges[-1].response == (DATA / RS7C).read_bytes()
-        assert b"secret-value" not in raw and b"sk-aaaa" not in raw
-    recorder.close()
-
-
-def test_a_record_must_be_named_har_or_yaml(tmp_path: Path) -> None:
-    with pytest.raises(UsageError, match=r"\.har"):
-        Recorder(tmp_path / "run.json")
-
-
-def test_each_finding_is_one_json_line_with_where_when_rule_and_fix() -> None:
-    from toolwire.properties import Finding
-
-    finding = Finding(
-        "RS-7c", "error", "bad sk-" + "b" * 30, 9, 29, "fix it", ("call_1",), "Provider said", None
-    )
-    told = Told(3, 0.0, "POST", "api.openai.com/v1/responses", "response", "p", finding)
-    line = orjson.loads(render_told(told, "json"))
-    assert {
-        k: line[k] for k in ("exchange", "endpoint", "rule", "severity", "ids", "fix", "provider_error")
-    } == {
-        "exchange": 3,
-        "endpoint": "api.openai.com/v1/responses",
-        "rule": "RS-7c",
-        "severity": "error",
-        "ids": ["call_1"],
-        "fix": "fix it",
-        "provider_error": "Provider said",
-    }
-    assert line["time"] == "1970-01-01T00:00:00.000Z"
-    assert "sk-bbbb" not in line["message"]
-    assert render_told(told, "text").startswith(
-        "#3 POST api.openai.com/v1/responses response event 9: RS-7c error"
-    )
-
-
-def test_the_pipe_never_returns_more_than_asked_even_when_a_chunk_decodes_to_more() -> None:
-    from toolwire.engines.proxy._pipe import Pipe
-
-    pipe = Pipe("gzip")
-    pipe.write(gzip.compress(b"z" * 1000))
-    pipe.close()
-    pieces = iter(lambda: pipe.read(64), b"")
-    assert all(len(piece) <= 64 for piece in pieces)
-    assert bytes(pipe.captured) == b"z" * 1000
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("framing", ["sse", "array"])
 def test_a_gemini_stream_is_read_as_sse_with_alt_sse_and_as_a_json_array_without(
-    tmp_path: Path, framing: str
+    tmp_path: Path, framing: str, isolate: bool
 ) -> None:
     sse = (DATA / "gemini-stream/args-as-string.sse").read_bytes()
     if framing == "array":
@@ -877,7 +598,7 @@ def test_a_gemini_stream_is_read_as_sse_with_alt_sse_and_as_a_json_array_without
     else:
         trace, kind, query = DATA / "gemini-stream/args-as-string.sse", "text/event-stream", "?alt=sse"
     request = {"contents": [{"role": "user", "parts": [{"text": "weather?"}]}]}
-    with proxied() as (proxy, url, told):
+    with proxied(isolate=isolate) as (proxy, url, told):
         response = httpx.post(
             f"{url}/v1beta/models/gemini-2.5-flash:streamGenerateContent{query}",
             json=request,
@@ -903,8 +624,8 @@ def check_recording_of(sse: bytes) -> list[Any]:
 
 
 @pytest.mark.slow
-def test_p_chooses_the_protocol_and_traffic_that_is_not_it_is_unreadable_never_clean() -> None:
-    with proxied(protocols=("anthropic-stream",)) as (proxy, url, told):
+def test_p_chooses_the_protocol_and_traffic_that_is_not_it_is_unreadable_never_clean(isolate: bool) -> None:
+    with proxied(isolate=isolate, protocols=("anthropic-stream",)) as (proxy, url, told):
         response = httpx.post(url + "/v1/responses", json=RESPONSES_REQUEST, headers=fake(RS7C))
     assert response.content == (DATA / RS7C).read_bytes()
     assert findings(told) == []
@@ -916,7 +637,7 @@ def test_p_chooses_the_protocol_and_traffic_that_is_not_it_is_unreadable_never_c
 
 @pytest.mark.slow
 def test_an_https_upstream_is_verified_and_refused_when_its_certificate_is_not_trusted(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, isolate: bool
 ) -> None:
     pytest.importorskip("cryptography")
     from helpers.proxy_support import self_signed
@@ -928,7 +649,7 @@ def test_an_https_upstream_is_verified_and_refused_when_its_certificate_is_not_t
             monkeypatch.setenv("SSL_CERT_FILE", tls[0])
         told: list[Told] = []
         with serving(upstream_app(), tls) as upstream:
-            proxy = Proxy(upstream, tell=told.append)
+            proxy = Proxy(upstream, tell=told.append, isolate=isolate)
             with serving(proxy.app) as url:
                 response = httpx.post(url + "/v1/responses", json=RESPONSES_REQUEST, headers=fake(RS7C))
                 proxy.drain(30)
@@ -983,51 +704,3 @@ def test_a_json_response_past_the_bound_is_forwarded_whole_and_told_unchecked_ne
     assert [t.finding for t in told if t.finding] == []  # not judged from a part: no finding
     assert any(t.problem is not None and "only its start was kept" in t.problem.message for t in told)
     assert proxy.tally.unreadable == 1
-
-
-@pytest.mark.slow
-def test_checks_in_a_process_of_their_own_that_fall_behind_drop_the_rest_and_say_so(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    from toolwire.engines.proxy import _isolation as _isolated
-
-    monkeypatch.setattr(_isolated, "MAX_QUEUED", 64)  # every chunk past the first few is over it
-    with proxied(isolate=True) as (proxy, url, told):
-        response = httpx.post(url + "/v1/responses", json=RESPONSES_REQUEST, headers=fake(RS7C))
-        assert response.content == (DATA / RS7C).read_bytes()  # forwarded whole all the same
-        proxy.drain(30)
-    problems = [t.problem.message for t in told if t.problem is not None]
-    assert "the checker fell behind the forwarding; the rest was not checked" in problems
-    assert proxy.tally.unreadable == 1
-    assert proxy.tally.exchanges == 1
-
-
-def test_a_body_past_what_is_kept_is_still_handed_over_whole() -> None:
-    from toolwire.engines.proxy import _pipe
-
-    pipe = _pipe.Pipe()
-    pipe.write(b"a" * 10)
-    assert pipe.read(10) == b"a" * 10
-    original = _pipe.MAX_BODY
-    _pipe.MAX_BODY = 12
-    try:
-        pipe.write(b"b" * 10)
-        assert pipe.read(10) == b"b" * 10  # past what is kept: overflow, yet read on
-        assert pipe.overflow is not None
-        pipe.write(b"c" * 10)  # and written on
-        pipe.close()
-        assert pipe.read() == b"c" * 10
-    finally:
-        _pipe.MAX_BODY = original
-
-
-def test_a_checker_that_falls_behind_gives_up_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
-    from toolwire.engines.proxy import _pipe
-
-    monkeypatch.setattr(_pipe, "MAX_BEHIND", 16)
-    pipe = _pipe.Pipe()
-    pipe.write(b"x" * 10)
-    pipe.write(b"y" * 10)  # nobody read: 20 bytes would wait
-    assert pipe.gave_up
-    assert pipe.overflow is not None and "behind" in pipe.overflow
-    assert pipe.read() == b""  # what waited is dropped: memory stays bounded

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from helpers import layout
 from toolwire.engines import fuzz
 from toolwire.engines.exploring._explore import explore
 from toolwire.engines.fuzzing._targets import load_target
@@ -21,7 +22,7 @@ from toolwire.protocols import traces
 #: pytest (make test runs them).
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = layout.ROOT
 EXAMPLE = ROOT / "examples" / "aisdk_conversions.py"
 SDK = ROOT / "tests" / "sdk"
 REAL = f"node {SDK / 'convert_to_model_messages.mjs'}"

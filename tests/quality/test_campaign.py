@@ -9,12 +9,13 @@ from typing import Any
 
 import pytest
 
+from helpers import layout
 from toolwire.cli import main
 from toolwire.engines import fuzz, judge, load_counterexample, load_target
 from toolwire.engines.fuzzing._coverage import Coverage, Watch
 from toolwire.protocols._relations import ledger
 
-EXAMPLES = Path(__file__).parents[1] / "examples"
+EXAMPLES = layout.ROOT / "examples"
 CHAT_TO_RESPONSES = str(EXAMPLES / "multibug_chat_to_responses.py")
 STREAM_TO_ANTHROPIC = str(EXAMPLES / "multibug_chat_stream_to_anthropic.py")
 GEMINI_TO_ANTHROPIC = str(EXAMPLES / "multibug_gemini_to_anthropic.py")

@@ -22,13 +22,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from helpers import layout
 from toolwire.cli import main
 from toolwire.engines import explore, fuzz, load_counterexample
 from toolwire.properties import Bounds
 from toolwire.protocols import EXPLORED, GENERATED, PROTOCOLS
 
 Wire = list[dict[str, Any]]
-EXAMPLES = Path(__file__).parents[1] / "examples"
+EXAMPLES = layout.ROOT / "examples"
 SEED000 = str(EXAMPLES / "seed000_aisdk_to_openresponses.py")
 
 #: Ways a target changes the input it was given, each in place.

@@ -9,12 +9,13 @@ from typing import Any
 
 import pytest
 
+from helpers import layout
 from toolwire.cli import main
 from toolwire.cli.handlers._fuzz import reproduces
 from toolwire.engines import fuzz, judge, load_counterexample, replay
 from toolwire.engines.fuzzing._targets import load_target
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = layout.ROOT / "examples"
 CALL = "call_IivGPLZMz3JdzNpqvFLjxdvd"
 
 

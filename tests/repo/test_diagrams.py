@@ -7,12 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from helpers import layout
 from toolwire.engines import diagram, to_dot, to_mermaid
 from toolwire.engines.exploring._diagram import render_diagrams
 from toolwire.errors import UsageError
 from toolwire.machines import MACHINES
 
-DIAGRAMS = Path(__file__).parent.parent / "diagrams"
+DIAGRAMS = layout.ROOT / "diagrams"
 STALE = "diagrams/ is out of date: run `toolwire diagram` and commit the result"
 
 

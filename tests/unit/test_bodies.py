@@ -11,11 +11,12 @@ import pytest
 
 import toolwire
 from helpers import accumulators as acc
+from helpers import layout
 from toolwire.engines import explore, fuzz
 from toolwire.properties import Bounds
 
-TRAFFIC = Path(__file__).parent / "data" / "traffic"
-DATA = Path(__file__).parent / "data"
+TRAFFIC = layout.DATA / "traffic"
+DATA = layout.DATA
 
 #: Each stream, the body its SDK's accumulator adds it up to, the right accumulator, a buggy one,
 #: and the findings the buggy one must show.
@@ -145,7 +146,7 @@ def test_the_cli_checks_a_recorded_body(capsys: pytest.CaptureFixture[str]) -> N
     assert (report["events"], report["findings"]) == (1, [])
 
 
-EXAMPLE = Path(__file__).parents[1] / "examples" / "stream_to_body.py"
+EXAMPLE = layout.ROOT / "examples" / "stream_to_body.py"
 
 
 @pytest.mark.slow

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import layout
 from toolwire.cli import main
 from toolwire.engines import check, judge, replay
 from toolwire.engines.exploring._explore import coverage_suite, explore, paths, state_space
@@ -20,7 +21,7 @@ from toolwire.properties._spaces import Move
 from toolwire.properties._spaces._bodies import BodySpace
 from toolwire.protocols import EXPLORED, space_for
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = layout.ROOT / "examples"
 SMALL = Bounds(calls=2, deltas=2, turns=2, names=2)
 
 

@@ -9,11 +9,12 @@ from typing import Any
 
 import pytest
 
+from helpers import layout
 from helpers.conversations import OPTIONS, write_conversations
 from toolwire.engines import LOG_COLUMNS, GroupMonitor, LogRow, check_group, check_log
 from toolwire.errors import UsageError
 
-LOGS = Path(__file__).parent / "data" / "logs"
+LOGS = layout.DATA / "logs"
 
 
 def findings_of(rows: list[LogRow]) -> list[tuple[Any, ...]]:

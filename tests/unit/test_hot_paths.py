@@ -9,9 +9,9 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from helpers.corpus import corpus
-from test_monitors import frames_of, mutated_trace, one_by_one
 from toolwire.properties import Monitor
 from toolwire.protocols import PROTOCOLS
+from unit.test_monitors import frames_of, mutated_trace, one_by_one
 
 DOCUMENTS = [e for e in corpus() if PROTOCOLS[e["protocol"]].shape != "stream"]
 

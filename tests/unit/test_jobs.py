@@ -10,10 +10,11 @@ from typing import Any
 
 import pytest
 
+from helpers import layout
 from toolwire.cli import main
 from toolwire.engines._core import _pool as _jobs
 
-DATA = Path(__file__).parent / "data"
+DATA = layout.DATA
 LOGS = DATA / "logs"
 
 

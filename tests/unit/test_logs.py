@@ -10,13 +10,14 @@ from typing import Any
 
 import pytest
 
+from helpers import layout
 from toolwire.cli import _plain_check, main
 from toolwire.cli.handlers._check import render_text
 from toolwire.engines.logs._envelopes import PRESETS, dig
 from toolwire.engines.logs._logs import check_log
 from toolwire.errors import UsageError
 
-LOGS = Path(__file__).parent / "data" / "logs"
+LOGS = layout.DATA / "logs"
 OTEL = LOGS / "otel"
 #: What each preset's records are grouped by (the conversation), as the README shows.
 GROUPS = {

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from hypothesis import given
 
-from test_monitors import STREAMS, consumed, frames_of, mutated_trace
 from toolwire.properties import Monitor
 from toolwire.protocols import PROTOCOLS
+from unit.test_monitors import STREAMS, consumed, frames_of, mutated_trace
 
 
 def forgetful(protocol: str) -> Monitor:

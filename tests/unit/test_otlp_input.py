@@ -10,10 +10,11 @@ from typing import Any
 
 import pytest
 
+from helpers import layout
 from toolwire.cli import main
 from toolwire.engines.logs._logs import check_log
 
-OTEL = Path(__file__).parent / "data" / "logs" / "otel"
+OTEL = layout.DATA / "logs" / "otel"
 SPANS = "semconv-spans-fixed.jsonl"  # two chat spans, clean
 LOGS = "logs-changed-id.jsonl"  # two details log records (RT-1)
 SPAN = "resourceSpans.0.scopeSpans.0.spans.0"

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers import layout
 from helpers import toy_protocol as toy
 from toolwire.cli import main
 from toolwire.engines import check, explore, fuzz
@@ -133,7 +134,7 @@ def test_diagram_draws_the_toy_machine(tmp_path: Path) -> None:
 
 def test_the_toy_lives_entirely_outside_src() -> None:
     source = Path(toy.__file__).read_text()
-    src = Path(__file__).parents[1] / "src"
+    src = layout.ROOT / "src"
     assert "toy-stream" in source
     names = re.compile(r"toy-stream|toy_protocol|ToyCall|ToyMonitor|TOY-1")
     assert not [path.name for path in src.rglob("*.py") if names.search(path.read_text())]

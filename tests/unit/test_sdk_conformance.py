@@ -24,7 +24,6 @@ import shutil
 import subprocess
 import typing
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any, Literal, NotRequired
 
 import pytest
@@ -32,12 +31,13 @@ from hypothesis import HealthCheck, given, settings
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from typing_extensions import TypedDict, is_typeddict
 
+from helpers import layout
 from toolwire.engines.exploring._explore import paths
 from toolwire.properties import Bounds
 from toolwire.protocols import EXPLORED, GENERATED, quirks_for, space_for, traces
 
 Validator = Callable[[list[dict[str, Any]]], None]
-SDK = Path(__file__).resolve().parent / "sdk"
+SDK = layout.TESTS / "sdk"
 
 
 class Nonconforming(AssertionError):

@@ -9,12 +9,13 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from helpers import layout
 from toolwire.cli import main
 from toolwire.engines.checking._shapes import learned
 from toolwire.protocols import traces
 from toolwire.protocols._shapes import shapes_of
 
-TRAFFIC = Path(__file__).parent / "data" / "traffic"
+TRAFFIC = layout.DATA / "traffic"
 REPEATED_IDS = TRAFFIC / "simonw__llm" / "openai-chat-stream" / "test_tools_streaming_variant_a.i1.sse"
 
 
@@ -255,7 +256,7 @@ CARRIERS = [
         {"one-to-one:invented"},
     ),
 ]
-EXAMPLES = Path(__file__).parents[1] / "examples"
+EXAMPLES = layout.ROOT / "examples"
 
 
 @pytest.mark.slow
@@ -274,7 +275,7 @@ def test_a_default_campaign_finds_a_converter_that_drops_a_new_feature(
     )
 
 
-DATA = Path(__file__).parent / "data"
+DATA = layout.DATA
 
 
 @pytest.mark.parametrize(

@@ -21,6 +21,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers import layout
 from toolwire.cli import main
 from toolwire.engines import fuzz, judge, load_target
 from toolwire.engines.fuzzing import _campaign as _fuzz
@@ -29,7 +30,7 @@ from toolwire.engines.fuzzing._steer import Example, Steering, marks
 from toolwire.protocols import GENERATED, QUIRKS
 from toolwire.protocols._traces import drawn_traces, swarm_profiles
 
-EXAMPLES = Path(__file__).parents[1] / "examples"
+EXAMPLES = layout.ROOT / "examples"
 RAISES_FIRST = f"{EXAMPLES / 'multibug_anthropic_to_chat_stream.py'}:convert"
 STREAM_TO_ANTHROPIC = str(EXAMPLES / "multibug_chat_stream_to_anthropic.py")
 AISDK = str(EXAMPLES / "aisdk_conversions.py")

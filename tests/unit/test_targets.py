@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers import layout
 from toolwire.engines import fuzz, judge, load_target
 from toolwire.engines.fuzzing._targets import PythonName, WorkerTarget, spelling
 from toolwire.errors import UsageError
@@ -357,7 +358,7 @@ def test_a_campaign_writes_nothing_into_the_working_folder_but_its_counterexampl
     import os
     import sys
 
-    conv = Path(__file__).parents[1] / "examples" / "seed001_genkit_history.py"
+    conv = layout.ROOT / "examples" / "seed001_genkit_history.py"
     env = {k: v for k, v in os.environ.items() if k != "HYPOTHESIS_STORAGE_DIRECTORY"}
     env["XDG_CACHE_HOME"] = str(tmp_path / "cache")
     work = tmp_path / "work"

@@ -8,14 +8,14 @@ trace's provenance, licence and what is notable about it.
 from __future__ import annotations
 
 import tomllib
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from helpers import layout
 from toolwire.engines import check_file
 
-TRAFFIC = Path(__file__).parent / "data" / "traffic"
+TRAFFIC = layout.DATA / "traffic"
 MANIFEST: list[dict[str, Any]] = tomllib.loads((TRAFFIC / "manifest.toml").read_text())["trace"]
 CHECKED = [trace for trace in MANIFEST if trace["protocol"]]
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 import typing
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from helpers import layout
 from toolwire.models import aisdk as aisdk_wire
 from toolwire.models import anthropic as anthropic_wire
 from toolwire.models import bedrock as bedrock_wire
@@ -390,7 +390,7 @@ def test_every_mcp_tools_call_field_is_read() -> None:
 
 # -- the AI SDK: its unions read from the packages' type declarations (tests/sdk, npm ci) ---------
 
-NODE_MODULES = Path(__file__).resolve().parent / "sdk" / "node_modules"
+NODE_MODULES = layout.TESTS / "sdk" / "node_modules"
 #: ``type: '...'`` or ``type: `tool-${NAME}``` (a template: its prefix and ``*``).
 _TYPE_FIELD = r"\b{field}\??: (?:'([^']+)'|`([^`$]*)\$\{{[^}}]*\}}`)"
 

@@ -13,12 +13,13 @@ from typing import Any
 
 import pytest
 
+from helpers import layout
 from toolwire.engines import Finished, Started, fuzz, load_counterexample
 
 #: Redis-server and campaigns of 400 examples: left out of a plain pytest (make test runs them).
 pytestmark = pytest.mark.slow
 
-EXAMPLES = Path(__file__).parents[1] / "examples"
+EXAMPLES = layout.ROOT / "examples"
 TARGET = f"{EXAMPLES / 'multibug_chat_to_responses.py'}:convert"
 PAIR = ("openai-chat", "openai-responses")
 

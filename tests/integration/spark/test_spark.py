@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from helpers import layout
 from helpers.conversations import OPTIONS, cli_findings, finding_keys, numbered, write_conversations
 
 pytestmark = [
@@ -110,7 +111,7 @@ def test_a_batch_joined_in_spark_gives_the_clis_findings(spark: SparkSession) ->
 
     from toolwire.engines import check_log
 
-    logs = Path(__file__).parent / "data" / "logs"
+    logs = layout.DATA / "logs"
     files = [
         logs / "openai-batch-input" / "violating.jsonl",
         logs / "openai-batch-output" / "violating.jsonl",
