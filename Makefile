@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[dev]'
 	touch $(STAMP)
 
-# The AI SDK packages whose zod schemas tests/test_sdk_conformance.py runs (in node); without npm
+# The AI SDK packages whose zod schemas tests/unit/test_sdk_conformance.py runs (in node); without npm
 # those tests skip and say why.
 SDK := tests/sdk
 $(SDK)/node_modules/.package-lock.json: $(SDK)/package-lock.json

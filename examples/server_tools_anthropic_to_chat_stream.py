@@ -4,7 +4,8 @@ Each bug is in how it reads the tool blocks of this year's features:
 
 - ``invents``: a ``server_tool_use`` block (web search, tool search, code execution: a tool Anthropic
   runs, its result in the same stream) becomes a Chat tool call, which the client never declared and
-  is asked to run (``one-to-one:invented``; LiteLLM's proxy did so, tests/test_litellm.py);
+  is asked to run (``one-to-one:invented``; LiteLLM's proxy did so,
+  tests/integration/litellm/test_litellm.py);
 - ``loses_input``: a ``tool_use`` block's input is read from its ``input_json_delta`` events only, so
   a call made from code (programmatic tool calling: its ``caller`` is the code-execution tool, its
   input whole in its ``content_block_start``, no delta after it) goes out without its arguments

@@ -1,6 +1,6 @@
 """Stream accumulators, as every SDK ships one: a stream in, the response body it adds up to out.
 
-Each correct accumulator has a buggy twin with a bug seen in the wild; ``test_bodies.py`` fuzzes
+Each correct accumulator has a buggy twin with a bug seen in the wild; ``unit/test_bodies.py`` fuzzes
 both against the stream -> body pairs.
 """
 

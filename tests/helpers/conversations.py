@@ -8,7 +8,8 @@ conversation's turn-2 request replays its call with a changed id (the seeds' cor
 every ``orphaned``-th answers a call no assistant made (CC-2).  The records of all conversations
 are shuffled (seeded), so grouping and ordering are what put the turns back together.
 
-``tests/test_spark.py``, ``tests/test_dask.py`` and ``benchmarks/bench_spark.py`` check it.
+``tests/integration/spark/test_spark.py``, ``tests/integration/dask/test_dask.py`` and
+``benchmarks/bench_spark.py`` check it.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
-"""Audited behaviours as classes (audit D2, D11, D22, the ``.hypothesis`` side effect): variants generated.
+"""What a campaign leaves behind, whatever its target does, over generated variants:
 
-- D2: a target that changes its input is judged against, and saved with, the input as generated,
+- a target that changes its input is judged against, and saved with, the input as generated,
   for every protocol pair and every way of changing it.
-- D11: campaigns sharing one ``--out`` folder never replace or delete each other's counterexamples.
-- D22: a target that changes the working folder: every printed counterexample path exists.
+- campaigns sharing one ``--out`` folder never replace or delete each other's counterexamples.
+- a target that changes the working folder: every printed counterexample path exists.
 - No ``.hypothesis`` folder appears in the working folder, from the library as from the CLI.
 """
 

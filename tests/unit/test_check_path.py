@@ -1,5 +1,7 @@
-"""The library checks what ``toolwire check`` checks, and the audited classes of ``check`` defects
-(reliability audit D1, D3, D4, D15, D18) hold for every protocol, in the library as in the CLI."""
+"""The library checks what ``toolwire check`` checks, and for every protocol, in the library as in
+the CLI: traffic of another protocol is never judged, input that is no trace exits 2, a first line is
+read whole however a pipe delivers it, an after-stream that cannot be read is said, and standard
+input named twice is a usage error."""
 
 from __future__ import annotations
 
@@ -193,7 +195,7 @@ def test_an_unreadable_file_is_a_problem_of_its_report_and_the_others_are_checke
         assert report.exit_code == 2 and report.unreadable == report.problems[0].message
 
 
-# D1: traffic of another protocol (or of none) under -p P is never judged.
+# Traffic of another protocol (or of none) under -p P is never judged.
 
 
 def _foreign_pairs(files: dict[str, list[Path]]) -> Iterator[tuple[Path, str, str]]:
@@ -260,7 +262,7 @@ def test_the_cli_process_exits_2_on_traffic_of_another_protocol(name: str) -> No
         assert b"nothing in the input is" in done.stdout
 
 
-# D3: empty input, or input that is no trace at all, exits 2 and says so; nothing made up.
+# Empty input, or input that is no trace at all, exits 2 and says so; nothing made up.
 
 
 def _truncated(name: str) -> bytes:
@@ -308,7 +310,7 @@ def test_dev_null_is_empty_input(name: str) -> None:
     assert cli("check", os.devnull, "-p", name)[0] == 2
 
 
-# D4: the format is decided on a whole first line, however long, however a pipe delivers it.
+# The format is decided on a whole first line, however long, however a pipe delivers it.
 
 
 def _as_jsonl(name: str) -> tuple[bytes, list[Any]]:
@@ -358,7 +360,7 @@ def test_a_pipe_whose_first_read_is_part_of_a_line_reads_as_the_file(name: str) 
         assert _verdict(check_path("-")) == _verdict(check_path(path)), "detected"
 
 
-# D15: the stream a request followed must be read, or the round trip says so.
+# The stream a request followed must be read, or the round trip says so.
 
 
 def _requests() -> Iterator[tuple[str, Path, Path]]:
@@ -391,7 +393,7 @@ def test_an_after_stream_that_cannot_be_read_is_an_input_error_naming_it(
     assert cli("check", str(request_), "-p", name, "--after", str(after))[0] == report.exit_code
 
 
-# D18: standard input named twice is a usage error; nothing ends in a traceback.
+# Standard input named twice is a usage error; nothing ends in a traceback.
 
 
 @pytest.mark.parametrize(

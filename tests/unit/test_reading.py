@@ -1,4 +1,6 @@
-"""Truthful verdicts on odd input (audit D1, D3, D4, D12-D15): what was not read is never "clean"."""
+"""Truthful verdicts on odd input: another protocol's traffic, input that is no trace, line ends,
+BOMs, first lines longer than a buffer or cut by a pipe, missing files, an unreadable stream after a
+request; what was not read is never "clean"."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Targets that misbehave are findings, never toolwire's crash (audit D6, D7, D10, D16, D17, D23, D24)."""
+"""Targets that misbehave (garbage or no output, hangs, children left running, prints, changed folders,
+crashes, bad imports, crafted counterexample files) are findings or usage errors, never toolwire's crash."""
 
 from __future__ import annotations
 
@@ -204,7 +205,7 @@ def test_a_target_that_prints_closes_stdout_or_changes_folder_leaves_toolwire_al
     assert all(path.is_relative_to(tmp_path) for path in run.saved.values())
 
 
-#: Targets that would take a process down with them (audit D5), run in toolwire's worker process.
+#: Targets that would take a process down with them, run in toolwire's worker process.
 MISBEHAVING = """
 import ctypes, os, signal, sys, time
 

@@ -51,7 +51,7 @@ def _plain_check(argv: Sequence[str]) -> SimpleNamespace | None:
     """The arguments of a plain ``check`` command line, read without building the parser.
 
     Files in one run and ``check``'s options, each as two words with a valid value: what argparse
-    reads from it, exactly (``tests/test_cli_fast.py``).  Anything else (help, ``--opt=value``,
+    reads from it, exactly (``tests/unit/test_cli_fast.py``).  Anything else (help, ``--opt=value``,
     an abbreviation, an error) is None: argparse reads it, and says what is wrong.
     """
     if len(argv) < 2 or argv[0] != "check":

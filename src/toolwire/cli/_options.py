@@ -1,5 +1,5 @@
 """``toolwire check``'s options, once: for its fast line reader (:mod:`toolwire.cli`) and argparse
-(:mod:`toolwire.cli._arguments`), which ``tests/test_cli_fast.py`` holds to read every line alike.
+(:mod:`toolwire.cli._arguments`), which ``tests/unit/test_cli_fast.py`` holds to read every line alike.
 
 Plain data, importing nothing: a plain ``check`` reads its line with this table alone.
 """

@@ -40,7 +40,7 @@ DEFAULT_INDEX: Final = 0
 
 #: What the stream monitor reads of ``CompletionChunk``, ``CompletionResponseStreamChoice``,
 #: ``DeltaMessage`` and ``ToolCall`` (``FunctionCall``: ``name`` and ``arguments``, both read); the
-#: rest carries no tool call (tests/test_vocabulary.py holds these to the pinned SDK).
+#: rest carries no tool call (tests/unit/test_vocabulary.py holds these to the pinned SDK).
 CHUNK_FIELDS: Final = frozenset({"choices"})
 CHOICE_FIELDS: Final = frozenset({"index", "delta", "finish_reason"})
 DELTA_FIELDS: Final = frozenset({"tool_calls"})

@@ -61,7 +61,7 @@ TYPE_CUSTOM: Final = "custom"
 
 #: What the stream monitor reads of a ``ChatCompletionChunk``, its ``Choice``, ``ChoiceDelta``,
 #: ``ChoiceDeltaToolCall`` and ``ChoiceDeltaToolCallFunction`` (the rest carries no tool call;
-#: tests/test_vocabulary.py holds these to the pinned SDK).
+#: tests/unit/test_vocabulary.py holds these to the pinned SDK).
 CHUNK_FIELDS: Final = frozenset({"choices"})
 CHOICE_FIELDS: Final = frozenset({"index", "delta", "finish_reason"})
 DELTA_FIELDS: Final = frozenset({"tool_calls"})

@@ -162,7 +162,7 @@ ITEM_EVENT_TYPES: Final = frozenset(
 )
 
 #: Every stream event type the monitor models: its handlers', the items' events and the envelope's
-#: (tests/test_vocabulary.py holds it to the pinned SDK's ResponseStreamEvent union).
+#: (tests/unit/test_vocabulary.py holds it to the pinned SDK's ResponseStreamEvent union).
 KNOWN_EVENT_TYPES: Final = ITEM_EVENT_TYPES | {
     CREATED,
     QUEUED,

@@ -3,7 +3,7 @@
     python -m toolwire.engines.checking._tables        (or: make tables)
 
 ``toolwire check`` reads these tables instead of importing python-statemachine;
-tests/test_tables.py fails when a class and its shipped table differ.
+tests/repo/test_tables.py fails when a class and its shipped table differ.
 """
 
 from __future__ import annotations

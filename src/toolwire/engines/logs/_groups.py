@@ -33,7 +33,7 @@ __all__ = ["LOG_COLUMNS", "GroupMonitor", "LogRow", "check_group"]
 RowKind = Literal["finding", "problem", "group"]
 
 #: The rows' columns and their types, in :class:`LogRow`'s order (``toolwire.spark`` builds its Arrow
-#: and Spark schemas from these; ``tests/test_groups.py`` holds them equal to the dataclass's fields).
+#: and Spark schemas from these; ``tests/unit/test_groups.py`` holds them equal to the dataclass's fields).
 LOG_COLUMNS: Final = (
     ("kind", "string"),
     ("source", "string"),
