@@ -12,8 +12,8 @@ import pytest
 
 from toolwire.cli import _plain_check, main
 from toolwire.cli.handlers._check import render_text
+from toolwire.engines.logs import check_log
 from toolwire.engines.logs._envelopes import PRESETS, dig
-from toolwire.engines.logs._logs import check_log
 from toolwire.errors import UsageError
 
 LOGS = Path(__file__).parent / "data" / "logs"

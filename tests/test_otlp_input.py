@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from toolwire.cli import main
-from toolwire.engines.logs._logs import check_log
+from toolwire.engines.logs import check_log
 
 OTEL = Path(__file__).parent / "data" / "logs" / "otel"
 SPANS = "semconv-spans-fixed.jsonl"  # two chat spans, clean
