@@ -24,7 +24,6 @@ MAX_LINES = 600
 #: Modules still over the bound, each being split (the list only shrinks).
 STILL_LONG = {
     "engines/fuzzing/_campaign.py",
-    "engines/logs/_logs.py",
     "models/_wire.py",
     "protocols/openai_responses/stream.py",
 }
@@ -105,7 +104,7 @@ def test_no_import_crosses_a_wall() -> None:
 @pytest.mark.parametrize(
     ("planted", "said"),
     [
-        ("from toolwire.engines.logs._logs import files_under\n", "inside the package engines.logs"),
+        ("from toolwire.engines.logs._reader import files_under\n", "inside the package engines.logs"),
         ("from toolwire.engines.logs import _secret\n", "takes _secret from toolwire.engines.logs"),
         (
             "from toolwire.engines._core._pool import _death\n",

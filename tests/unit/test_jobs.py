@@ -308,10 +308,10 @@ def test_a_grouped_log_on_a_pool_finds_an_id_changed_between_files(
 ) -> None:
     """A conversation whose response is in one file and whose next request, with the call's id
     changed, is in the other, far apart: the pool still meets them in one monitor."""
-    from toolwire.engines.logs import _logs
+    from toolwire.engines.logs import _plans
 
     spilled: list[str] = []
-    assert not hasattr(_logs, "run_parts")  # imported where it is used: the spy goes on the pool
+    assert not hasattr(_plans, "run_parts")  # imported where it is used: the spy goes on the pool
     original = _jobs.run_parts
 
     def spy(parts: Any, jobs: int, preload: Any = ()) -> Any:
@@ -346,7 +346,7 @@ def test_a_grouped_log_on_a_pool_finds_an_id_changed_between_files(
 
 
 def _spy_kinds(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The kinds of the parts the pool is handed, in order (the spy goes on the pool: ``_logs``
+    """The kinds of the parts the pool is handed, in order (the spy goes on the pool: ``_plans``
     imports it where it is used)."""
     kinds: list[str] = []
     original = _jobs.run_parts
@@ -391,12 +391,12 @@ def test_a_clustered_log_is_cut_at_group_starts_and_checked_in_one_round(
 
 
 def test_each_clustered_part_starts_a_group(tmp_path: Path) -> None:
-    from toolwire.engines.logs._logs import _at_group_starts
+    from toolwire.engines.logs._plans import at_group_starts
 
     log = _clustered_log(_litellm_log(tmp_path / "litellm.jsonl"), tmp_path / "clustered.jsonl")
     size = log.stat().st_size
     pieces = _jobs.cuts(str(log), size, 2)
-    parts = _at_group_starts(str(log), size, pieces, "trace_id")
+    parts = at_group_starts(str(log), size, pieces, "trace_id")
     data = log.read_bytes()
     lines = data.split(b"\n")
     assert parts[0][:3] == (0, parts[1][0], 0) and parts[-1][1] == size
@@ -439,14 +439,14 @@ def test_a_log_that_looked_clustered_is_spilled_after_all(
 def test_a_clustered_part_whose_worker_dies_loses_its_own_groups(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from toolwire.engines.logs._logs import _at_group_starts
+    from toolwire.engines.logs._plans import at_group_starts
 
     log = _clustered_log(_litellm_log(tmp_path / "litellm.jsonl"), tmp_path / "clustered.jsonl")
     words = ["check", str(log), "--log", "litellm", "--group-by", "trace_id", "--order-by", "startTime"]
     words += ["--format", "json"]
     _, whole, _ = _run(capsys, words, 1)
     size = log.stat().st_size
-    parts = _at_group_starts(str(log), size, _jobs.cuts(str(log), size, 2), "trace_id")
+    parts = at_group_starts(str(log), size, _jobs.cuts(str(log), size, 2), "trace_id")
     start, _, before, count = parts[1]
     monkeypatch.setenv(_jobs.DIE_ON, f"{log}@{start}")
     code, out, _ = _run(capsys, words, 2)
@@ -473,32 +473,100 @@ def test_a_clustered_part_checked_a_few_groups_at_a_time_finds_what_it_finds_who
     """A clustered part's worker checks the groups it has gathered every so many calls, so that it
     holds a few groups, not its part: the findings, their order and ranks are those of the part
     checked whole (run here, in-process, as a worker runs it)."""
-    from toolwire.engines.logs import _groups_jobs, _logs
+    from toolwire.engines.logs import _groups_jobs
+    from toolwire.engines.logs._checker import GroupChecker
     from toolwire.engines.logs._envelopes import preset
+    from toolwire.engines.logs._pipeline import head
 
     log = _clustered_log(_litellm_log(tmp_path / "litellm.jsonl"), tmp_path / "clustered.jsonl")
     name, size = str(log), log.stat().st_size
     files = [(name, preset("litellm"))]
     pieces = _jobs.cuts(name, size, 2)
-    samples, _ = _logs._head(name, files[0][1], None, pieces[0], "trace_id")
+    samples, _ = head(name, files[0][1], None, pieces[0], "trace_id")
     options = {"files": files, "body": None, "group_by": "trace_id", "order_by": order_by}
     options |= {"protocol": None, "profile": None, "samples": samples, "file": 0}
     lines = log.read_bytes().count(b"\n")
-    part = _jobs.Part("clustered-range", name, size, options, 0, size, 0, lines)
+    part = _jobs.Part(
+        "clustered-range", name, size, options, 0, size, 0, lines, run=_groups_jobs.run_clustered_part
+    )
     whole = _groups_jobs.run_clustered_part(part)
     checked: list[int] = []
-    original = _logs._check_groups
+    original = GroupChecker.check
 
-    def spy(calls: list[Any], *args: Any, **kwargs: Any) -> Any:
+    def spy(self: GroupChecker, calls: list[Any]) -> Any:
         checked.append(len(calls))
-        return original(calls, *args, **kwargs)
+        return original(self, calls)
 
-    monkeypatch.setattr(_groups_jobs, "_check_groups", spy)
+    monkeypatch.setattr(GroupChecker, "check", spy)
     monkeypatch.setattr(_groups_jobs, "_HELD", held)
     few = _groups_jobs.run_clustered_part(part)
     assert whole is not None and few is not None
     assert len(checked) > 20 and max(checked) < 40  # a few groups at a time
-    found, problems, ranks, digests = whole
-    assert few[0] == found and list(few[0]) == list(found)
-    assert few[1] == problems and few[2] == ranks and sorted(few[3]) == sorted(digests)
-    assert sum(len(f.findings) for f in found.values()) > 10
+    found, digests = whole
+    assert few[0].found == found.found and list(few[0].found) == list(found.found)
+    assert few[0].problems == found.problems and few[0].ranks == found.ranks
+    assert sorted(few[1]) == sorted(digests)
+    assert sum(len(f.findings) for f in found.found.values()) > 10
+
+
+def test_a_part_whose_check_raises_is_a_failed_outcome_with_its_traceback() -> None:
+    """A bug in a worker is no dead worker: its part's outcome carries the traceback, and the pool
+    prints nothing."""
+    from toolwire.engines.logs._pipeline import run_log_part
+
+    log = str(LOGS / "litellm" / "clean.jsonl")
+    good = _jobs.Part("log", log, 1, {"kind": None, "body": "messages", "order_by": None}, run=run_log_part)
+    good = _jobs.Part("log", log, 1, {**good.options, "protocol": None, "profile": None}, run=run_log_part)
+    bad = _jobs.Part("log", log, 1, {}, run=run_log_part)  # no options: a KeyError in the worker
+    ok, failed = _jobs.run_parts([good, bad], 2)
+    assert isinstance(ok, _jobs.Ok) and [r.source for r in ok.value] == [log]
+    assert isinstance(failed, _jobs.Failed)
+    assert failed.traceback.startswith("Traceback") and "KeyError: 'kind'" in failed.traceback
+    assert _jobs.failed(bad, failed.traceback) == "checking it failed: KeyError: 'kind'"
+
+
+def test_a_failed_part_of_a_log_is_a_problem_and_an_event_with_its_traceback() -> None:
+    from toolwire.engines.logs import _plans
+
+    log = str(LOGS / "litellm" / "clean.jsonl")
+    part = _jobs.Part("log-range", log, 9, {}, 0, 9, 4, 3, run=print)
+    told: list[tuple[str, str]] = []
+    [report] = _plans._gathered(
+        log, [(part, _jobs.Failed("Traceback ...\nValueError: boom\n"))], True,
+        lambda part, text: told.append((part.label, text)),
+    )  # fmt: skip
+    assert told == [(f"{log}@0", "Traceback ...\nValueError: boom\n")]
+    said = [(p.line, p.message) for p in report.problems]
+    assert said == [(5, "checking lines 5-7 failed: ValueError: boom")]
+
+
+def test_the_cli_prints_the_traceback_of_a_failed_part(capsys: pytest.CaptureFixture[str]) -> None:
+    from toolwire.cli import _failures
+    from toolwire.engines._core._events import PartFailed, ReportReady
+
+    _failures(PartFailed(engine="logs", part="a.jsonl@0", traceback="Traceback ...\nValueError: boom\n"))
+    _failures(ReportReady(engine="logs", source="a.jsonl", reports=()))
+    assert capsys.readouterr() == ("", "Traceback ...\nValueError: boom\n\n")
+
+
+def test_the_pool_names_no_job() -> None:
+    """The pool is handed each part's runner (and what to preload): it names no job package, not
+    even in a string, so that an import cycle cannot hide from tests/test_api.py."""
+    text = Path(_jobs.__file__).read_text()
+    for job in ("checking", "logs", "fuzzing", "gateway", "exploring", "proxy"):
+        assert f"toolwire.engines.{job}" not in text, job
+
+
+def test_a_log_check_tells_its_handlers_each_files_reports(tmp_path: Path) -> None:
+    from toolwire.engines._core._events import EngineEvent, ReportReady
+    from toolwire.engines.logs import check_log
+
+    events: list[EngineEvent] = []
+    names = [str(LOGS / "litellm" / "clean.jsonl"), str(LOGS / "litellm" / "changed-id.jsonl")]
+    for jobs in (1, 2):
+        events.clear()
+        reports = check_log(names, presets=["litellm"], jobs=jobs, handlers=[events.append])
+        assert all(isinstance(e, ReportReady) and e.engine == "logs" for e in events)
+        ready = [e for e in events if isinstance(e, ReportReady)]
+        assert [e.source for e in ready] == names
+        assert [r for e in ready for r in e.reports] == reports

@@ -13,8 +13,8 @@ import pytest
 from helpers import layout
 from toolwire.cli import _plain_check, main
 from toolwire.cli.handlers._check import render_text
+from toolwire.engines.logs import check_log
 from toolwire.engines.logs._envelopes import PRESETS, dig
-from toolwire.engines.logs._logs import check_log
 from toolwire.errors import UsageError
 
 LOGS = layout.DATA / "logs"

@@ -12,7 +12,7 @@ import pytest
 
 from helpers import layout
 from toolwire.cli import main
-from toolwire.engines.logs._logs import check_log
+from toolwire.engines.logs import check_log
 
 OTEL = layout.DATA / "logs" / "otel"
 SPANS = "semconv-spans-fixed.jsonl"  # two chat spans, clean

@@ -17,6 +17,7 @@ from toolwire.errors import UsageError
 if TYPE_CHECKING:
     import argparse
 
+    from toolwire.engines._core._events import EngineEvent
     from toolwire.engines._core._results import Report
 
 __all__ = ["main"]
@@ -296,7 +297,9 @@ def _check(args: argparse.Namespace) -> int:
     else:
         from toolwire.engines.checking import check_paths
 
-        results = iter(check_paths(args.files, args.protocol, jobs=args.jobs, **options))
+        results = iter(
+            check_paths(args.files, args.protocol, jobs=args.jobs, handlers=[_failures], **options)
+        )
     reports = []
     for path, found in zip(args.files, results, strict=True):
         for report in found:
@@ -309,6 +312,15 @@ def _check(args: argparse.Namespace) -> int:
     render = render_json if args.format == "json" else render_text
     print(render(reports))
     return max(report.exit_code for report in reports)
+
+
+def _failures(event: EngineEvent) -> None:
+    """The traceback of a part of a pool whose check raised, to standard error (its report says
+    the part was not checked)."""
+    from toolwire.engines._core._events import PartFailed
+
+    if isinstance(event, PartFailed):
+        print(event.traceback, file=sys.stderr)
 
 
 #: :data:`toolwire.engines._core._pool.BIG`, without importing it.
@@ -327,7 +339,7 @@ def _worth_a_pool(files: Sequence[str]) -> bool:
         return False
 
 
-#: ``check``'s options that say FILE is a log of records (see :func:`toolwire.engines.logs._logs.check_log`).
+#: ``check``'s options that say FILE is a log of records (see :func:`toolwire.engines.logs.check_log`).
 _LOG_OPTIONS = ("request", "response", "body", "log", "group_by", "order_by")
 
 
@@ -350,6 +362,7 @@ def _check_logs(args: argparse.Namespace) -> int:
         protocol=args.protocol,
         profile=args.profile,
         jobs=args.jobs,
+        handlers=[_failures],
     )
     render = render_json if args.format == "json" else render_text
     print(render(reports))

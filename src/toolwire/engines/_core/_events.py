@@ -1,8 +1,9 @@
-"""What a campaign or an exploration reports while it runs: small frozen events.
+"""What a campaign, an exploration or a check reports while it runs: small frozen events.
 
-The engines (:func:`~toolwire.engines.fuzz`, :func:`~toolwire.engines.explore`)
-print nothing and write no file: they call their handlers with these events, and
-the handlers print progress, save counterexamples and render the report
+The engines (:func:`~toolwire.engines.fuzz`, :func:`~toolwire.engines.explore`,
+:func:`~toolwire.engines.check_log`, :func:`~toolwire.engines.check_path`) print
+nothing and write no file: they call their handlers with these events, and the
+handlers print progress, save counterexamples and render the report
 (``_handlers.py``; the CLI wires its own).  The shape of Schemathesis's
 ``engine/events.py``.
 """
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
 
 if TYPE_CHECKING:
+    from toolwire.engines._core._results import Report
     from toolwire.engines.exploring import Exploration
     from toolwire.engines.fuzzing import Counterexample, FuzzRun
 
@@ -23,11 +25,13 @@ __all__ = [
     "FindingShrunk",
     "Finished",
     "Handler",
+    "PartFailed",
     "Progress",
+    "ReportReady",
     "Started",
 ]
 
-Engine = Literal["fuzz", "explore"]
+Engine = Literal["fuzz", "explore", "check", "logs"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -80,6 +84,26 @@ class Finished(EngineEvent):
     """The run is over; ``run`` is its whole result (a :class:`FuzzRun` or an :class:`Exploration`)."""
 
     run: FuzzRun | Exploration
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReportReady(EngineEvent):
+    """The reports of one input are ready (``check``: a path; ``logs``: a log file): one per
+    protocol its traffic was checked as, in the order the engine returns them."""
+
+    source: str
+    reports: tuple[Report, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PartFailed(EngineEvent):
+    """A part of a check on a pool raised (a bug in toolwire): its traceback, as the worker gave it.
+
+    The part's report says it was not checked; the CLI prints the traceback to standard error."""
+
+    #: The part: its file, and ``@start`` for a range of one.
+    part: str
+    traceback: str
 
 
 class Handler(Protocol):

@@ -10,29 +10,36 @@ the parent puts the parts' findings back together in the order of the command li
 file, so the output is the one ``--jobs 1`` prints.
 
 The pool is this module's own (spawned, or forked from a forkserver): each worker has a pipe of
-its own and is handed a part when it is idle, the largest first.  A worker that dies (killed, out
-of memory) leaves a :class:`Problem` for the part it held, and another worker takes the rest:
-never a lost run.
+its own and is handed a part when it is idle, the largest first, and runs the function the part
+carries (a module-level function, pickled by reference: the pool names no job).  What a part gave
+is an :data:`Outcome`: :class:`Ok` (its value), :class:`Usage` (its usage error), :class:`Died` (its
+worker died: killed, out of memory; another worker takes the rest, never a lost run) or
+:class:`Failed` (its check raised: a bug, with its traceback, which the caller hands on, never
+prints).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import sys
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO, Final, Literal
+from typing import Any, BinaryIO, Final
 
 __all__ = [
     "BIG",
     "PART_MAX",
+    "Died",
+    "Failed",
+    "Ok",
     "Outcome",
     "Part",
     "Range",
+    "Usage",
     "count_lines",
     "cuts",
+    "death_of",
     "default_jobs",
     "died",
     "failed",
@@ -56,8 +63,6 @@ DIE_ON: Final = "TOOLWIRE_TEST_WORKER_DIES_ON"
 #: (KiB) to, ``seconds:kib`` each.
 CPU_TIMES: Final = "TOOLWIRE_JOBS_CPU_TIMES"
 
-Kind = Literal["path", "range", "log", "log-range", "group-range", "group-bucket", "clustered-range"]
-
 
 def default_jobs() -> int:
     """The CPUs this process may run on."""
@@ -69,10 +74,13 @@ def default_jobs() -> int:
 
 @dataclass(frozen=True, slots=True)
 class Part:
-    """One worker's unit: a whole file (``path``, ``log``), or the bytes ``start``-``end`` of one
-    (``range``, ``log-range``), whose first line is line ``before + 1`` of the file."""
+    """One worker's unit: a whole file, or the bytes ``start``-``end`` of one (a ``kind`` that ends in
+    ``range``), whose first line is line ``before + 1`` of the file; ``run`` checks it in a worker.
 
-    kind: Kind
+    ``kind`` names the part for what is said of it (and for tests); ``run`` is a module-level
+    function (a worker imports its module, by reference), called with the part."""
+
+    kind: str
     path: str
     size: int
     options: dict[str, Any] = field(default_factory=dict)
@@ -81,23 +89,53 @@ class Part:
     before: int = 0
     #: The lines it holds (a range's), for what is said when its worker dies.
     lines: int = 0
+    run: Callable[[Part], Any] = field(kw_only=True)
 
     @property
     def label(self) -> str:
         return f"{self.path}@{self.start}" if self.kind.endswith("range") else self.path
 
 
-#: What a worker made of a part: ("ok", value), ("usage", message), ("died", why) or ("error", text).
-Outcome = tuple[str, Any]
+@dataclass(frozen=True, slots=True)
+class Ok:
+    """A part checked: what its ``run`` returned."""
+
+    value: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """A part whose check raised a :class:`~toolwire.errors.UsageError`: its message."""
+
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Died:
+    """A part whose worker died before it gave anything: why (:func:`death_of`)."""
+
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class Failed:
+    """A part whose check raised (a bug in toolwire): its traceback, for the caller to hand on."""
+
+    traceback: str
+
+
+#: What a worker made of a part.
+Outcome = Ok | Usage | Died | Failed
 
 
 def run_parts(parts: Sequence[Part], jobs: int, preload: Sequence[str] = ()) -> list[Outcome]:
     """Each part's outcome, in the order of ``parts``, from ``jobs`` workers (the largest parts
-    first); ``preload`` names the modules the workers will import (imported once, by the server
-    they fork from, when it starts)."""
+    first).  The workers fork from a server that has imported, once, the modules of the parts'
+    ``run`` functions and ``preload`` (modules they will import besides)."""
     from multiprocessing.connection import wait
 
-    context = _context(preload)
+    modules = dict.fromkeys([__name__, *(part.run.__module__ for part in parts), *preload])
+    context = _context(list(modules))
     die_on = os.environ.get(DIE_ON)
     cpu: dict[int, tuple[float, int]] = {}
     pending = deque(sorted(range(len(parts)), key=lambda k: -parts[k].size))
@@ -135,9 +173,8 @@ def run_parts(parts: Sequence[Part], jobs: int, preload: Sequence[str] = ()) -> 
                 outcome: Outcome | None = None
                 if conn.poll():
                     try:
-                        status, value, seconds, kib = conn.recv()
+                        outcome, seconds, kib = conn.recv()
                         cpu[process.pid] = (seconds, kib)
-                        outcome = (status, value)
                     except (EOFError, OSError):
                         outcome = None
                 if outcome is not None:
@@ -146,7 +183,7 @@ def run_parts(parts: Sequence[Part], jobs: int, preload: Sequence[str] = ()) -> 
                     continue
                 process.join()
                 conn.close()
-                outcomes[k] = ("died", _death(process.exitcode))
+                outcomes[k] = Died(death_of(process.exitcode))
                 if pending:
                     idle.append(start())
     finally:
@@ -157,7 +194,7 @@ def run_parts(parts: Sequence[Part], jobs: int, preload: Sequence[str] = ()) -> 
         # and peak RSS.
         with open(os.environ[CPU_TIMES], "a", encoding="utf-8") as out:
             out.write(" ".join(f"{seconds:.4f}:{kib}" for seconds, kib in cpu.values()) + "\n")
-    return [outcome or ("died", "it was not run") for outcome in outcomes]
+    return [outcome or Died("it was not run") for outcome in outcomes]
 
 
 def _stop(process: Any, conn: Any) -> None:
@@ -170,7 +207,9 @@ def _stop(process: Any, conn: Any) -> None:
         process.join()
 
 
-def _death(code: int | None) -> str:
+def death_of(code: int | None) -> str:
+    """Why a worker whose exit code is ``code`` died: ``killed by SIGKILL``, ``exit status 1``
+    (every pool of toolwire's says it so)."""
     if code is not None and code < 0:
         import signal
 
@@ -181,15 +220,13 @@ def _death(code: int | None) -> str:
     return f"exit status {code}"
 
 
-def _context(preload: Sequence[str] = ()) -> Any:
+def _context(preload: Sequence[str]) -> Any:
     import multiprocessing
 
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
         # Forked from a server that has imported what a check needs, once.
-        context.set_forkserver_preload(
-            ["toolwire.engines._core._pool", "toolwire.engines.checking._paths", *preload]
-        )
+        context.set_forkserver_preload(list(preload))
         return context
     return multiprocessing.get_context("spawn")  # pragma: no cover (not POSIX)
 
@@ -216,39 +253,15 @@ def _serve(conn: Any) -> None:
             os.kill(os.getpid(), signal.SIGKILL)
         outcome: Outcome
         try:
-            outcome = ("ok", _runner(part.kind)(part))
+            outcome = Ok(part.run(part))
         except UsageError as exc:
-            outcome = ("usage", str(exc))
+            outcome = Usage(str(exc))
         except Exception:  # a bug: said, with its traceback, as a problem of its part
-            outcome = ("error", traceback.format_exc())
+            outcome = Failed(traceback.format_exc())
         try:
-            conn.send((*outcome, time.process_time(), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))
+            conn.send((outcome, time.process_time(), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))
         except OSError:
             return
-
-
-# --- what a worker runs ---------------------------------------------------------------------------
-
-
-#: What a worker runs for each kind of part, named (``module:function``, imported in the worker):
-#: the pool knows nothing of what it runs, and the modules that use it import it, not the reverse.
-_RUN: Final[dict[str, str]] = {
-    "path": "toolwire.engines.checking._paths:run_path_part",
-    "range": "toolwire.engines.checking._paths:run_range_part",
-    "log": "toolwire.engines.logs._logs:run_log_part",
-    "log-range": "toolwire.engines.logs._logs:run_log_range_part",
-    "group-range": "toolwire.engines.logs._groups_jobs:run_spill_part",
-    "group-bucket": "toolwire.engines.logs._groups_jobs:run_bucket_part",
-    "clustered-range": "toolwire.engines.logs._groups_jobs:run_clustered_part",
-}
-
-
-def _runner(kind: str) -> Callable[[Part], Any]:
-    import importlib
-
-    module, name = _RUN[kind].split(":")
-    runner: Callable[[Part], Any] = getattr(importlib.import_module(module), name)
-    return runner
 
 
 # --- cutting a file --------------------------------------------------------------------------------
@@ -351,8 +364,8 @@ def died(part: Part, why: str) -> str:
 
 
 def failed(part: Part, text: str) -> str:
-    """What is said of a part whose check raised (a bug in toolwire: its traceback goes to stderr)."""
-    print(text, file=sys.stderr)
+    """What is said of a part whose check raised (a bug in toolwire), from its traceback ``text``
+    (the caller hands the traceback itself on, as an event)."""
     last = text.strip().splitlines()[-1] if text.strip() else "an error"
     where = f"lines {part.before + 1}-{part.before + part.lines}" if part.kind.endswith("range") else "it"
     return f"checking {where} failed: {last}"

@@ -13,8 +13,9 @@ import os
 import stat
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, BinaryIO, Final
+from typing import TYPE_CHECKING, Any, BinaryIO, Final
 
+from toolwire.engines._core._events import Handler, PartFailed, ReportReady
 from toolwire.engines._core._results import Problem, Report
 from toolwire.engines.checking._check import (
     _EMPTY,
@@ -34,7 +35,13 @@ from toolwire.models._wire import not_a_trace
 from toolwire.properties import Finding, Monitor, Protocol
 from toolwire.protocols import get_protocol
 
+if TYPE_CHECKING:
+    from toolwire.engines._core._pool import Outcome, Part
+
 __all__ = ["STDIN_TWICE", "check_file", "check_path", "check_paths", "check_range", "check_usage"]
+
+#: What an engine hands each of its events to.
+Emit = Callable[[PartFailed], None]
 
 
 def check_path(
@@ -44,6 +51,7 @@ def check_path(
     input_format: InputFormat | None = None,
     after: str | os.PathLike[str] | None = None,
     profile: str | None = None,
+    handlers: Sequence[Handler] = (),
 ) -> list[Report]:
     """What ``toolwire check PATH`` reports: one report for a trace, one per request and response
     of a VCR cassette or HAR file, one per protocol of an OTLP JSON file (and of each file of a
@@ -54,12 +62,26 @@ def check_path(
     rules.  A file that cannot be read is a :class:`Problem` of its report (with
     :attr:`Report.unreadable` saying why); only usage that is wrong for every file (an unknown
     protocol or profile, ``after`` without a protocol, standard input twice) raises
-    :class:`UsageError`.
+    :class:`UsageError`.  ``handlers`` are called with a :class:`ReportReady` event when the reports
+    are made.
 
     >>> reports = check_path("tests/data/recordings/crewai-anthropic-gzip.yaml")
     >>> [(r.source.split("#")[1], r.protocol, r.exit_code) for r in reports]
     [('1 request', 'anthropic-messages', 0), ('1 response', 'anthropic-message-response', 0)]
     """
+    reports = _check_path(path, protocol, input_format, after, profile)
+    for handler in handlers:
+        handler(ReportReady(engine="check", source=str(path), reports=tuple(reports)))
+    return reports
+
+
+def _check_path(
+    path: str | os.PathLike[str],
+    protocol: str | None,
+    input_format: InputFormat | None,
+    after: str | os.PathLike[str] | None,
+    profile: str | None,
+) -> list[Report]:
     make = check_usage(protocol, profile, after)
     if str(path) == "-" and after is not None and str(after) == "-":
         raise UsageError(STDIN_TWICE)
@@ -261,16 +283,39 @@ def check_paths(
     after: str | os.PathLike[str] | None = None,
     profile: str | None = None,
     jobs: int | None = None,
+    handlers: Sequence[Handler] = (),
 ) -> list[list[Report]]:
     """:func:`check_path` of each of ``paths``, in their order, on ``jobs`` processes (default: the
     CPU count): the files are the parts, the largest first, and a big JSON Lines log of request
-    bodies is cut at line boundaries (:mod:`._jobs`).  What it reports is what ``jobs=1`` does.
+    bodies is cut at line boundaries.  What it reports is what ``jobs=1`` does.  ``handlers`` are
+    called with a :class:`PartFailed` event for each part whose check raised, as it is met, then a
+    :class:`ReportReady` per path, in order.
 
     >>> [[r.protocol for r in found] for found in check_paths(
     ...     ["tests/data/openai-chat/cc1-missing-id.json"], jobs=2)]
     [['openai-chat']]
     """
+    out = _check_paths(paths, protocol, input_format, after, profile, jobs, handlers)
+    for path, reports in zip(paths, out, strict=True):
+        for handler in handlers:
+            handler(ReportReady(engine="check", source=str(path), reports=tuple(reports)))
+    return out
+
+
+def _check_paths(
+    paths: Sequence[str | os.PathLike[str]],
+    protocol: str | None,
+    input_format: InputFormat | None,
+    after: str | os.PathLike[str] | None,
+    profile: str | None,
+    jobs: int | None,
+    handlers: Sequence[Handler],
+) -> list[list[Report]]:
     from toolwire.engines._core._pool import BIG, Part, cuts, default_jobs
+
+    def emit(event: PartFailed) -> None:
+        for handler in handlers:
+            handler(event)
 
     check_usage(protocol, profile, after)
     jobs = jobs or default_jobs()
@@ -289,7 +334,7 @@ def check_paths(
         split = _splittable(name, protocol, input_format) if size > BIG and after is None else None
         if split is None:
             mine.append([len(parts)])
-            parts.append(Part("path", name, size, options))
+            parts.append(Part("path", name, size, options, run=run_path_part))
             continue
         splits[k] = split
         mine.append([])
@@ -298,7 +343,7 @@ def check_paths(
         for start, end, _, _ in cuts(name, size, jobs, count=False):
             mine[-1].append(len(parts))
             given = {"protocol": split[0], "profile": profile}
-            parts.append(Part("range", name, end - start, given, start, end))
+            parts.append(Part("range", name, end - start, given, start, end, run=run_range_part))
     if len(parts) <= 1 and not splits:
         return [check_path(name, **options) for name in names]  # type: ignore[arg-type]
     from toolwire.engines._core._pool import run_parts
@@ -310,9 +355,9 @@ def check_paths(
             out.append(check_path(name, **options))  # type: ignore[arg-type]
         elif k in splits:
             spec_name, detected = splits[k]
-            out.append([_merged(name, spec_name, detected, [(parts[i], outcomes[i]) for i in mine[k]])])
+            out.append([_merged(name, spec_name, detected, [(parts[i], outcomes[i]) for i in mine[k]], emit)])
         else:
-            out.append(_whole(parts[mine[k][0]], outcomes[mine[k][0]], protocol))
+            out.append(_whole(parts[mine[k][0]], outcomes[mine[k][0]], protocol, emit))
     return out
 
 
@@ -333,40 +378,48 @@ def _size(name: str) -> int:
     return status.st_size if stat.S_ISREG(status.st_mode) else -1
 
 
-def _whole(part: Any, outcome: tuple[str, Any], protocol: str | None) -> list[Report]:
-    from toolwire.engines._core._pool import died, failed
+def _whole(part: Part, outcome: Outcome, protocol: str | None, emit: Emit) -> list[Report]:
+    from toolwire.engines._core._pool import Died, Failed, Ok, Usage, died, failed
 
-    status, value = outcome
-    if status == "ok":
-        return list(value)
-    if status == "usage":
-        raise UsageError(value)
-    why = died(part, value) if status == "died" else failed(part, value)
-    return [Report(part.path, protocol or "", 0, problems=(Problem(None, None, why),), unreadable=why)]
+    match outcome:
+        case Ok(value):
+            return list(value)
+        case Usage(message):
+            raise UsageError(message)
+        case Died(why):
+            said = died(part, why)
+        case Failed(text):
+            emit(PartFailed(engine="check", part=part.label, traceback=text))
+            said = failed(part, text)
+    return [Report(part.path, protocol or "", 0, problems=(Problem(None, None, said),), unreadable=said)]
 
 
-def _merged(name: str, spec_name: str, detected: bool, done: list[tuple[Any, tuple[str, Any]]]) -> Report:
+def _merged(
+    name: str, spec_name: str, detected: bool, done: list[tuple[Part, Outcome]], emit: Emit
+) -> Report:
     """One report of a file's parts (each numbered from its own first line, with its count of
     lines), as checking it whole gives it."""
-    from toolwire.engines._core._pool import count_lines, died, failed
+    from toolwire.engines._core._pool import Died, Failed, Ok, Usage, count_lines, died, failed
 
     events = 0
     before = 0  # lines before the part
     findings: list[Finding] = []
     problems: list[Problem] = []
-    for part, (status, value) in done:
-        if status == "ok":
-            [report], lines = value
-            events += report.events
-            findings.extend(_moved(f, before) for f in report.findings)
-            problems.extend(_moved(p, before) for p in report.problems if p.message != _EMPTY)
-        elif status == "usage":
-            raise UsageError(value)
-        else:
-            lines = count_lines(part.path, part.start, part.end)
-            at = dataclasses.replace(part, before=before, lines=lines)
-            why = died(at, value) if status == "died" else failed(at, value)
-            problems.append(Problem(before + 1, None, why))
+    for part, outcome in done:
+        match outcome:
+            case Ok(([report], lines)):
+                events += report.events
+                findings.extend(_moved(f, before) for f in report.findings)
+                problems.extend(_moved(p, before) for p in report.problems if p.message != _EMPTY)
+            case Usage(message):
+                raise UsageError(message)
+            case Died(why) | Failed(why):
+                lines = count_lines(part.path, part.start, part.end)
+                at = dataclasses.replace(part, before=before, lines=lines)
+                if isinstance(outcome, Failed):
+                    emit(PartFailed(engine="check", part=part.label, traceback=why))
+                said = died(at, why) if isinstance(outcome, Died) else failed(at, why)
+                problems.append(Problem(before + 1, None, said))
         before += lines
     if events == 0 and not any(p.severity == "error" for p in problems):
         problems.append(Problem(None, None, _EMPTY))
@@ -433,12 +486,12 @@ def check_range(
 
 
 def run_path_part(part: Any) -> Any:
-    """A pool worker's run of one whole file (:mod:`._jobs`)."""
+    """A pool worker's run of one whole file."""
     return check_path(part.path, **part.options)
 
 
 def run_range_part(part: Any) -> Any:
-    """A pool worker's run of one byte range of a file (:mod:`._jobs`): its report, numbered from
+    """A pool worker's run of one byte range of a file: its report, numbered from
     the range's first line, and the range's count of lines."""
     from toolwire.engines._core._pool import count_lines
 

@@ -3,11 +3,11 @@
 ``toolwire check --log ... --group-by PATH`` reads files; a log that lives in a cluster is a table
 whose rows reach a function a group at a time.  :class:`GroupMonitor` takes those records one by one
 (``feed``, as a Spark Python UDTF's ``eval`` does) and checks them when the group ends (``finish``,
-its ``terminate``), by the same machinery as ``check`` (:mod:`._logs`): the same envelopes and
-presets, the same order (``order_by``, else as fed), the same round-trip rules between turns, and
-the same findings, each at the line (or index) it was fed with.  :func:`check_group` is the loop
-over a list.  What comes back is :class:`LogRow` rows: one per finding and per input problem, and
-one summary per group (kind ``group``), so a clean group is counted too.
+its ``terminate``), by the same stages as ``check`` (:mod:`._records`, :mod:`._checker`): the same
+envelopes and presets, the same order (``order_by``, else as fed), the same round-trip rules between
+turns, and the same findings, each at the line (or index) it was fed with.  :func:`check_group` is
+the loop over a list.  What comes back is :class:`LogRow` rows: one per finding and per input
+problem, and one summary per group (kind ``group``), so a clean group is counted too.
 
 A monitor detects each field's protocol (the request bodies at one path, say) from the first group
 whose bodies settle it, and keeps it for the groups after (``check`` detects a file's from its first
@@ -22,10 +22,12 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from toolwire.engines._core._results import Problem
+from toolwire.engines.logs._check_log import envelope
+from toolwire.engines.logs._checker import GroupChecker
 from toolwire.engines.logs._envelopes import preset as preset_named
-from toolwire.engines.logs._logs import _Call, _check_groups, _Found, _record, envelope, group_key, value_at
+from toolwire.engines.logs._records import Call, Records, group_key, value_at
 from toolwire.errors import UsageError
-from toolwire.properties import Finding, Protocol
+from toolwire.properties import Finding
 from toolwire.protocols import get_protocol
 
 __all__ = ["LOG_COLUMNS", "GroupMonitor", "LogRow", "check_group"]
@@ -127,9 +129,9 @@ class GroupMonitor:
         profile: str | None = None,
         source: str = "<records>",
     ) -> None:
-        self._chosen = get_protocol(protocol) if protocol is not None else None
-        if self._chosen is not None:
-            self._chosen.make(profile)
+        chosen = get_protocol(protocol) if protocol is not None else None
+        if chosen is not None:
+            chosen.make(profile)
         self._kind = envelope(preset_named(preset) if preset is not None else None, request, response)
         if self._kind is None and body is None:
             raise UsageError(
@@ -139,26 +141,27 @@ class GroupMonitor:
         self._body = body
         self._group_by = group_by
         self._order_by = order_by
-        self._profile = profile
         self.source = source
-        self._calls: list[_Call] = []
-        self._joined: dict[Any, Any] = {}
+        self._records = Records(body, group_by, order_by)
         #: Each record's input problems, with the group it was fed in.
         self._problems: list[tuple[Any, str, Problem]] = []
         self._fed: dict[Any, int] = {}
-        #: The protocol of each field (source, path, side, endpoint) its first group settled: detecting
-        #: it again for every group of a few records cost four times the check.
-        self._settled: dict[Any, Protocol | None] = {}
+        # A checker per monitor: it keeps the protocol of each field (source, path, side, endpoint)
+        # its first group settled (detecting it again for every group of a few records cost four
+        # times the check), and forgets a field no group settled yet.
+        self._checker = GroupChecker(
+            chosen, profile, grouped=True, group_by=group_by, order_by=order_by, keep_unsettled=False
+        )
 
     def feed(self, record: Any, line: int | None = None, source: str | None = None) -> None:
         """Take one record (a parsed JSON value) logged at ``line`` of ``source`` (default: the monitor's)."""
         name = source if source is not None else self.source
         group = group_key(value_at(record, self._group_by)) if isinstance(record, dict) else None
         self._fed[group] = self._fed.get(group, 0) + 1
-        problems: list[Problem] = []
-        kind, body, group_by, order_by = self._kind, self._body, self._group_by, self._order_by
-        _record(name, line, record, kind, body, group_by, order_by, self._calls, self._joined, problems)
-        self._problems.extend((group, name, problem) for problem in problems)
+        problems = self._records.problems_of(name)
+        known = len(problems)
+        self._records.add(name, self._kind, line, record)
+        self._problems.extend((group, name, problem) for problem in problems[known:])
 
     def unreadable(self, message: str, line: int | None = None, source: str | None = None) -> None:
         """Count a record that could not even be parsed (an input problem of no group)."""
@@ -169,8 +172,8 @@ class GroupMonitor:
 
     def finish(self) -> list[LogRow]:
         """The rows of every group fed (findings and problems by line, then its summary), and start afresh."""
-        members: dict[Any, list[_Call]] = {group: [] for group in self._fed}
-        for call in self._calls:
+        members: dict[Any, list[Call]] = {group: [] for group in self._fed}
+        for call in self._records.calls:
             members.setdefault(group_key(call.group), []).append(call)
         early: dict[Any, list[tuple[str, Problem]]] = {}
         for group, name, problem in self._problems:
@@ -178,24 +181,13 @@ class GroupMonitor:
         rows: list[LogRow] = []
         for group, calls in members.items():
             rows.extend(self._rows(group, calls, early.get(group, [])))
-        self._calls, self._joined, self._problems, self._fed = [], {}, [], {}
+        self._records = Records(self._body, self._group_by, self._order_by)
+        self._problems, self._fed = [], {}
         return rows
 
-    def _rows(self, group: Any, calls: list[_Call], early: list[tuple[str, Problem]]) -> list[LogRow]:
-        found: dict[tuple[str, str], _Found] = {}
-        problems: dict[str, list[Problem]] = {}
-        detected = _check_groups(
-            calls,
-            self._chosen,
-            self._profile,
-            True,
-            found,
-            problems,
-            None,
-            self._settled,
-            paths=(self._group_by, self._order_by),
-        )
-        self._settled.update((key, spec) for key, spec in detected.items() if spec is not None)
+    def _rows(self, group: Any, calls: list[Call], early: list[tuple[str, Problem]]) -> list[LogRow]:
+        checked = self._checker.check(calls)
+        found, problems = checked.found, checked.problems
         named = None if group is None else str(group)
         rows = [
             LogRow("problem", name, p.line, named, None, None, p.severity, p.message, index=p.index)
