@@ -22,7 +22,6 @@ def small_parts(monkeypatch: pytest.MonkeyPatch) -> None:
     """Logs of some hundred KiB are cut as big ones are (8 MiB and more, in parts of 4 MiB or more)."""
     monkeypatch.setattr(_jobs, "BIG", 64 << 10)
     monkeypatch.setattr(_jobs, "PART_MIN", 16 << 10)
-    monkeypatch.setattr("toolwire.cli._BIG", 64 << 10)
 
 
 def _body(rng: random.Random, n: int) -> dict[str, Any]:

@@ -1,10 +1,10 @@
-"""What a campaign or an exploration reports while it runs: small frozen events.
+"""What a campaign, an exploration or the live proxy reports while it runs: small frozen events.
 
-The engines (:func:`~toolwire.engines.fuzz`, :func:`~toolwire.engines.explore`)
-print nothing and write no file: they call their handlers with these events, and
-the handlers print progress, save counterexamples and render the report
-(``_handlers.py``; the CLI wires its own).  The shape of Schemathesis's
-``engine/events.py``.
+The engines (:func:`~toolwire.engines.fuzz`, :func:`~toolwire.engines.explore`, the proxy)
+print nothing: they call their handlers with these events, and the handlers print progress,
+save counterexamples, render the report, write the proxy's report and record
+(``engines/fuzzing/_handlers.py`` saves; the CLI's :mod:`toolwire.cli.handlers` print and
+write).  The shape of Schemathesis's ``engine/events.py``.
 """
 
 from __future__ import annotations
@@ -13,21 +13,26 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
 
 if TYPE_CHECKING:
+    from toolwire.engines._core._results import Problem
     from toolwire.engines.exploring import Exploration
     from toolwire.engines.fuzzing import Counterexample, FuzzRun
+    from toolwire.engines.proxy import Recording
+    from toolwire.properties import Finding
 
 __all__ = [
     "Engine",
     "EngineEvent",
+    "ExchangeChecked",
     "FindingFound",
     "FindingShrunk",
     "Finished",
     "Handler",
+    "LiveFinding",
     "Progress",
     "Started",
 ]
 
-Engine = Literal["fuzz", "explore"]
+Engine = Literal["fuzz", "explore", "proxy"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -87,3 +92,30 @@ class Handler(Protocol):
 
     def __call__(self, event: EngineEvent, /) -> None:
         """Take one event."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LiveFinding(EngineEvent):
+    """What the live proxy tells as it checks an exchange: a finding the moment it is made, or a
+    part that could not be judged (``problem``)."""
+
+    exchange: int
+    #: When it was told (seconds since the epoch).
+    time: float
+    method: str
+    endpoint: str
+    side: Literal["request", "response", "exchange"]
+    protocol: str
+    finding: Finding | None = None
+    problem: Problem | None = None
+    #: True for a cross-exchange finding (no single recorded exchange shows it).
+    across: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ExchangeChecked(EngineEvent):
+    """The proxy has checked an exchange whole (told in exchange order); ``recording`` is the
+    exchange as a record keeps it, when one was asked for and a response came."""
+
+    exchange: int
+    recording: Recording | None = None

@@ -1,0 +1,23 @@
+"""The ``toolwire`` verbs, one module each: ``run(args)`` does the verb and returns its exit code.
+
+Each module is imported when its verb runs (:func:`toolwire.cli.main`), so a plain ``check`` loads
+``check`` alone.  A verb reads its arguments, calls the engines, and hands their results or
+events to the handlers (:mod:`toolwire.cli.handlers`), which print and write.
+"""
+
+__all__ = ["VERBS"]
+
+#: The verbs, in the order ``toolwire --help`` lists them; ``toolwire.cli.commands.<verb>`` runs each.
+VERBS = (
+    "check",
+    "rules",
+    "diagram",
+    "ids",
+    "fuzz",
+    "replay",
+    "explore",
+    "analyse",
+    "shapes",
+    "protocols",
+    "proxy",
+)
