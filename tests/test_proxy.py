@@ -15,7 +15,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -25,11 +25,12 @@ import orjson
 import pytest
 
 from helpers.proxy_support import DATA, chunks_of, free_port, serving, upstream_app
+from toolwire.cli.handlers._proxy import JsonLines, render_told
+from toolwire.cli.handlers._record import Recorder
+from toolwire.engines import EngineEvent, ExchangeChecked, LiveFinding
 from toolwire.engines._core._redact import redact_headers, redact_text, redact_url
 from toolwire.engines.checking._exchanges import check_recording
-from toolwire.engines.proxy._checker import Told
-from toolwire.engines.proxy._record import Recorder, record_of
-from toolwire.engines.proxy._report import JsonLines, render_told
+from toolwire.engines.proxy._record import record_of
 from toolwire.engines.proxy._server import Proxy, parse_listen
 from toolwire.errors import UsageError
 
@@ -39,12 +40,34 @@ CHAT_STREAM = "openai-chat-stream/seed002-provider-stream.sse"
 RESPONSES_REQUEST = {"model": "gpt-4o", "input": [{"role": "user", "content": "weather?"}], "stream": True}
 
 
+def telling(tell: Callable[[LiveFinding], None]) -> Callable[[EngineEvent], None]:
+    """A handler of the proxy's events that hands ``tell`` what it tells (not its checked exchanges)."""
+
+    def handler(event: EngineEvent) -> None:
+        if isinstance(event, LiveFinding):
+            tell(event)
+
+    return handler
+
+
+def recording_to(recorder: Recorder) -> Callable[[EngineEvent], None]:
+    """A handler of the proxy's events that adds each checked exchange's record to ``recorder``."""
+
+    def handler(event: EngineEvent) -> None:
+        if isinstance(event, ExchangeChecked) and event.recording is not None:
+            recorder.add(event.recording)
+
+    return handler
+
+
 @contextmanager
-def proxied(**options: Any) -> Iterator[tuple[Proxy, str, list[Told]]]:
+def proxied(
+    *handlers: Callable[[EngineEvent], None], **options: Any
+) -> Iterator[tuple[Proxy, str, list[LiveFinding]]]:
     """A fake upstream and the proxy in front of it; yields the proxy, its URL and what it told."""
-    told: list[Told] = []
+    told: list[LiveFinding] = []
     with serving(upstream_app()) as upstream:
-        proxy = Proxy(upstream, tell=told.append, **options)
+        proxy = Proxy(upstream, handlers=[telling(told.append), *handlers], **options)
         with serving(proxy.app) as url:
             yield proxy, url, told
             proxy.drain(30)
@@ -56,7 +79,7 @@ def fake(
     return {"x-fake-trace": trace, "x-fake-mode": mode, "x-fake-delay": str(delay), "x-fake-type": kind}
 
 
-def findings(told: list[Told]) -> list[tuple[str, str]]:
+def findings(told: list[LiveFinding]) -> list[tuple[str, str]]:
     return [(t.side, t.finding.rule) for t in told if t.finding is not None]
 
 
@@ -289,8 +312,8 @@ def test_an_upstream_error_status_is_forwarded_and_told() -> None:
 
 @pytest.mark.slow
 def test_an_upstream_that_cannot_be_reached_is_a_502_and_told() -> None:
-    told: list[Told] = []
-    proxy = Proxy(f"http://127.0.0.1:{free_port()}", tell=told.append)
+    told: list[LiveFinding] = []
+    proxy = Proxy(f"http://127.0.0.1:{free_port()}", handlers=[telling(told.append)])
     with serving(proxy.app) as url:
         response = httpx.post(url + "/v1/responses", json=RESPONSES_REQUEST)
         proxy.drain(10)
@@ -325,9 +348,9 @@ def _raw_upstream(answer: bytes) -> Iterator[str]:
 @pytest.mark.slow
 @pytest.mark.parametrize("answer", [b"", b"garbage, no HTTP\r\n\r\n"], ids=["closes", "garbage"])
 def test_an_upstream_that_closes_or_answers_no_http_is_a_502_and_told(answer: bytes) -> None:
-    told: list[Told] = []
+    told: list[LiveFinding] = []
     with _raw_upstream(answer) as upstream:
-        proxy = Proxy(upstream, tell=told.append)
+        proxy = Proxy(upstream, handlers=[telling(told.append)])
         with serving(proxy.app) as url:
             response = httpx.post(url + "/v1/responses", json=RESPONSES_REQUEST)
             proxy.drain(10)
@@ -349,9 +372,9 @@ def test_a_long_response_header_is_forwarded_as_it_came() -> None:
         f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Big: {big}\r\n"
         "Content-Length: 2\r\nConnection: close\r\n\r\n{}"
     ).encode()
-    told: list[Told] = []
+    told: list[LiveFinding] = []
     with _raw_upstream(answer) as upstream:
-        proxy = Proxy(upstream, tell=told.append)
+        proxy = Proxy(upstream, handlers=[telling(told.append)])
         with serving(proxy.app) as url:
             response = httpx.post(url + "/v1/chat/completions", content=b"{}")
             proxy.drain(10)
@@ -488,7 +511,7 @@ def test_the_record_checks_to_the_same_findings_as_the_live_report(
 ) -> None:
     record = tmp_path / f"run{suffix}"
     recorder = Recorder(record)
-    with proxied(recorded=recorder.add, isolate=isolate) as (_, url, told):
+    with proxied(recording_to(recorder), record=True, isolate=isolate) as (_, url, told):
         for trace in (RS7C, GOOD_RESPONSES, "openai-responses-stream/rs7a-no-created.sse"):
             httpx.post(url + "/v1/responses", json=RESPONSES_REQUEST, headers=fake(trace))
         httpx.post(
@@ -562,14 +585,16 @@ def test_credentials_appear_in_no_report_record_or_terminal_line(tmp_path: Path)
     lines = JsonLines(report.open("wb"))
     terminal = io.StringIO()
 
-    def tell(told: Told) -> None:
+    def tell(told: LiveFinding) -> None:
         lines.write(told)
         terminal.write(render_told(told, "text") + "\n")
         terminal.write(render_told(told, "json") + "\n")
 
-    told: list[Told] = []
+    told: list[LiveFinding] = []
     with serving(upstream_app()) as upstream:
-        proxy = Proxy(upstream, tell=tell, done=lambda c, checker: [_add(r, checker) for r in recorders])
+        proxy = Proxy(
+            upstream, handlers=[telling(tell)], done=lambda c, checker: [_add(r, checker) for r in recorders]
+        )
         with serving(proxy.app) as url:
             httpx.post(
                 url + f"/v1/responses?key={secret['query']}&alt=sse",
@@ -720,15 +745,15 @@ def test_the_cli_prints_the_mitmproxy_addon_path() -> None:
 
 @pytest.mark.slow
 def test_a_slow_or_failing_consumer_never_delays_or_breaks_the_stream() -> None:
-    def slow(told: Told) -> None:
+    def slow(told: LiveFinding) -> None:
         time.sleep(5)
 
-    def failing(told: Told) -> None:
+    def failing(told: LiveFinding) -> None:
         raise RuntimeError("a consumer that fails")
 
     for tell in (slow, failing):
         with serving(upstream_app()) as upstream:
-            proxy = Proxy(upstream, tell=tell)
+            proxy = Proxy(upstream, handlers=[telling(tell)])
             with serving(proxy.app) as url:
                 started = time.monotonic()
                 response = httpx.post(url + "/v1/responses", json=RESPONSES_REQUEST, headers=fake(RS7C))
@@ -833,7 +858,16 @@ def test_each_finding_is_one_json_line_with_where_when_rule_and_fix() -> None:
     finding = Finding(
         "RS-7c", "error", "bad sk-" + "b" * 30, 9, 29, "fix it", ("call_1",), "Provider said", None
     )
-    told = Told(3, 0.0, "POST", "api.openai.com/v1/responses", "response", "p", finding)
+    told = LiveFinding(
+        engine="proxy",
+        exchange=3,
+        time=0.0,
+        method="POST",
+        endpoint="api.openai.com/v1/responses",
+        side="response",
+        protocol="p",
+        finding=finding,
+    )
     line = orjson.loads(render_told(told, "json"))
     assert {
         k: line[k] for k in ("exchange", "endpoint", "rule", "severity", "ids", "fix", "provider_error")
@@ -926,9 +960,9 @@ def test_an_https_upstream_is_verified_and_refused_when_its_certificate_is_not_t
     for trusted in (False, True):
         if trusted:
             monkeypatch.setenv("SSL_CERT_FILE", tls[0])
-        told: list[Told] = []
+        told: list[LiveFinding] = []
         with serving(upstream_app(), tls) as upstream:
-            proxy = Proxy(upstream, tell=told.append)
+            proxy = Proxy(upstream, handlers=[telling(told.append)])
             with serving(proxy.app) as url:
                 response = httpx.post(url + "/v1/responses", json=RESPONSES_REQUEST, headers=fake(RS7C))
                 proxy.drain(30)
