@@ -3,12 +3,14 @@ target), Hypothesis's home, and the ids a ``--ignore-file`` sets aside."""
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolwire.errors import UsageError
+
+if TYPE_CHECKING:
+    import argparse
 
 __all__ = ["hypothesis_home", "ignore_file", "target"]
 

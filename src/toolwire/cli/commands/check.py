@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
@@ -10,6 +9,8 @@ from typing import TYPE_CHECKING
 from toolwire.errors import UsageError
 
 if TYPE_CHECKING:
+    import argparse
+
     from toolwire.engines._core._results import Report
 
 __all__ = ["run"]

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-import argparse
+from typing import TYPE_CHECKING
 
 from toolwire.errors import UsageError
+
+if TYPE_CHECKING:
+    import argparse
 
 __all__ = ["run"]
 

@@ -3,11 +3,14 @@ measured; a coverage suite written."""
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from toolwire.errors import UsageError
+
+if TYPE_CHECKING:
+    import argparse
 
 __all__ = ["run"]
 

@@ -3,10 +3,13 @@ printed by the handlers."""
 
 from __future__ import annotations
 
-import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from toolwire.cli.commands._target import ignore_file, target
+
+if TYPE_CHECKING:
+    import argparse
 
 __all__ = ["run"]
 

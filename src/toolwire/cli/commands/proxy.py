@@ -3,10 +3,13 @@ report and the record, and print the summary when it stops."""
 
 from __future__ import annotations
 
-import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from toolwire.errors import UsageError
+
+if TYPE_CHECKING:
+    import argparse
 
 __all__ = ["run"]
 
