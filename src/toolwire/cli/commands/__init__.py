@@ -5,19 +5,4 @@ Each module is imported when its verb runs (:func:`toolwire.cli.main`), so a pla
 events to the handlers (:mod:`toolwire.cli.handlers`), which print and write.
 """
 
-__all__ = ["VERBS"]
-
-#: The verbs, in the order ``toolwire --help`` lists them; ``toolwire.cli.commands.<verb>`` runs each.
-VERBS = (
-    "check",
-    "rules",
-    "diagram",
-    "ids",
-    "fuzz",
-    "replay",
-    "explore",
-    "analyse",
-    "shapes",
-    "protocols",
-    "proxy",
-)
+__all__: list[str] = []
