@@ -17,22 +17,12 @@ Needs ``pip install 'toolwire[mitmproxy]'`` (or mitmproxy and toolwire in one en
 
 from __future__ import annotations
 
-import sys
 import threading
 from typing import Any
 
-from toolwire.engines.proxy import (
-    Checked,
-    ExchangeChecker,
-    JsonLines,
-    Ledger,
-    Recorder,
-    Tally,
-    Told,
-    record_of,
-    render_summary,
-    render_told,
-)
+from toolwire.cli.handlers._proxy import ProxyOutputs
+from toolwire.engines._core._events import ExchangeChecked, LiveFinding
+from toolwire.engines.proxy import Checked, ExchangeChecker, LiveConversations, ProxyTotals, record_of
 
 __all__ = ["ToolwireAddon", "addons"]
 
@@ -41,16 +31,15 @@ _STREAMED = ("text/event-stream", "application/vnd.amazon.eventstream")
 
 
 class ToolwireAddon:
-    """The mitmproxy addon: an :class:`ExchangeChecker` per flow."""
+    """The mitmproxy addon: an :class:`ExchangeChecker` per flow, its events handed to the outputs
+    ``toolwire proxy`` has (:class:`~toolwire.cli.handlers._proxy.ProxyOutputs`)."""
 
     def __init__(self) -> None:
-        self.tally = Tally()
-        self.ledger = Ledger()
+        self.tally = ProxyTotals()
+        self.ledger = LiveConversations()
         self._count = 0
         self._lock = threading.Lock()
-        self._report: JsonLines | None = None
-        self._recorder: Recorder | None = None
-        self._format = "text"
+        self._outputs = ProxyOutputs()
         self._protocols: tuple[str, ...] = ()
         self._checkers: dict[int, ExchangeChecker] = {}
         self._options: Any = None
@@ -67,9 +56,9 @@ class ToolwireAddon:
         """Open the report and the record named by the options."""
         options = self._options
         if "toolwire_report" in updated and options.toolwire_report:
-            self._report = JsonLines(open(options.toolwire_report, "wb"))  # noqa: SIM115 - open while running
+            self._outputs.report_to(options.toolwire_report)
         if "toolwire_record" in updated and options.toolwire_record:
-            self._recorder = Recorder(options.toolwire_record)
+            self._outputs.record_to(options.toolwire_record)
         if "toolwire_protocol" in updated:
             self._protocols = tuple(p.strip() for p in options.toolwire_protocol.split(",") if p.strip())
             from toolwire.protocols import get_protocol
@@ -77,19 +66,16 @@ class ToolwireAddon:
             for name in self._protocols:
                 get_protocol(name)
         if "toolwire_format" in updated:
-            self._format = options.toolwire_format
+            self._outputs.fmt = options.toolwire_format
 
-    def _tell(self, told: Told) -> None:
+    def _tell(self, told: LiveFinding) -> None:
         self.tally.add(told)
-        if self._report is not None:
-            self._report.write(told)
-        with self._lock:
-            print(render_told(told, self._format), file=sys.stdout, flush=True)
+        self._outputs(told)
 
     def _done(self, checked: Checked, checker: ExchangeChecker) -> None:
         self._checkers.pop(checked.exchange, None)
-        if self._recorder is not None and (recording := record_of(checker)) is not None:
-            self._recorder.add(recording)
+        recording = record_of(checker) if self._outputs.recorder is not None else None
+        self._outputs(ExchangeChecked(engine="proxy", exchange=checked.exchange, recording=recording))
 
     def request(self, flow: Any) -> None:
         """The request was read whole: check it (in the flow's own checker thread)."""
@@ -158,12 +144,7 @@ class ToolwireAddon:
                 # A flow mitmproxy never ended: its response is judged as far as it came.
                 checker.failed("mitmproxy stopped before the response ended")
             checker.join(25)
-        with self._lock:
-            print(render_summary(self.tally, self._format), file=sys.stdout, flush=True)
-        if self._report is not None:
-            self._report.close()
-        if self._recorder is not None:
-            self._recorder.close()
+        self._outputs.close(self.tally)
 
 
 addons = [ToolwireAddon()]

@@ -18,7 +18,7 @@ import gzip
 import hashlib
 import socket
 import threading
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -31,7 +31,8 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 if TYPE_CHECKING:
-    from toolwire.engines.proxy._checker import Told
+    from toolwire.cli.handlers._record import Recorder
+    from toolwire.engines import EngineEvent, LiveFinding
     from toolwire.engines.proxy._server import Proxy
 
 DATA = Path(__file__).parent.parent / "data"
@@ -181,17 +182,41 @@ CHAT_STREAM = "openai-chat-stream/seed002-provider-stream.sse"
 RESPONSES_REQUEST = {"model": "gpt-4o", "input": [{"role": "user", "content": "weather?"}], "stream": True}
 
 
+def telling(tell: Callable[[LiveFinding], None]) -> Callable[[EngineEvent], None]:
+    """A handler of the proxy's events that hands ``tell`` what it tells (not its checked exchanges)."""
+    from toolwire.engines import LiveFinding
+
+    def handler(event: EngineEvent) -> None:
+        if isinstance(event, LiveFinding):
+            tell(event)
+
+    return handler
+
+
+def recording_to(recorder: Recorder) -> Callable[[EngineEvent], None]:
+    """A handler of the proxy's events that adds each checked exchange's record to ``recorder``."""
+    from toolwire.engines import ExchangeChecked
+
+    def handler(event: EngineEvent) -> None:
+        if isinstance(event, ExchangeChecked) and event.recording is not None:
+            recorder.add(event.recording)
+
+    return handler
+
+
 @contextmanager
-def proxied(**options: Any) -> Iterator[tuple[Proxy, str, list[Told]]]:
+def proxied(
+    *handlers: Callable[[EngineEvent], None], **options: Any
+) -> Iterator[tuple[Proxy, str, list[LiveFinding]]]:
     """A fake upstream and the proxy in front of it; yields the proxy, its URL and what it told.
 
     ``options`` go to :class:`Proxy`: ``isolate=True`` checks in a process of its own, as the CLI does.
     """
     from toolwire.engines.proxy._server import Proxy
 
-    told: list[Told] = []
+    told: list[LiveFinding] = []
     with serving(upstream_app()) as upstream:
-        proxy = Proxy(upstream, tell=told.append, **options)
+        proxy = Proxy(upstream, handlers=[telling(told.append), *handlers], **options)
         with serving(proxy.app) as url:
             yield proxy, url, told
             proxy.drain(30)
@@ -203,5 +228,5 @@ def fake(
     return {"x-fake-trace": trace, "x-fake-mode": mode, "x-fake-delay": str(delay), "x-fake-type": kind}
 
 
-def findings(told: list[Told]) -> list[tuple[str, str]]:
+def findings(told: list[LiveFinding]) -> list[tuple[str, str]]:
     return [(t.side, t.finding.rule) for t in told if t.finding is not None]

@@ -2,7 +2,7 @@
 runs them) tell what the checks in the forwarder's process tell, and fall behind without holding the
 stream up.
 
-The two are twins: ``Proxy(isolate=True)`` (the CLI, ``engines/proxy/_main.py``) and
+The two are twins: ``Proxy(isolate=True)`` (the CLI, ``cli/commands/proxy.py``) and
 ``Proxy(isolate=False)`` (the library's default).  The first test here holds them equal on one
 session's traffic; the server's tests that take the ``isolate`` fixture (``test_proxy_server.py``)
 run on both.
@@ -18,7 +18,7 @@ import orjson
 import pytest
 
 from helpers.proxy_support import CHAT_STREAM, DATA, GOOD_RESPONSES, RESPONSES_REQUEST, RS7C, fake, proxied
-from toolwire.engines.proxy._checker import Told
+from toolwire.engines import LiveFinding
 
 
 def _session(url: str, tmp_path: Path) -> None:
@@ -56,7 +56,7 @@ def _session(url: str, tmp_path: Path) -> None:
         httpx.post(url + "/v1/chat/completions", json=body, headers=fake(CHAT_STREAM), timeout=60)
 
 
-def _what(told: list[Told], upstream: str) -> list[tuple[Any, ...]]:
+def _what(told: list[LiveFinding], upstream: str) -> list[tuple[Any, ...]]:
     """What was told, without when and without the upstream's port (each run has its own): each
     finding and problem with its exchange, side and protocol."""
     host = upstream.split("://", 1)[-1]

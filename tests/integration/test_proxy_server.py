@@ -35,13 +35,16 @@ from helpers.proxy_support import (
     findings,
     free_port,
     proxied,
+    recording_to,
     serving,
+    telling,
     upstream_app,
 )
+from toolwire.cli.handlers._proxy import JsonLines, render_told
+from toolwire.cli.handlers._record import Recorder
+from toolwire.engines import LiveFinding
 from toolwire.engines.checking._exchanges import check_recording
-from toolwire.engines.proxy._checker import Told
-from toolwire.engines.proxy._record import Recorder, record_of
-from toolwire.engines.proxy._report import JsonLines, render_told
+from toolwire.engines.proxy._record import record_of
 from toolwire.engines.proxy._server import Proxy
 
 #: Where the isolated checker is known to tell less than the in-thread one (found by running these
@@ -264,8 +267,8 @@ def test_an_upstream_error_status_is_forwarded_and_told(isolate: bool) -> None:
 
 @pytest.mark.slow
 def test_an_upstream_that_cannot_be_reached_is_a_502_and_told(isolate: bool) -> None:
-    told: list[Told] = []
-    proxy = Proxy(f"http://127.0.0.1:{free_port()}", tell=told.append, isolate=isolate)
+    told: list[LiveFinding] = []
+    proxy = Proxy(f"http://127.0.0.1:{free_port()}", handlers=[telling(told.append)], isolate=isolate)
     with serving(proxy.app) as url:
         response = httpx.post(url + "/v1/responses", json=RESPONSES_REQUEST)
         proxy.drain(10)
@@ -300,9 +303,9 @@ def _raw_upstream(answer: bytes) -> Iterator[str]:
 @pytest.mark.slow
 @pytest.mark.parametrize("answer", [b"", b"garbage, no HTTP\r\n\r\n"], ids=["closes", "garbage"])
 def test_an_upstream_that_closes_or_answers_no_http_is_a_502_and_told(answer: bytes, isolate: bool) -> None:
-    told: list[Told] = []
+    told: list[LiveFinding] = []
     with _raw_upstream(answer) as upstream:
-        proxy = Proxy(upstream, tell=told.append, isolate=isolate)
+        proxy = Proxy(upstream, handlers=[telling(told.append)], isolate=isolate)
         with serving(proxy.app) as url:
             response = httpx.post(url + "/v1/responses", json=RESPONSES_REQUEST)
             proxy.drain(10)
@@ -324,9 +327,9 @@ def test_a_long_response_header_is_forwarded_as_it_came() -> None:
         f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Big: {big}\r\n"
         "Content-Length: 2\r\nConnection: close\r\n\r\n{}"
     ).encode()
-    told: list[Told] = []
+    told: list[LiveFinding] = []
     with _raw_upstream(answer) as upstream:
-        proxy = Proxy(upstream, tell=told.append)
+        proxy = Proxy(upstream, handlers=[telling(told.append)])
         with serving(proxy.app) as url:
             response = httpx.post(url + "/v1/chat/completions", content=b"{}")
             proxy.drain(10)
@@ -463,7 +466,7 @@ def test_the_record_checks_to_the_same_findings_as_the_live_report(
 ) -> None:
     record = tmp_path / f"run{suffix}"
     recorder = Recorder(record)
-    with proxied(recorded=recorder.add, isolate=isolate) as (_, url, told):
+    with proxied(recording_to(recorder), record=True, isolate=isolate) as (_, url, told):
         for trace in (RS7C, GOOD_RESPONSES, "openai-responses-stream/rs7a-no-created.sse"):
             httpx.post(url + "/v1/responses", json=RESPONSES_REQUEST, headers=fake(trace))
         httpx.post(
@@ -537,14 +540,16 @@ def test_credentials_appear_in_no_report_record_or_terminal_line(tmp_path: Path)
     lines = JsonLines(report.open("wb"))
     terminal = io.StringIO()
 
-    def tell(told: Told) -> None:
+    def tell(told: LiveFinding) -> None:
         lines.write(told)
         terminal.write(render_told(told, "text") + "\n")
         terminal.write(render_told(told, "json") + "\n")
 
-    told: list[Told] = []
+    told: list[LiveFinding] = []
     with serving(upstream_app()) as upstream:
-        proxy = Proxy(upstream, tell=tell, done=lambda c, checker: [_add(r, checker) for r in recorders])
+        proxy = Proxy(
+            upstream, handlers=[telling(tell)], done=lambda c, checker: [_add(r, checker) for r in recorders]
+        )
         with serving(proxy.app) as url:
             httpx.post(
                 url + f"/v1/responses?key={secret['query']}&alt=sse",
@@ -581,15 +586,15 @@ def test_credentials_appear_in_no_report_record_or_terminal_line(tmp_path: Path)
 
 @pytest.mark.slow
 def test_a_slow_or_failing_consumer_never_delays_or_breaks_the_stream(isolate: bool) -> None:
-    def slow(told: Told) -> None:
+    def slow(told: LiveFinding) -> None:
         time.sleep(5)
 
-    def failing(told: Told) -> None:
+    def failing(told: LiveFinding) -> None:
         raise RuntimeError("a consumer that fails")
 
     for tell in (slow, failing):
         with serving(upstream_app()) as upstream:
-            proxy = Proxy(upstream, tell=tell, isolate=isolate)
+            proxy = Proxy(upstream, handlers=[telling(tell)], isolate=isolate)
             with serving(proxy.app) as url:
                 started = time.monotonic()
                 response = httpx.post(url + "/v1/responses", json=RESPONSES_REQUEST, headers=fake(RS7C))
@@ -662,9 +667,9 @@ def test_an_https_upstream_is_verified_and_refused_when_its_certificate_is_not_t
     for trusted in (False, True):
         if trusted:
             monkeypatch.setenv("SSL_CERT_FILE", tls[0])
-        told: list[Told] = []
+        told: list[LiveFinding] = []
         with serving(upstream_app(), tls) as upstream:
-            proxy = Proxy(upstream, tell=told.append, isolate=isolate)
+            proxy = Proxy(upstream, handlers=[telling(told.append)], isolate=isolate)
             with serving(proxy.app) as url:
                 response = httpx.post(url + "/v1/responses", json=RESPONSES_REQUEST, headers=fake(RS7C))
                 proxy.drain(30)

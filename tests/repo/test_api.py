@@ -58,6 +58,7 @@ PUBLIC = {
         "load_target", "tool_result", "Target",
         "FuzzOptions", "ExploreOptions", "EngineEvent", "Started", "Progress", "FindingFound",
         "FindingShrunk", "Finished", "SaveCounterexamples", "ShowProgress", "PrintReport",
+        "LiveFinding", "ExchangeChecked",
         "Analysis", "Exploration", "StateSpace", "analyse", "analyse_machine", "coverage_suite", "explore",
         "paths", "state_space",
         "ShapeReport", "shapes_file", "check_log",

@@ -23,7 +23,6 @@ def small_parts(monkeypatch: pytest.MonkeyPatch) -> None:
     """Logs of some hundred KiB are cut as big ones are (8 MiB and more, in parts of 4 MiB or more)."""
     monkeypatch.setattr(_jobs, "BIG", 64 << 10)
     monkeypatch.setattr(_jobs, "PART_MIN", 16 << 10)
-    monkeypatch.setattr("toolwire.cli._BIG", 64 << 10)
 
 
 def _body(rng: random.Random, n: int) -> dict[str, Any]:
@@ -541,7 +540,7 @@ def test_a_failed_part_of_a_log_is_a_problem_and_an_event_with_its_traceback() -
 
 
 def test_the_cli_prints_the_traceback_of_a_failed_part(capsys: pytest.CaptureFixture[str]) -> None:
-    from toolwire.cli import _failures
+    from toolwire.cli.handlers._check import print_part_failures as _failures
     from toolwire.engines._core._events import PartFailed, ReportReady
 
     _failures(PartFailed(engine="logs", part="a.jsonl@0", traceback="Traceback ...\nValueError: boom\n"))

@@ -9,7 +9,7 @@ import orjson
 import pytest
 
 from helpers.proxy_support import DATA, RESPONSES_REQUEST, RS7C
-from toolwire.engines.proxy._record import Recorder
+from toolwire.cli.handlers._record import Recorder
 from toolwire.errors import UsageError
 
 

@@ -1,11 +1,11 @@
-"""The proxy's report (``engines/proxy/_report.py``): one JSON line or one text line per finding."""
+"""The proxy's report (``cli/handlers/_proxy.py``): one JSON line or one text line per finding."""
 
 from __future__ import annotations
 
 import orjson
 
-from toolwire.engines.proxy._checker import Told
-from toolwire.engines.proxy._report import render_told
+from toolwire.cli.handlers._proxy import render_told
+from toolwire.engines import LiveFinding
 
 
 def test_each_finding_is_one_json_line_with_where_when_rule_and_fix() -> None:
@@ -14,7 +14,16 @@ def test_each_finding_is_one_json_line_with_where_when_rule_and_fix() -> None:
     finding = Finding(
         "RS-7c", "error", "bad sk-" + "b" * 30, 9, 29, "fix it", ("call_1",), "Provider said", None
     )
-    told = Told(3, 0.0, "POST", "api.openai.com/v1/responses", "response", "p", finding)
+    told = LiveFinding(
+        engine="proxy",
+        exchange=3,
+        time=0.0,
+        method="POST",
+        endpoint="api.openai.com/v1/responses",
+        side="response",
+        protocol="p",
+        finding=finding,
+    )
     line = orjson.loads(render_told(told, "json"))
     assert {
         k: line[k] for k in ("exchange", "endpoint", "rule", "severity", "ids", "fix", "provider_error")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Mapping
+from typing import Any
 
 from toolwire.cli._options import CHECK_OPTIONS
 
@@ -32,6 +33,7 @@ def parser() -> argparse.ArgumentParser:
         help="trace file(s), VCR cassettes, HAR files or OTLP JSON; with the log options below, logs of "
         "JSON records (a folder: every file under it); - reads stdin",
     )
+    presets = ", ".join(_presets())
     for option in CHECK_OPTIONS:
         check.add_argument(
             *option.flags,
@@ -39,45 +41,9 @@ def parser() -> argparse.ArgumentParser:
             choices=option.choices or None,
             default=option.default,
             metavar=option.metavar,
-            help=None if option.help is None else option.help.format(names=names),
+            help=None if option.help is None else option.help.format(names=names, presets=presets),
+            **_KINDS[option.kind],
         )
-    check.add_argument(
-        "--request",
-        metavar="PATH",
-        help="FILE is a log of JSON records: the dotted path of each record's request body "
-        "(input.inputBodyJson; JSON text found there is decoded)",
-    )
-    check.add_argument("--response", metavar="PATH", help="the dotted path of each record's response body")
-    check.add_argument(
-        "--body", metavar="PATH", help="the dotted path of each record's body, a request or a response"
-    )
-    check.add_argument(
-        "--log",
-        action="append",
-        metavar="PRESET",
-        help="where a known source keeps its bodies, one per FILE (or one for all): "
-        + ", ".join(_presets())
-        + "; a batch's input and output given together are joined on custom_id",
-    )
-    check.add_argument(
-        "--group-by",
-        metavar="PATH",
-        help="the records of one conversation (a session, trace or conversation id): their turns are "
-        "checked in order, each request replaying the calls the response before it made (RT-1, RT-2)",
-    )
-    check.add_argument(
-        "--order-by",
-        metavar="PATH",
-        help="orders a group's records (a timestamp or turn index; default: as logged)",
-    )
-    check.add_argument(
-        "--jobs",
-        type=int,
-        metavar="N",
-        help="processes to check on (default: the CPU count; a pool starts only for several files or "
-        "a log over 8 MiB, which is cut at line ends, a grouped one spilled into buckets by group "
-        "first); the output is the same as with --jobs 1",
-    )
 
     rules = verbs.add_parser("rules", help="list the rules toolwire checks")
     rules.add_argument("--protocol", "-p", metavar="P", help=f"only this protocol's: {names}")
@@ -298,6 +264,10 @@ def parser() -> argparse.ArgumentParser:
     proxy.add_argument("--format", choices=("text", "json"), default="text")
     _explain(verbs.choices)
     return parser
+
+
+#: How argparse reads each kind of :class:`~toolwire.cli._options.Option`.
+_KINDS: dict[str, dict[str, Any]] = {"store": {}, "append": {"action": "append"}, "int": {"type": int}}
 
 
 class _Help(argparse.RawDescriptionHelpFormatter):

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
 from collections.abc import Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import orjson
 
@@ -13,7 +14,10 @@ from toolwire.properties import Protocol, Rule
 from toolwire.protocols import get_protocol
 from toolwire.protocols._registry import protocol_names
 
-__all__ = ["render_json", "render_protocols", "render_rules", "render_text"]
+if TYPE_CHECKING:
+    from toolwire.engines._core._events import EngineEvent
+
+__all__ = ["print_part_failures", "render_json", "render_protocols", "render_rules", "render_text"]
 
 #: Text output shows at most this many findings per rule and says how many it left out.
 PER_RULE: Final = 20
@@ -127,3 +131,12 @@ def render_protocols(protocols: Sequence[Protocol], fmt: str) -> str:
         ).decode()
     width = max(len(p.name) for p in protocols)
     return "\n".join(f"{p.name:<{width}}  {p.summary}" for p in protocols)
+
+
+def print_part_failures(event: EngineEvent) -> None:
+    """The traceback of a pool part whose check raised, to standard error (its report says the part
+    was not checked)."""
+    from toolwire.engines._core._events import PartFailed
+
+    if isinstance(event, PartFailed):
+        print(event.traceback, file=sys.stderr)

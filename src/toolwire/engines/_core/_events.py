@@ -1,11 +1,11 @@
-"""What a campaign, an exploration or a check reports while it runs: small frozen events.
+"""What a campaign, an exploration, a check or the live proxy reports while it runs: small frozen events.
 
 The engines (:func:`~toolwire.engines.fuzz`, :func:`~toolwire.engines.explore`,
-:func:`~toolwire.engines.check_log`, :func:`~toolwire.engines.check_path`) print
-nothing and write no file: they call their handlers with these events, and the
-handlers print progress, save counterexamples and render the report
-(``_handlers.py``; the CLI wires its own).  The shape of Schemathesis's
-``engine/events.py``.
+:func:`~toolwire.engines.check_log`, :func:`~toolwire.engines.check_path`, the proxy) print
+nothing: they call their handlers with these events, and the handlers print progress, save
+counterexamples, render the report, write the proxy's report and record
+(``engines/fuzzing/_handlers.py`` saves; the CLI's :mod:`toolwire.cli.handlers` print and
+write).  The shape of Schemathesis's ``engine/events.py``.
 """
 
 from __future__ import annotations
@@ -14,24 +14,28 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
 
 if TYPE_CHECKING:
-    from toolwire.engines._core._results import Report
+    from toolwire.engines._core._results import Problem, Report
     from toolwire.engines.exploring import Exploration
     from toolwire.engines.fuzzing import Counterexample, FuzzRun
+    from toolwire.engines.proxy import Recording
+    from toolwire.properties import Finding
 
 __all__ = [
     "Engine",
     "EngineEvent",
+    "ExchangeChecked",
     "FindingFound",
     "FindingShrunk",
     "Finished",
     "Handler",
+    "LiveFinding",
     "PartFailed",
     "Progress",
     "ReportReady",
     "Started",
 ]
 
-Engine = Literal["fuzz", "explore", "check", "logs"]
+Engine = Literal["fuzz", "explore", "check", "logs", "proxy"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -111,3 +115,30 @@ class Handler(Protocol):
 
     def __call__(self, event: EngineEvent, /) -> None:
         """Take one event."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LiveFinding(EngineEvent):
+    """What the live proxy tells as it checks an exchange: a finding the moment it is made, or a
+    part that could not be judged (``problem``)."""
+
+    exchange: int
+    #: When it was told (seconds since the epoch).
+    time: float
+    method: str
+    endpoint: str
+    side: Literal["request", "response", "exchange"]
+    protocol: str
+    finding: Finding | None = None
+    problem: Problem | None = None
+    #: True for a cross-exchange finding (no single recorded exchange shows it).
+    across: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ExchangeChecked(EngineEvent):
+    """The proxy has checked an exchange whole (told in exchange order); ``recording`` is the
+    exchange as a record keeps it, when one was asked for and a response came."""
+
+    exchange: int
+    recording: Recording | None = None

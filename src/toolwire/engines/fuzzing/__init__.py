@@ -26,10 +26,8 @@ __all__ = [
     "InProcessTarget",
     "MachineCoverage",
     "Outcome",
-    "PrintReport",
     "PythonName",
     "SaveCounterexamples",
-    "ShowProgress",
     "Signature",
     "Steering",
     "Target",
@@ -46,6 +44,7 @@ __all__ = [
     "file_name",
     "fuzz",
     "fuzz_with",
+    "hypothesis_folder",
     "hypothesis_home",
     "judge",
     "load_counterexample",
@@ -84,7 +83,7 @@ if TYPE_CHECKING:
         smaller,
     )
     from toolwire.engines.fuzzing._coverage import Coverage, MachineCoverage, Watch
-    from toolwire.engines.fuzzing._handlers import PrintReport, SaveCounterexamples, ShowProgress
+    from toolwire.engines.fuzzing._handlers import SaveCounterexamples
     from toolwire.engines.fuzzing._judge import (
         MUTATIONS,
         PROPERTIES,
@@ -101,6 +100,7 @@ if TYPE_CHECKING:
         check_timeout,
         deviated,
         duration,
+        hypothesis_folder,
         waiting,
     )
     from toolwire.engines.fuzzing._steer import TRIES, Example, Signature, Steering, marks, steered
@@ -131,15 +131,22 @@ _LAZY = {
         "toolwire.engines.fuzzing._counterexample",
     ),
     **dict.fromkeys(("Coverage", "MachineCoverage", "Watch"), "toolwire.engines.fuzzing._coverage"),
-    **dict.fromkeys(
-        ("PrintReport", "SaveCounterexamples", "ShowProgress"), "toolwire.engines.fuzzing._handlers"
-    ),
+    "SaveCounterexamples": "toolwire.engines.fuzzing._handlers",
     **dict.fromkeys(
         ("Fault", "MUTATIONS", "Outcome", "PROPERTIES", "TARGET_FAILURES", "judge", "round_trip"),
         "toolwire.engines.fuzzing._judge",
     ),
     **dict.fromkeys(
-        ("ExploreOptions", "FuzzOptions", "NO_QUIRKS", "check_timeout", "deviated", "duration", "waiting"),
+        (
+            "ExploreOptions",
+            "FuzzOptions",
+            "NO_QUIRKS",
+            "check_timeout",
+            "deviated",
+            "duration",
+            "hypothesis_folder",
+            "waiting",
+        ),
         "toolwire.engines.fuzzing._options",
     ),
     **dict.fromkeys(

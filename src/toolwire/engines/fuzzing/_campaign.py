@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
-from typing import Any, ClassVar, Final, TextIO
+from typing import Any, ClassVar, Final
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
 from hypothesis import strategies as st
@@ -44,9 +44,9 @@ from toolwire.engines._core._events import (
 )
 from toolwire.engines.fuzzing._counterexample import Counterexample, smaller
 from toolwire.engines.fuzzing._coverage import Coverage, Watch
-from toolwire.engines.fuzzing._handlers import SaveCounterexamples, ShowProgress
+from toolwire.engines.fuzzing._handlers import SaveCounterexamples
 from toolwire.engines.fuzzing._judge import MUTATIONS, PROPERTIES, Fault, Outcome, judge
-from toolwire.engines.fuzzing._options import FuzzOptions, deviated, waiting
+from toolwire.engines.fuzzing._options import FuzzOptions, deviated, hypothesis_folder, waiting
 from toolwire.engines.fuzzing._steer import Example, Signature, Steering, steered
 from toolwire.engines.fuzzing._targets import Target, TargetRecipe, load_target
 from toolwire.errors import UsageError
@@ -604,20 +604,16 @@ def _database(spec: str | None) -> Any:
 
 @contextlib.contextmanager
 def hypothesis_home() -> Iterator[None]:
-    """Hypothesis's own files (its caches) go to the user's cache folder while a campaign runs.
-
-    Not ``./.hypothesis`` in the folder the user works in.  ``HYPOTHESIS_STORAGE_DIRECTORY``,
-    when set, still wins; whatever home was set before is put back afterwards, so the caller's
-    own Hypothesis keeps its folder.
-    """
+    """Hypothesis's own files go to :func:`hypothesis_folder` while a campaign runs; whatever home
+    was set before is put back afterwards, so the caller's own Hypothesis keeps its folder."""
     from hypothesis import configuration
 
-    if os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+    folder = hypothesis_folder()
+    if folder is None:
         yield
         return
     home = vars(configuration).get("__hypothesis_home_directory")
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    configuration.set_hypothesis_home_dir(base / "toolwire" / "hypothesis")
+    configuration.set_hypothesis_home_dir(folder)
     try:
         yield
     finally:
@@ -635,7 +631,6 @@ def fuzz(
     timeout: float = 5.0,
     mutate: bool = False,
     out: str | os.PathLike[str] | None = "counterexamples",
-    progress: TextIO | None = None,
     like: Iterable[str] | None = None,
     time_limit: float | str | None = None,
     ignore: Iterable[str] = (),
@@ -655,8 +650,8 @@ def fuzz(
     for others.  ``ignore`` names findings set aside (a property, a rule id, or
     ``property:kind``).  ``mutate`` feeds mutated history (for sanitizers), and
     then only intact call/result pairs must survive.  The same ``seed`` gives
-    the same run.  ``progress`` (a stream) shows progress on it; ``handlers``
-    get every event (``toolwire.engines`` lists them) after the saving.
+    the same run.  ``handlers`` get every event (``toolwire.engines`` lists them)
+    after the saving; ``toolwire.engines.ShowProgress(sys.stderr)`` shows progress.
 
     ``database`` (a folder, or ``redis://HOST:PORT/N``) keeps the failing
     examples Hypothesis found, and a campaign replays those of the same target
@@ -681,8 +676,6 @@ def fuzz(
         min_coverage=min_coverage,
     )
     wired: list[Handler] = [SaveCounterexamples(out)] if out is not None else []
-    if progress is not None:
-        wired.append(ShowProgress(progress))
     return fuzz_with(target, options, [*wired, *handlers])
 
 

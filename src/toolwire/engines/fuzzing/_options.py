@@ -8,8 +8,10 @@ Durations read alike for both engines: ``90s``, ``10m``, ``1h``, or seconds as a
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Final
 
 from toolwire.errors import UsageError
@@ -23,6 +25,7 @@ __all__ = [
     "check_timeout",
     "deviated",
     "duration",
+    "hypothesis_folder",
     "waiting",
 ]
 
@@ -32,6 +35,18 @@ NO_QUIRKS: Final = "none"
 #: ``max_examples`` when only a time limit bounds a campaign.
 UNLIMITED: Final = 10**9
 _UNITS: Final = {"s": 1.0, "m": 60.0, "h": 3600.0}
+
+
+def hypothesis_folder() -> Path | None:
+    """Where Hypothesis keeps its own files (its caches) while toolwire fuzzes or explores: the
+    user's cache folder, not ``./.hypothesis`` in the folder the user works in; None when
+    ``HYPOTHESIS_STORAGE_DIRECTORY`` says where (it wins).  ``--database`` is where findings go.
+
+    The campaign sets it while it runs; the CLI, for its whole process and the processes it starts.
+    """
+    if os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+        return None
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "toolwire" / "hypothesis"
 
 
 def duration(value: str | float | None, what: str = "--time-limit") -> float | None:

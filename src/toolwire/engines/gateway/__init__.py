@@ -31,13 +31,8 @@ if TYPE_CHECKING:
         body_record,
         worker_prefix,
     )
-    from toolwire.engines.gateway._target import (
-        GatewayRecipe,
-        GatewayTarget,
-        is_gateway,
-        parse_headers,
-        parse_upstream,
-    )
+    from toolwire.engines.gateway._spelling import is_gateway
+    from toolwire.engines.gateway._target import GatewayRecipe, GatewayTarget, parse_headers, parse_upstream
 
 # Each loads on first use: a check imports none of what it does not run.
 _LAZY = {
@@ -45,8 +40,9 @@ _LAZY = {
         ("Conversation", "MARKER", "MockProvider", "Router", "ThreadServer", "body_record", "worker_prefix"),
         "toolwire.engines.gateway._mock_provider",
     ),
+    "is_gateway": "toolwire.engines.gateway._spelling",
     **dict.fromkeys(
-        ("GatewayRecipe", "GatewayTarget", "is_gateway", "parse_headers", "parse_upstream"),
+        ("GatewayRecipe", "GatewayTarget", "parse_headers", "parse_upstream"),
         "toolwire.engines.gateway._target",
     ),
 }

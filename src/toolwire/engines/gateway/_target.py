@@ -55,16 +55,11 @@ from toolwire.protocols import get_protocol
 from toolwire.protocols._http import face, tools_for
 from toolwire.protocols._relations import Broken, Ledger, _pair, ledger, relate
 
-__all__ = ["GatewayRecipe", "GatewayTarget", "is_gateway", "parse_headers", "parse_upstream"]
+__all__ = ["GatewayRecipe", "GatewayTarget", "parse_headers", "parse_upstream"]
 
 Wire = list[dict[str, Any]]
 #: The model the client asks for when ``--model`` is not given.
 DEFAULT_MODEL: Final = "toolwire-model"
-
-
-def is_gateway(spec: object) -> bool:
-    """Whether a target spelling names an HTTP gateway (an ``http://`` or ``https://`` URL)."""
-    return isinstance(spec, str) and spec.strip().lower().startswith(("http://", "https://"))
 
 
 def parse_upstream(text: str) -> tuple[str, int]:

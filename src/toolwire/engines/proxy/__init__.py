@@ -1,5 +1,6 @@
 """``toolwire proxy``: a live proxy that forwards every byte unchanged and checks a copy of each
-exchange, in a process of its own, with its record and report.
+exchange, in a process of its own; it reports as events (``LiveFinding``, ``ExchangeChecked``),
+which the CLI's handlers print, write to the report and record.
 """
 
 from typing import TYPE_CHECKING
@@ -14,56 +15,41 @@ __all__ = [
     "Checked",
     "ExchangeChecker",
     "Isolated",
-    "JsonLines",
-    "Ledger",
+    "LiveConversations",
     "Pipe",
     "Proxy",
-    "Recorder",
+    "ProxyTotals",
     "Recording",
     "RemoteChecker",
-    "Tally",
-    "Told",
+    "cassette_item",
+    "har_entry",
     "har_of",
     "is_loopback",
     "parse_listen",
     "record_of",
-    "render_summary",
-    "render_told",
-    "run_proxy",
     "serve",
-    "told_json",
     "unreadable",
 ]
 
 if TYPE_CHECKING:
-    from toolwire.engines.proxy._checker import Checked, ExchangeChecker, Ledger, Told
+    from toolwire.engines.proxy._checker import Checked, ExchangeChecker, LiveConversations
     from toolwire.engines.proxy._isolation import MAX_QUEUED, Isolated, RemoteChecker
-    from toolwire.engines.proxy._main import run_proxy
     from toolwire.engines.proxy._pipe import MAX_BEHIND, MAX_BODY, Pipe
-    from toolwire.engines.proxy._record import Recorder, Recording, har_of, record_of
-    from toolwire.engines.proxy._report import (
-        JsonLines,
-        Tally,
-        render_summary,
-        render_told,
-        told_json,
-        unreadable,
-    )
+    from toolwire.engines.proxy._record import Recording, cassette_item, har_entry, har_of, record_of
     from toolwire.engines.proxy._server import Proxy, is_loopback, parse_listen, serve
+    from toolwire.engines.proxy._totals import ProxyTotals, unreadable
     from toolwire.engines.proxy._upstream import AiohttpTransport
 
 # Each loads on first use: a check imports none of what it does not run.
 _LAZY = {
-    **dict.fromkeys(("Checked", "ExchangeChecker", "Ledger", "Told"), "toolwire.engines.proxy._checker"),
+    **dict.fromkeys(("Checked", "ExchangeChecker", "LiveConversations"), "toolwire.engines.proxy._checker"),
     **dict.fromkeys(("Isolated", "MAX_QUEUED", "RemoteChecker"), "toolwire.engines.proxy._isolation"),
-    **dict.fromkeys(("run_proxy",), "toolwire.engines.proxy._main"),
     **dict.fromkeys(("MAX_BEHIND", "MAX_BODY", "Pipe"), "toolwire.engines.proxy._pipe"),
-    **dict.fromkeys(("Recorder", "Recording", "har_of", "record_of"), "toolwire.engines.proxy._record"),
     **dict.fromkeys(
-        ("JsonLines", "Tally", "render_summary", "render_told", "told_json", "unreadable"),
-        "toolwire.engines.proxy._report",
+        ("Recording", "cassette_item", "har_entry", "har_of", "record_of"), "toolwire.engines.proxy._record"
     ),
     **dict.fromkeys(("Proxy", "is_loopback", "parse_listen", "serve"), "toolwire.engines.proxy._server"),
+    **dict.fromkeys(("ProxyTotals", "unreadable"), "toolwire.engines.proxy._totals"),
     **dict.fromkeys(("AiohttpTransport",), "toolwire.engines.proxy._upstream"),
 }
 

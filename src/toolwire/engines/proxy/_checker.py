@@ -9,7 +9,7 @@ once more, whole, exactly as ``toolwire check`` checks it in a record
 (:func:`._exchanges.exchange_reports`): what that adds (the end-of-stream
 rules) is told then, so the record and the live report agree.
 
-Across exchanges (:class:`Ledger`): a tool result in a request answers a call
+Across exchanges (:class:`LiveConversations`): a tool result in a request answers a call
 whose id some response through the proxy emitted; one that answers none is a
 finding of RT-1 (a warning while the proxy has not seen that conversation start).
 """
@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from toolwire.engines._core._detect import detect, endpoint_of
+from toolwire.engines._core._events import LiveFinding
 from toolwire.engines._core._results import Problem, Report
 from toolwire.engines.checking import Conversations, choose, emitted_ids, exchange_reports
 from toolwire.engines.proxy._pipe import Pipe
@@ -32,7 +33,7 @@ from toolwire.models._eventstream import CONTENT_TYPE
 from toolwire.properties import Finding, Monitor, Protocol
 from toolwire.protocols import get_protocol
 
-__all__ = ["Checked", "ExchangeChecker", "Ledger", "Told"]
+__all__ = ["Checked", "ExchangeChecker", "LiveConversations"]
 
 Side = Literal["request", "response", "exchange"]
 
@@ -41,22 +42,6 @@ Side = Literal["request", "response", "exchange"]
 _DECIDE_AT: Final = (1, 2, 4, 8, 16, 32, 64, 128, 200)
 #: How long a request's cross-exchange check waits for earlier responses' calls to be known.
 _LEDGER_WAIT: Final = 10.0
-
-
-@dataclass(frozen=True, slots=True)
-class Told:
-    """One thing the checker tells: a finding, or a part that could not be judged (``problem``)."""
-
-    exchange: int
-    time: float
-    method: str
-    endpoint: str
-    side: Side
-    protocol: str
-    finding: Finding | None = None
-    problem: Problem | None = None
-    #: True for a cross-exchange finding (no single recorded exchange shows it).
-    across: bool = False
 
 
 @dataclass(slots=True)
@@ -68,10 +53,10 @@ class Checked:
     url: str
     status: int | None
     reports: list[Report] = field(default_factory=list)
-    told: list[Told] = field(default_factory=list)
+    told: list[LiveFinding] = field(default_factory=list)
 
 
-class Ledger(Conversations):
+class LiveConversations(Conversations):
     """The rule across exchanges (:class:`~._across.Conversations`), and the exchanges whose
     responses are not known yet: a request's results wait for the responses of earlier ones."""
 
@@ -111,8 +96,8 @@ class ExchangeChecker:
         request: bytes,
         request_type: str,
         protocol: str | tuple[str, ...] | None,
-        ledger: Ledger,
-        tell: Callable[[Told], None],
+        ledger: LiveConversations,
+        tell: Callable[[LiveFinding], None],
         done: Callable[[Checked], None],
         *,
         unread: str | None = None,
@@ -297,26 +282,43 @@ class ExchangeChecker:
         for finding in findings:
             if ("response", finding) not in self._told:
                 self._told.add(("response", finding))
-                self._emit(
-                    Told(self.number, time.time(), self.method, self.endpoint, "response", protocol, finding)
-                )
+                self._emit(self._told_now("response", protocol, finding))
 
     def _report(self, side: Side, report: Report) -> None:
         for finding in report.findings:
             if (side, finding) not in self._told:
                 self._told.add((side, finding))
-                self._emit(
-                    Told(self.number, time.time(), self.method, self.endpoint, side, report.protocol, finding)
-                )
+                self._emit(self._told_now(side, report.protocol, finding))
         for problem in report.problems:
             self._problem(side, report.protocol, problem)
 
     def _problem(self, side: Side, protocol: str, problem: Problem) -> None:
-        self._emit(
-            Told(self.number, time.time(), self.method, self.endpoint, side, protocol, problem=problem)
+        self._emit(self._told_now(side, protocol, problem=problem))
+
+    def _told_now(
+        self,
+        side: Side,
+        protocol: str,
+        finding: Finding | None = None,
+        *,
+        problem: Problem | None = None,
+        across: bool = False,
+    ) -> LiveFinding:
+        """A finding or a problem of this exchange, told now."""
+        return LiveFinding(
+            engine="proxy",
+            exchange=self.number,
+            time=time.time(),
+            method=self.method,
+            endpoint=self.endpoint,
+            side=side,
+            protocol=protocol,
+            finding=finding,
+            problem=problem,
+            across=across,
         )
 
-    def _emit(self, told: Told) -> None:
+    def _emit(self, told: LiveFinding) -> None:
         # A consumer that fails must not stop the check of the rest.
         with contextlib.suppress(Exception):
             self._tell(told)
@@ -325,18 +327,7 @@ class ExchangeChecker:
         """Each tool result of the request answers a call some response through the proxy emitted."""
         wait = lambda: self.ledger.wait_earlier(self.number)  # noqa: E731
         for finding in self.ledger.unanswered(self.request, report, wait):
-            self._emit(
-                Told(
-                    self.number,
-                    time.time(),
-                    self.method,
-                    self.endpoint,
-                    "request",
-                    report.protocol,
-                    finding,
-                    across=True,
-                )
-            )
+            self._emit(self._told_now("request", report.protocol, finding, across=True))
 
 
 def _fresh(spec: Protocol, fmt: str) -> Monitor:

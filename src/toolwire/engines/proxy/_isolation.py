@@ -26,7 +26,8 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any, Final
 
-from toolwire.engines.proxy._checker import Checked, Told
+from toolwire.engines._core._events import LiveFinding
+from toolwire.engines.proxy._checker import Checked
 
 __all__ = ["MAX_QUEUED", "Isolated", "RemoteChecker"]
 
@@ -42,7 +43,7 @@ class Isolated:
     def __init__(
         self,
         protocols: tuple[str, ...],
-        tell: Callable[[Told], None],
+        tell: Callable[[LiveFinding], None],
         done: Callable[[Checked, Any], None],
         record: bool,
     ) -> None:
@@ -189,7 +190,7 @@ class RemoteChecker:
 
 def _checking(down: Connection, up: Connection, protocols: tuple[str, ...], record: bool) -> None:
     """The checking process: an :class:`ExchangeChecker` per exchange, fed from ``down``."""
-    from toolwire.engines.proxy._checker import ExchangeChecker, Ledger
+    from toolwire.engines.proxy._checker import ExchangeChecker, LiveConversations
     from toolwire.engines.proxy._record import record_of
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the proxy stops it, once its checks ended
@@ -202,7 +203,7 @@ def _checking(down: Connection, up: Connection, protocols: tuple[str, ...], reco
         with lock, contextlib.suppress(OSError):
             up.send_bytes(data)
 
-    ledger = Ledger()
+    ledger = LiveConversations()
     checkers: dict[int, ExchangeChecker] = {}
 
     def done(number: int, checked: Checked) -> None:

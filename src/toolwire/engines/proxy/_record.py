@@ -1,29 +1,24 @@
-"""``--record FILE``: the proxied exchanges as a HAR file (``.har``) or a vcrpy cassette (``.yaml``).
+"""An exchange as a record keeps it (:class:`Recording`), and as a HAR entry or a vcrpy cassette's
+interaction: what ``--record FILE`` writes (the CLI's ``Recorder``) and a gateway counterexample's
+``.har`` holds.
 
-Both are what ``toolwire check`` reads (:mod:`toolwire.models._recordings`),
-and it judges them as the proxy did.  The file is valid after every exchange
-(it is written whole to its end each time, the closing of the document
-rewritten), so a proxy that is killed leaves a readable record.  Bodies are
-kept decoded (a gzip body as its text, as a HAR's ``content.text`` is), and
-credentials are redacted from headers, URLs and text bodies (:mod:`._redact`).
+Both are what ``toolwire check`` reads (:mod:`toolwire.models._recordings`), and it judges them as
+the proxy did.  Bodies are kept decoded (a gzip body as its text, as a HAR's ``content.text`` is),
+and credentials are redacted from headers, URLs and text bodies (:mod:`._redact`).
 """
 
 from __future__ import annotations
 
 import base64
-import os
-import threading
 from datetime import UTC, datetime
-from typing import IO, Any, Final
+from typing import Any, Final
 
 import orjson
 
 from toolwire.engines._core._redact import redact_bytes, redact_headers, redact_url
-from toolwire.engines.checking import PROXY_RECORD
 from toolwire.engines.proxy._checker import ExchangeChecker
-from toolwire.errors import UsageError
 
-__all__ = ["Recorder", "Recording", "har_of", "record_of"]
+__all__ = ["Recording", "cassette_item", "har_entry", "har_of", "record_of"]
 
 #: Headers a decoded body no longer has (its length and encoding changed).
 _STALE: Final = frozenset({"content-length", "content-encoding"})
@@ -80,64 +75,6 @@ def record_of(checker: ExchangeChecker) -> Recording | None:
     )
 
 
-#: A cassette's end: vcrpy reads ``interactions`` and ``version``; ``recorded_by`` tells ``check``
-#: it is the proxy's record (:data:`~._across.PROXY_RECORD`).
-_CASSETTE_END: Final = b"version: 1\nrecorded_by: " + PROXY_RECORD.encode() + b"\n"
-
-
-class Recorder:
-    """Appends exchanges to a HAR file or a cassette, keeping it a valid document after each."""
-
-    def __init__(self, path: str | os.PathLike[str]) -> None:
-        name = os.fspath(path)
-        if name.endswith(".har"):
-            self.kind = "har"
-        elif name.endswith((".yaml", ".yml")):
-            self.kind = "cassette"
-        else:
-            raise UsageError(f"--record {name}: name a .har file or a .yaml cassette")
-        try:
-            self._file: IO[bytes] = open(name, "wb")  # noqa: SIM115 - open while serving
-        except OSError as exc:
-            raise UsageError(f"cannot write {name}: {exc.strerror}") from None
-        self._lock = threading.Lock()
-        self._count = 0
-        self._tail = 0
-        if self.kind == "har":
-            creator = b'{"name": "' + PROXY_RECORD.encode() + b'", "version": "1"}'
-            self._file.write(b'{"log": {"version": "1.2", "creator": ' + creator + b', "entries": [')
-            self._tail = self._file.tell()
-            self._file.write(b"\n]}}\n")
-        else:
-            # ``interactions:`` comes first: that is how a cassette is recognised.
-            self._file.write(b"interactions:\n")
-            self._tail = self._file.tell()
-            self._file.write(b"  []\n" + _CASSETTE_END)
-        self._file.flush()
-
-    def add(self, recording: Recording) -> None:
-        """Append one exchange."""
-        if self.kind == "har":
-            entry = orjson.dumps(_har_entry(recording))
-            chunk = (b",\n" if self._count else b"\n") + entry
-            closing = b"\n]}}\n"
-        else:
-            chunk = _cassette_item(recording)
-            closing = _CASSETTE_END
-        with self._lock:
-            self._file.seek(self._tail)
-            self._file.write(chunk)
-            self._tail = self._file.tell()
-            self._file.write(closing)
-            self._file.truncate()
-            self._file.flush()
-            self._count += 1
-
-    def close(self) -> None:
-        with self._lock:
-            self._file.close()
-
-
 def har_of(exchange: dict[str, Any]) -> dict[str, Any]:
     """A gateway counterexample's exchange (``Counterexample.exchange``) as a HAR document.
 
@@ -170,7 +107,7 @@ def har_of(exchange: dict[str, Any]) -> dict[str, Any]:
                 [("content-type", media)] if media else [],
                 _bytes(response.get("body")),
             )
-            entries.append(_har_entry(recording))
+            entries.append(har_entry(recording))
     return {
         "log": {"version": "1.2", "creator": {"name": "toolwire fuzz", "version": "1"}, "entries": entries}
     }
@@ -187,7 +124,8 @@ def _bytes(body: Any) -> bytes:
     return str(body.get("text", "")).encode("utf-8")
 
 
-def _har_entry(recording: Recording) -> dict[str, Any]:
+def har_entry(recording: Recording) -> dict[str, Any]:
+    """One exchange as a HAR entry."""
     started = datetime.now(UTC).isoformat()
     response_type = recording.content_type("response")
     content: dict[str, Any] = {"size": len(recording.response), "mimeType": response_type}
@@ -231,7 +169,8 @@ def _har_entry(recording: Recording) -> dict[str, Any]:
     }
 
 
-def _cassette_item(recording: Recording) -> bytes:
+def cassette_item(recording: Recording) -> bytes:
+    """One exchange as a cassette's interaction (a YAML list of one item)."""
     import yaml
 
     def headers(pairs: list[tuple[str, str]]) -> dict[str, list[str]]:

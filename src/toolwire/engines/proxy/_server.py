@@ -10,9 +10,11 @@ its own, or (``isolate``, as the CLI runs it) in a process of its own (:mod:`._i
 that checking takes neither the forwarder's GIL nor its CPU: a slow or failing check never
 delays or breaks the stream.
 
-The engine reports what it finds as :class:`~._live.Told` events to the
-``tell`` callback given (from checker threads, one at a time), and keeps a
-:class:`Tally`; the CLI prints and writes them (:mod:`._proxy_report`).
+The engine reports as the other engines do, with events to the handlers given: each finding or
+unjudged part as a :class:`~toolwire.engines.LiveFinding` the moment it is made (from checker
+threads), each exchange once checked as an :class:`~toolwire.engines.ExchangeChecked` (in exchange
+order, with its record when one is kept); it keeps :class:`~._totals.ProxyTotals`.  The CLI's
+handlers print and write them (``toolwire.cli.handlers``).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import ssl
 import threading
 import time
 import zlib
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from typing import Any, Final
 from urllib.parse import urlsplit
 
@@ -38,11 +40,12 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
+from toolwire.engines._core._events import EngineEvent, ExchangeChecked, Handler, LiveFinding
 from toolwire.engines.proxy import _pipe
-from toolwire.engines.proxy._checker import Checked, ExchangeChecker, Ledger, Told
+from toolwire.engines.proxy._checker import Checked, ExchangeChecker, LiveConversations
 from toolwire.engines.proxy._isolation import Isolated, RemoteChecker
 from toolwire.engines.proxy._record import Recording, record_of
-from toolwire.engines.proxy._report import Tally
+from toolwire.engines.proxy._totals import ProxyTotals
 from toolwire.errors import UsageError
 from toolwire.protocols import get_protocol
 
@@ -69,10 +72,10 @@ _METHODS: Final = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 class Proxy:
     """The forwarding app and the checks behind it; ``app`` is the ASGI application.
 
-    ``protocols`` (``-p``) choose among the protocols a part could be;
-    ``tell`` receives each finding and problem as it is made; ``done`` each exchange once checked
-    (with its checker; not when ``isolate``d), and ``recorded`` its record (redacted), in exchange
-    order (one waits for those before it).  ``isolate``: check in a process of its own.
+    ``protocols`` (``-p``) choose among the protocols a part could be; ``handlers`` get each
+    event: every finding and problem as it is made, every exchange once checked, in exchange order
+    (one waits for those before it), with its record (redacted) when ``record``; ``done`` gets each
+    exchange with its checker (not when ``isolate``d).  ``isolate``: check in a process of its own.
     """
 
     def __init__(
@@ -80,9 +83,9 @@ class Proxy:
         upstream: str,
         *,
         protocols: tuple[str, ...] = (),
-        tell: Callable[[Told], None] | None = None,
+        handlers: Sequence[Handler] = (),
         done: Callable[[Checked, ExchangeChecker], None] | None = None,
-        recorded: Callable[[Recording], None] | None = None,
+        record: bool = False,
         verify: bool = True,
         isolate: bool = False,
     ) -> None:
@@ -95,11 +98,11 @@ class Proxy:
             get_protocol(name)
         self.upstream = upstream.rstrip("/")
         self.protocols = protocols
-        self.tally = Tally()
-        self.ledger = Ledger()
-        self._tell = tell
+        self.tally = ProxyTotals()
+        self.ledger = LiveConversations()
+        self._handlers = tuple(handlers)
         self._done = done
-        self._recorded = recorded
+        self._record = record
         self._isolate = isolate
         self._isolated: Isolated | None = None
         self._verify = verify
@@ -123,7 +126,7 @@ class Proxy:
                 proxy.client()
                 if proxy._isolate and proxy._isolated is None:
                     proxy._isolated = Isolated(
-                        proxy.protocols, proxy._told, proxy._checked, record=proxy._recorded is not None
+                        proxy.protocols, proxy._told, proxy._checked, record=proxy._record
                     )
 
             async def __aexit__(self, *exc: object) -> None:
@@ -166,10 +169,13 @@ class Proxy:
             for number in sorted(self._finished):
                 self._deliver(*self._finished.pop(number))
 
-    def _told(self, told: Told) -> None:
+    def _emit(self, event: EngineEvent) -> None:
+        for handler in self._handlers:
+            handler(event)
+
+    def _told(self, told: LiveFinding) -> None:
         self.tally.add(told)
-        if self._tell is not None:
-            self._tell(told)
+        self._emit(told)
 
     def _checked(self, checked: Checked, checker: ExchangeChecker | Recording | None) -> None:
         # ``done`` hears of the exchanges in their order (a record numbers them as the report does),
@@ -187,9 +193,9 @@ class Proxy:
         if isinstance(checker, ExchangeChecker):
             if self._done is not None:
                 self._done(checked, checker)
-            recording = record_of(checker) if self._recorded is not None else None
-        if self._recorded is not None and isinstance(recording, Recording):
-            self._recorded(recording)
+            recording = record_of(checker) if self._record else None
+        kept = recording if self._record and isinstance(recording, Recording) else None
+        self._emit(ExchangeChecked(engine="proxy", exchange=checked.exchange, recording=kept))
 
     async def _forward(self, request: Request) -> Response:
         scope = request.scope
