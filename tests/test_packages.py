@@ -23,10 +23,7 @@ JOBS = sorted(p.name for p in ENGINES.iterdir() if (p / "__init__.py").exists() 
 MAX_LINES = 600
 #: Modules still over the bound, each being split (the list only shrinks).
 STILL_LONG = {
-    "engines/fuzzing/_campaign.py",
     "engines/logs/_logs.py",
-    "models/_wire.py",
-    "protocols/openai_responses/stream.py",
 }
 
 
