@@ -28,6 +28,7 @@ from hypothesis.control import current_build_context
 from hypothesis.database import InMemoryExampleDatabase, choices_to_bytes
 from hypothesis.errors import Flaky
 
+from toolwire._extras import extra
 from toolwire.engines._core._events import (
     EngineEvent,
     FindingFound,
@@ -47,7 +48,6 @@ from toolwire.engines.fuzzing._run import FuzzRun, _ordered
 from toolwire.engines.fuzzing._steer import Example, Signature, Steering, steered
 from toolwire.engines.fuzzing._targets import Target, TargetRecipe, load_target
 from toolwire.engines.fuzzing._workers import _fan_out
-from toolwire.errors import UsageError
 from toolwire.protocols import get_protocol, mutate
 from toolwire.protocols._shapes import shapes_of
 from toolwire.protocols._traces import Drawn, drawn_traces, swarm_profiles
@@ -386,13 +386,9 @@ def _database(spec: str | None) -> Any:
     if spec is None:
         return None
     if spec.startswith(("redis://", "rediss://", "unix://")):
-        try:
+        with extra("redis"):
             import redis
             from hypothesis.extra.redis import RedisExampleDatabase
-        except ImportError:
-            raise UsageError(
-                "--database redis://... needs the redis client: pip install 'toolwire[redis]'"
-            ) from None
         return RedisExampleDatabase(redis.Redis.from_url(spec), expire_after=timedelta(days=30))
     from hypothesis.database import DirectoryBasedExampleDatabase
 

@@ -34,8 +34,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Final
 from urllib.parse import urlsplit
 
-import httpx
-
+from toolwire._extras import extra
 from toolwire.engines._core._redact import redact_headers, redact_text, redact_url
 from toolwire.engines.fuzzing import Target, TargetFailure, TargetRecipe
 from toolwire.engines.gateway._mock_provider import (
@@ -54,6 +53,9 @@ from toolwire.properties._turn import Call
 from toolwire.protocols import get_protocol
 from toolwire.protocols._http import face, tools_for
 from toolwire.protocols._relations import Broken, Ledger, _pair, ledger, relate
+
+with extra("gateway"):
+    import httpx
 
 __all__ = ["GatewayRecipe", "GatewayTarget", "is_gateway", "parse_headers", "parse_upstream"]
 
