@@ -31,6 +31,7 @@ import orjson
 
 from toolwire.engines.fuzzing import _child
 from toolwire.engines.fuzzing._child import MAX_OUTPUT, cause, collect, not_json, raised, tool_result
+from toolwire.engines.gateway import is_gateway
 from toolwire.errors import UsageError
 
 if TYPE_CHECKING:
@@ -181,7 +182,7 @@ def load_target(spec: str | Callable[..., Any] | Target | TargetRecipe) -> Targe
         return spec
     if isinstance(spec, TargetRecipe):
         return spec.build()
-    if isinstance(spec, str) and spec.strip().lower().startswith(("http://", "https://")):
+    if is_gateway(spec):
         raise UsageError(
             f"{spec} is an HTTP gateway: it needs the mock provider's address (toolwire fuzz URL "
             "--upstream 127.0.0.1:PORT; from Python, "

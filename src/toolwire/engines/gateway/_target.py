@@ -45,6 +45,7 @@ from toolwire.engines.gateway._mock_provider import (
     body_record,
     worker_prefix,
 )
+from toolwire.engines.gateway._options import is_gateway, parse_headers, parse_upstream
 from toolwire.errors import UsageError
 from toolwire.models._wire import DONE, plain, read_frames
 from toolwire.properties import Result
@@ -62,42 +63,6 @@ __all__ = ["GatewayRecipe", "GatewayTarget", "is_gateway", "parse_headers", "par
 Wire = list[dict[str, Any]]
 #: The model the client asks for when ``--model`` is not given.
 DEFAULT_MODEL: Final = "toolwire-model"
-
-
-def is_gateway(spec: object) -> bool:
-    """Whether a target spelling names an HTTP gateway (an ``http://`` or ``https://`` URL)."""
-    return isinstance(spec, str) and spec.strip().lower().startswith(("http://", "https://"))
-
-
-def parse_upstream(text: str) -> tuple[str, int]:
-    """``--upstream HOST:PORT`` as a loopback host and a port; a :class:`UsageError` says why not."""
-    host, sep, port = text.strip().rpartition(":")
-    host = host.strip("[]") or "127.0.0.1"
-    if not sep or not port.isdigit() or int(port) > 65535:
-        raise UsageError(f"--upstream {text!r} is not HOST:PORT (say 127.0.0.1:8788)")
-    if host != "localhost":
-        import ipaddress
-
-        try:
-            loopback = ipaddress.ip_address(host).is_loopback
-        except ValueError:
-            loopback = False
-        if not loopback:
-            raise UsageError(
-                f"--upstream {text!r}: the mock provider listens on loopback only (say 127.0.0.1:PORT)"
-            )
-    return ("127.0.0.1" if host == "localhost" else host), int(port)
-
-
-def parse_headers(lines: Iterable[str]) -> list[tuple[str, str]]:
-    """``--header 'Name: value'`` lines as (name, value) pairs."""
-    out = []
-    for line in lines:
-        name, colon, value = line.partition(":")
-        if not colon or not name.strip() or any(c.isspace() for c in name.strip()):
-            raise UsageError(f"--header {redact_text(line)!r} is not 'Name: value'")
-        out.append((name.strip(), value.strip()))
-    return out
 
 
 class GatewayTarget(Target):
