@@ -108,7 +108,7 @@ def _run(
     # protocol's traffic at all; the rest streams past unsampled.
     head = list(itertools.islice(frames, _SAMPLE))
     frames = itertools.chain(head, frames)
-    tally = _Tally()
+    tally = _Harvest()
     if spec.shape == "stream":
         monitor = monitor or spec.make(profile)
         monitor.input_format = fmt
@@ -141,7 +141,7 @@ def _feed_stream(monitor: Monitor, frames: Iterator[Frame]) -> int:
     return index
 
 
-class _Tally:
+class _Harvest:
     """What the monitors of a trace found, gathered as each finishes (so none is kept)."""
 
     def __init__(self) -> None:
@@ -166,7 +166,7 @@ def _feed_conversations(
     problems: list[Problem],
     profile: str | None,
     previous: Monitor | None,
-    tally: _Tally,
+    tally: _Harvest,
     first: Monitor | None = None,
 ) -> int:
     """Each request body is its own conversation; bare messages (JSON Lines) form one.

@@ -43,7 +43,7 @@ from toolwire.engines.fuzzing._coverage import Coverage, Watch
 from toolwire.engines.fuzzing._handlers import SaveCounterexamples, ShowProgress
 from toolwire.engines.fuzzing._judge import MUTATIONS, Fault, Outcome, judge
 from toolwire.engines.fuzzing._options import FuzzOptions, deviated, waiting
-from toolwire.engines.fuzzing._rounds import _Found, _interrupted, _Interrupts, _Resteer, _round, _Spent
+from toolwire.engines.fuzzing._rounds import _interrupted, _Interrupts, _Resteer, _round, _Spent, _Tripped
 from toolwire.engines.fuzzing._run import FuzzRun, _ordered
 from toolwire.engines.fuzzing._steer import Example, Signature, Steering, steered
 from toolwire.engines.fuzzing._targets import Target, TargetRecipe, load_target
@@ -300,7 +300,7 @@ class Campaign:
             if self.keep(found):
                 self.choices[fault.finding] = (made, self.strategy)
                 self.steering.hold(fault.finding, example, found.key())
-        raise _Found.named(fresh[0].finding, self.best[fresh[0].finding])
+        raise _Tripped.named(fresh[0].finding, self.best[fresh[0].finding])
 
     def keep(self, found: Counterexample) -> bool:
         """Hold ``found`` when it is the first of its finding or smaller than the one held.
@@ -328,7 +328,7 @@ class Campaign:
             for fault in outcome.faults():
                 if fault.finding == finding:
                     self.keep(self._counterexample(judged, outcome, fault, example.shown))
-                    raise _Found.named(finding, self.best[finding])
+                    raise _Tripped.named(finding, self.best[finding])
 
         # Under the secondary key: Hypothesis takes a primary-key example as shrunk already.
         made, strategy = self.choices[finding]
@@ -342,7 +342,7 @@ class Campaign:
             suppress_health_check=list(HealthCheck),
         )(seed(self.options.seed)(given(strategy)(only)))
         test._hypothesis_internal_database_key = b"polish"  # type: ignore[attr-defined]
-        with contextlib.suppress(_Found):
+        with contextlib.suppress(_Tripped):
             test()
 
     def _counterexample(

@@ -13,7 +13,7 @@ from toolwire.engines.fuzzing._counterexample import Counterexample
 __all__: list[str] = []
 
 
-class _Found(Exception):
+class _Tripped(Exception):
     """A finding, raised for Hypothesis, which tells failures apart by their exception's type.
 
     Findings are known only at run time (``validity:CC-1``), so each gets a subclass of its own
@@ -21,10 +21,10 @@ class _Found(Exception):
     """
 
     counterexample: Counterexample
-    _kinds: ClassVar[dict[str, type[_Found]]] = {}
+    _kinds: ClassVar[dict[str, type[_Tripped]]] = {}
 
     @classmethod
-    def named(cls, finding: str, counterexample: Counterexample) -> _Found:
+    def named(cls, finding: str, counterexample: Counterexample) -> _Tripped:
         """The exception for ``finding``, carrying its best example so far."""
         kind = cls._kinds.get(finding)
         if kind is None:
@@ -92,9 +92,9 @@ def _round(test: Callable[[], None]) -> list[Counterexample]:
     """Run one Hypothesis round; the findings it shrank to their minimal examples."""
     try:
         test()
-    except (_Found, BaseExceptionGroup) as exc:
+    except (_Tripped, BaseExceptionGroup) as exc:
         leaves = _leaves(exc)
-        finals = [e.counterexample for e in leaves if isinstance(e, _Found)]
+        finals = [e.counterexample for e in leaves if isinstance(e, _Tripped)]
         if finals:
             return finals
         # The budget ran out while Hypothesis was shrinking two failures: it reports both.
