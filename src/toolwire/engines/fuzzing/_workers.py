@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from toolwire.engines._core._deaths import death_of
 from toolwire.engines._core._events import (
     EngineEvent,
     FindingFound,
@@ -184,7 +185,7 @@ def _gather(processes: list[Any], events: Any, emit: Handler, started: float) ->
 
 def _lost(number: int, process: Any) -> str:
     return (
-        f"fuzz worker {number} ended without a result (exit status {process.exitcode}); "
+        f"fuzz worker {number} ended without a result ({death_of(process.exitcode)}); "
         "the findings it sent before are kept, its examples are not counted"
     )
 
