@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Final
 
+from toolwire._extras import extra
 from toolwire.engines.logs import LOG_COLUMNS, GroupMonitor, LogRow
 from toolwire.errors import UsageError
 
@@ -48,7 +49,8 @@ _START: Final = object()
 
 def arrow_schema() -> pa.Schema:
     """The rows' schema as Arrow's (what :func:`check_batches` yields)."""
-    import pyarrow as pa
+    with extra("spark"):
+        import pyarrow as pa
 
     types = {"string": pa.string(), "int64": pa.int64(), "list<string>": pa.list_(pa.string())}
     return pa.schema([(name, types[kind]) for name, kind in LOG_COLUMNS])
@@ -74,7 +76,8 @@ def check_dataframe(
     ``profile``; ``partitions`` how many groups of groups Spark makes (default: its shuffle
     partitions).  The paths are checked here, before Spark runs anything.
     """
-    from pyspark.sql import functions as sql
+    with extra("spark"):
+        from pyspark.sql import functions as sql
 
     GroupMonitor(**options)
     for name in (record, line, source):
@@ -100,7 +103,8 @@ def check_dataframe(
 
 def _key(record: str | None, path: str) -> Column:
     """The column of the value at dotted ``path`` in each record (JSON text in ``record``, or the row)."""
-    from pyspark.sql import functions as sql
+    with extra("spark"):
+        from pyspark.sql import functions as sql
 
     steps = path.split(".")
     if record is not None:
@@ -125,7 +129,9 @@ def check_batches(
     ``grouped``, its key in :data:`_KEY`) fed to a monitor that finishes where its group ends;
     rows in batches of :func:`arrow_schema`."""
     import orjson
-    import pyarrow as pa
+
+    with extra("spark"):
+        import pyarrow as pa
 
     schema = arrow_schema()
     monitor = GroupMonitor(**options)

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import toolwire
 from toolwire.engines.checking import _check
-from toolwire.models import _lean, _wire
+from toolwire.models import _decoders, _frames, _jsonl, _lean, _sse, _wire
 from toolwire.protocols import PROTOCOLS
 from toolwire.protocols.openai_responses.stream import StreamMonitor
 
@@ -24,7 +24,7 @@ PROTOCOL = "openai-responses-stream"
 
 
 def lean() -> Any:
-    decode = _wire.leaned(StreamMonitor.load_hot())
+    decode = _decoders.leaned(StreamMonitor.load_hot())
     assert decode is not None
     return decode
 
@@ -51,7 +51,7 @@ def test_what_orjson_refuses_is_not_read_lean(response: bytes) -> None:
     raw = completed(response)
     with pytest.raises(orjson.JSONDecodeError):
         orjson.loads(raw)
-    with pytest.raises(_wire._NOT_TYPED):
+    with pytest.raises(_decoders._NOT_TYPED):
         lean()(raw)
 
 
@@ -66,7 +66,7 @@ def test_nesting_deeper_than_orjson_reads_is_not_read_lean_whatever_the_limit(
     sys.setrecursionlimit(limit)
     try:
         for depth in (1024, 1100):
-            with pytest.raises(_wire._NOT_TYPED):
+            with pytest.raises(_decoders._NOT_TYPED):
                 lean()(completed(b"[" * depth + b"]" * depth))
         # faithful() weighs nesting where msgspec may read deeper than orjson.
         assert _lean.faithful(completed(b"[" * 1024 + b"]" * 1024)) is not (c_limit or limit > 1024)
@@ -142,7 +142,7 @@ def test_a_line_read_lean_reads_so_with_orjson(response: bytes, sequence: bytes,
     raw += b',"response":' + response + b"}"
     try:
         value = lean()(raw)
-    except _wire._NOT_TYPED:
+    except _decoders._NOT_TYPED:
         return
     plain = orjson.loads(raw)
     assert value == {k: plain[k] for k in ("type", "sequence_number") if k in plain}
@@ -217,8 +217,9 @@ def test_a_big_last_event_is_reported_as_plain_reading_reports_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, last: int, ending: bytes, how: str
 ) -> None:
     # Reads far smaller than the stream's last line, which is read lean where it can be.
-    monkeypatch.setattr(_wire, "_CHUNK", 4096)
-    monkeypatch.setattr(_wire, "LEAN_BYTES", 4096)
+    for reading in (_frames, _jsonl, _sse):
+        monkeypatch.setattr(reading, "_CHUNK", 4096)
+    monkeypatch.setattr(_jsonl, "LEAN_BYTES", 4096)
     if last < len(LAST):
         change: dict[str, Any] | bytes = LAST[last]
     else:
@@ -247,10 +248,10 @@ def test_lines_longer_than_a_read_are_numbered_and_read_as_short_ones(
     lines = [json.dumps({"type": "x", "pad": "p" * size}).encode() if size % 7 else b"" for size in sizes]
     text = (b"\xef\xbb\xbf" if bom else b"") + b"\n".join(lines)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_wire, "_CHUNK", chunk)
-        patch.setattr(_wire, "LEAN_BYTES", chunk)
-        patch.setattr(_wire, "TYPED_AFTER", 0)
-        read = list(_wire.read_jsonl(io.BytesIO(text), lambda *_: None, StreamMonitor.load_hot()))
+        patch.setattr(_jsonl, "_CHUNK", chunk)
+        patch.setattr(_jsonl, "LEAN_BYTES", chunk)
+        patch.setattr(_jsonl, "TYPED_AFTER", 0)
+        read = list(_jsonl.read_jsonl(io.BytesIO(text), lambda *_: None, StreamMonitor.load_hot()))
     assert read == [(k + 1, orjson.loads(line), None) for k, line in enumerate(lines) if line]
 
 
@@ -262,7 +263,7 @@ def test_a_big_last_event_is_read_holding_one_copy_of_its_line(tmp_path: Path, h
     big = completed(b'{"id":"resp_1","output":[' + output + b"]}", b"300")
     lines = [b'{"type":"response.in_progress","sequence_number":%d}' % k for k in range(300)]
     path.write_bytes(framed([*lines, big], how))
-    assert len(big) > 4 * _wire._CHUNK
+    assert len(big) > 4 * _jsonl._CHUNK
     reader = _wire.read_jsonl if how == "jsonl" else _wire.read_sse
 
     def peak(hot: Any) -> tuple[int, Any]:

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 import toolwire
 from helpers.corpus import DATA
 from toolwire.cli import main
-from toolwire.models import _wire
+from toolwire.models import _frames, _jsonl
 
 RS = "openai-responses-stream"
 VIOLATION = DATA / RS / "rs7c-two-items-one-call-id.sse"
@@ -206,14 +206,14 @@ def test_the_json_lines_reader_cuts_lines_as_the_line_reader_does(
 
     def read(reader: Any) -> tuple[list[Any], list[Any]]:
         problems: list[Any] = []
-        old = _wire._CHUNK
-        _wire._CHUNK = chunk
+        old = _jsonl._CHUNK
+        _jsonl._CHUNK = _frames._CHUNK = chunk
         try:
             frames = [(n, repr(v), e) for n, v, e in reader(io.BytesIO(raw), lambda *p: problems.append(p))]
         finally:
-            _wire._CHUNK = old
+            _jsonl._CHUNK = _frames._CHUNK = old
         return frames, problems
 
-    fast = read(_wire.read_jsonl)
-    slow = read(lambda s, p: _wire._decode(_wire._lines(s, p), p, (), None))
+    fast = read(_jsonl.read_jsonl)
+    slow = read(lambda s, p: _jsonl._decode(_frames._lines(s, p), p, (), None))
     assert fast == slow

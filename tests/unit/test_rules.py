@@ -26,6 +26,30 @@ def test_every_rule_names_its_source_and_fix() -> None:
         assert rule.source and rule.fix and rule.statement, rule.id
 
 
+#: What a citation with its document cut out leaves: a separator first, a separator or a stop
+#: with nothing before it, a space doubled where a name was.
+CUT: re.Pattern[str] = re.compile(r"^[\s,;.:]|[,;:]\s*[,;.]|\s\s|\(\s*[,;]|\(\s+\)")
+
+
+def test_no_rule_source_has_a_citation_cut_out() -> None:
+    cut = {rule.id: rule.source for rule in RULES.values() if CUT.search(rule.source)}
+    assert cut == {}
+
+
+def test_the_rules_catalogue_is_cited_by_its_path_in_the_repo() -> None:
+    root = Path(toolwire.__file__).parents[2]
+    assert (root / "docs" / "protocol-rules.md").is_file()
+    cited = [
+        f"{path.relative_to(root)}: {line.strip()}"
+        for path in sorted((root / "src").rglob("*.py"))
+        for line in path.read_text().splitlines()
+        if re.search(r"(?<![/\w])protocol-rules", line)
+    ]
+    assert cited == []
+    sources = [rule.id for rule in RULES.values() if "protocol-rules" in rule.source]
+    assert all("docs/protocol-rules.md" in RULES[rule].source for rule in sources)
+
+
 def test_unconfirmed_rules_are_never_errors() -> None:
     with pytest.raises(DefinitionError, match="unconfirmed"):
         Rule("CC-5", "always", ("openai-chat",), "s", source="x", fix="y", unconfirmed=True)

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolwire.models import _wire
-from toolwire.models._wire import _read_sse_lines, read_sse
+from toolwire.models import _frames, _sse
+from toolwire.models._sse import _read_sse_lines, read_sse
 
 LINES = st.sampled_from(
     [
@@ -42,14 +42,15 @@ ENDS = st.sampled_from([b"\n", b"\n", b"\n", b"\r\n", b"\r"])
 
 def read(reader: Any, raw: bytes, chunk: int) -> tuple[list[Any], list[tuple[int | None, str]]]:
     problems: list[tuple[int | None, str]] = []
-    old = _wire._CHUNK
-    _wire._CHUNK = chunk
+    old = _sse._CHUNK
+    # The event reader's reads, and the line reader's (which it hands the unusual to).
+    _sse._CHUNK = _frames._CHUNK = chunk
     try:
         frames = [
             (line, repr(value), event) for line, value, event in reader(io.BytesIO(raw), problems.append)
         ]
     finally:
-        _wire._CHUNK = old
+        _sse._CHUNK = _frames._CHUNK = old
     return frames, problems
 
 
@@ -124,7 +125,7 @@ def test_the_usual_separator_cuts_alike_from_either_end(
 ) -> None:
     # read_sse cuts with rsplit, which equals split only where no two matches can overlap.
     block = (b"event: " + name + b"\n" if named else b"") + b"data: {}"
-    usual = _wire._usual(block + b"\n\n", len(block), {})
+    usual = _sse._usual(block + b"\n\n", len(block), {})
     if usual is None:
         assert named and name == b"\xff"  # not UTF-8: such events are read block by block
         return

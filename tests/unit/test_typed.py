@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 import toolwire
 from toolwire.engines.checking import _check
+from toolwire.models import _frames, _sse
 from toolwire.models import _openai_chat_hot as openai_chat
-from toolwire.models import _wire
 from toolwire.protocols import PROTOCOLS
 
 
@@ -281,7 +281,8 @@ def test_typed_sse_reading_reports_what_plain_reading_reports(
     else:
         write(path, events, sse=True)
     with pytest.MonkeyPatch.context() as monkeypatch:
-        monkeypatch.setattr(_wire, "_CHUNK", chunk)
+        for reading in (_frames, _sse):
+            monkeypatch.setattr(reading, "_CHUNK", chunk)
         assert report(path, protocol, True, monkeypatch) == report(path, protocol, False, monkeypatch)
 
 

@@ -1,7 +1,7 @@
 """Vercel AI SDK: a tool call in a provider stream and in the full stream, a UI tool part, the
 full stream's steps and a model-message conversation.
 
-Src: protocol-rules VS-2, VS-3, VS-6 and VU-1 to VU-4; ``@ai-sdk/provider-utils``
+Src: docs/protocol-rules.md VS-2, VS-3, VS-6 and VU-1 to VU-4; ``@ai-sdk/provider-utils``
 5.0.81 ``streaming-tool-call-tracker.ts``; ``ai`` 7.0.173 ``src/ui/ui-messages.ts``,
 ``src/generate-text/stream-text.ts``, ``src/generate-text/execute-tools-from-stream.ts``,
 ``src/prompt/convert-to-language-model-prompt.ts``.

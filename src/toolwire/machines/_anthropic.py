@@ -1,6 +1,6 @@
 """Anthropic Messages: the stream envelope and the request's conversation.
 
-Src: protocol-rules AN-3 to AN-7 and AN-10;
+Src: docs/protocol-rules.md AN-3 to AN-7 and AN-10;
 https://platform.claude.com/docs/en/build-with-claude/streaming,
 https://platform.claude.com/docs/en/agents-and-tools/tool-use/handle-tool-calls.
 """

@@ -1,6 +1,6 @@
 """AWS Bedrock Converse: the ConverseStream envelope and the request's conversation.
 
-Src: protocol-rules BR-2 to BR-4 and BR-9; ``botocore`` 1.44.5 bedrock-runtime
+Src: docs/protocol-rules.md BR-2 to BR-4 and BR-9; ``botocore`` 1.44.5 bedrock-runtime
 ``ConverseStreamOutput``.
 """
 

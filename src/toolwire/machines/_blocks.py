@@ -2,7 +2,7 @@
 
 Both protocols open a block with a start event that carries the tool call's id,
 send fragments that correlate by index alone, and close it with a stop event.
-Src: protocol-rules AN-10 and BR-9.
+Src: docs/protocol-rules.md AN-10 and BR-9.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Every protocol's non-streaming response (a Chat Completions choice, a Responses
 ``response``, an Anthropic or Bedrock message, a Gemini candidate) carries its
 calls whole: a call appears complete at once, so the one lifecycle is the
-turn's.  Src: protocol-rules CC-6(d), AN-10, BR-9 (the stop reason that says the
+turn's.  Src: docs/protocol-rules.md CC-6(d), AN-10, BR-9 (the stop reason that says the
 model called tools) and AN-2, BR-4, MI-4 (one id per call in a turn).
 """
 

@@ -1,6 +1,6 @@
 """Google Gemini: the turn order of a request's ``contents``.
 
-Src: protocol-rules GM-2 to GM-4 and GM-7; the 400 ``INVALID_ARGUMENT`` texts
+Src: docs/protocol-rules.md GM-2 to GM-4 and GM-7; the 400 ``INVALID_ARGUMENT`` texts
 quoted there.
 """
 

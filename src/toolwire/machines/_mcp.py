@@ -1,6 +1,6 @@
 """MCP: one JSON-RPC request of a session, from request to response.
 
-Src: protocol-rules MCP-1 and MCP-2; MCP specification 2025-06-18, basic.
+Src: docs/protocol-rules.md MCP-1 and MCP-2; MCP specification 2025-06-18, basic.
 """
 
 from __future__ import annotations

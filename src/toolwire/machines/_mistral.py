@@ -1,6 +1,6 @@
 """Mistral chat: role order and call/response counting, as ``mistral-common`` validates a request.
 
-Src: protocol-rules MI-4 and MI-5; ``mistral-common`` 1.13.1
+Src: docs/protocol-rules.md MI-4 and MI-5; ``mistral-common`` 1.13.1
 ``validator.py`` (``_validate_message_order``,
 ``_validate_tool_calls_followed_by_tool_messages``).
 """

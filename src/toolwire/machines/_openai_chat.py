@@ -1,6 +1,6 @@
 """OpenAI Chat Completions: streamed tool-call fragments and the request's conversation.
 
-Src: protocol-rules CC-2 to CC-6; OpenAI function-calling guide (streaming).
+Src: docs/protocol-rules.md CC-2 to CC-6; OpenAI function-calling guide (streaming).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """OpenAI Responses / Open Responses: stream envelope, output items, input pairing.
 
-Src: protocol-rules RS-7, RS-9, OR-3, OR-4; openai-openapi
+Src: docs/protocol-rules.md RS-7, RS-9, OR-3, OR-4; openai-openapi
 ``ResponseStreamEvent``; ``openai`` 3.54.0 ``lib/streaming/responses/_responses.py``.
 """
 

@@ -155,7 +155,7 @@ class Protocol:
 class Family:
     """A protocol family: its protocols, rules, machines, quirk profiles and id shapes.
 
-    ``catalogue`` is the section of the rules catalogue (protocol-rules.md)
+    ``catalogue`` is the section of the rules catalogue (docs/protocol-rules.md)
     its rules come from: ``toolwire rules`` lists families in that order.
     ``id_shapes`` are id shapes seen in the wild (``toolwire ids`` names
     them; they are not contracts); ``envelope_ids`` are prefixes of the ids of

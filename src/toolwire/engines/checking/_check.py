@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import Any, BinaryIO, Final
 
 from toolwire.engines._core._results import MAX_PROBLEMS, Problem, Report
+from toolwire.engines._core._sizes import DETECT_BYTES
 from toolwire.errors import UsageError
 from toolwire.models import (
     DONE,
@@ -27,7 +28,7 @@ from toolwire.properties import Finding, Monitor, Notice, Protocol
 from toolwire.properties._monitor import MAX_NOTICES
 from toolwire.protocols import check_round_trip, get_protocol
 
-__all__ = ["check"]
+__all__ = ["check", "is_recording"]
 
 
 def check(
@@ -107,7 +108,7 @@ def _run(
     # protocol's traffic at all; the rest streams past unsampled.
     head = list(itertools.islice(frames, _SAMPLE))
     frames = itertools.chain(head, frames)
-    tally = _Tally()
+    tally = _Harvest()
     if spec.shape == "stream":
         monitor = monitor or spec.make(profile)
         monitor.input_format = fmt
@@ -140,7 +141,7 @@ def _feed_stream(monitor: Monitor, frames: Iterator[Frame]) -> int:
     return index
 
 
-class _Tally:
+class _Harvest:
     """What the monitors of a trace found, gathered as each finishes (so none is kept)."""
 
     def __init__(self) -> None:
@@ -165,7 +166,7 @@ def _feed_conversations(
     problems: list[Problem],
     profile: str | None,
     previous: Monitor | None,
-    tally: _Tally,
+    tally: _Harvest,
     first: Monitor | None = None,
 ) -> int:
     """Each request body is its own conversation; bare messages (JSON Lines) form one.
@@ -332,25 +333,28 @@ def _open(path: str | os.PathLike[str]) -> contextlib.AbstractContextManager[Bin
         raise UsageError(f"cannot read {path}: {exc.strerror}") from None
 
 
-#: Bytes read before anything is decided: where a cassette or HAR file says what it is.
-HEAD_BYTES: Final = 65536
+def is_recording(head: bytes) -> bool:
+    """``head`` (a file's first bytes, from :func:`_head`) starts a VCR cassette or a HAR file."""
+    from toolwire.models import recording_kind
+
+    return recording_kind(head[:DETECT_BYTES]) is not None
 
 
 def _head(raw: BinaryIO) -> tuple[bytes, BinaryIO]:
     """The first bytes of ``raw`` and a stream that still yields every byte.
 
-    At least :data:`HEAD_BYTES` when there are that many, and on through the first line end
-    (up to :data:`~toolwire.models.SNIFF_BYTES`): the format is decided on a whole first line,
-    however long, and however a pipe delivers it.
+    At least :data:`~toolwire.engines._core._sizes.DETECT_BYTES` when there are that many, and on
+    through the first line end (up to :data:`~toolwire.models.SNIFF_BYTES`): the format is
+    decided on a whole first line, however long, and however a pipe delivers it.
     """
     read = getattr(raw, "read1", raw.read)
     head = b""
     while len(head) < SNIFF_BYTES:
-        chunk = read(HEAD_BYTES)
+        chunk = read(DETECT_BYTES)
         if not chunk:
             break
         head += chunk
-        if len(head) >= HEAD_BYTES and _LINE_END.search(head.lstrip(b" \t\r\n")):
+        if len(head) >= DETECT_BYTES and _LINE_END.search(head.lstrip(b" \t\r\n")):
             break
     return head, Prefixed(head, raw)  # type: ignore[return-value]
 
@@ -359,5 +363,5 @@ _LINE_END: Final = re.compile(rb"[\r\n]")
 
 
 def _peek_format(stream: BinaryIO) -> InputFormat:
-    head = stream.peek(65536)[:65536] if hasattr(stream, "peek") else b""
+    head = stream.peek(DETECT_BYTES)[:DETECT_BYTES] if hasattr(stream, "peek") else b""
     return detect_format(head)

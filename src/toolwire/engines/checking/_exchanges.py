@@ -19,8 +19,9 @@ from typing import Final
 
 from toolwire.engines._core._detect import Detection, Side, detect, endpoint_of, is_document
 from toolwire.engines._core._results import Problem, Report
+from toolwire.engines._core._sizes import DETECT_BYTES
 from toolwire.engines.checking._across import PROXY_RECORD, Conversations, emitted_ids
-from toolwire.engines.checking._check import _run, _sink
+from toolwire.engines.checking._check import _run, _sink, is_recording
 from toolwire.errors import UsageError
 from toolwire.models import Exchange, Frame, InputFormat, RecordingError, detect_format, read_frames
 from toolwire.models import read_recording as _read
@@ -31,11 +32,6 @@ from toolwire.protocols import get_protocol
 __all__ = ["check_recording", "choose", "exchange_reports", "is_recording"]
 
 
-def is_recording(head: bytes) -> bool:
-    """``head`` starts a VCR cassette or a HAR file."""
-    return _kind(head) is not None
-
-
 def check_recording(
     path: str | os.PathLike[str], raw: bytes, protocol: str | None = None, profile: str | None = None
 ) -> list[Report]:
@@ -44,7 +40,7 @@ def check_recording(
     ``protocol`` chooses among the protocols a part could be; a part that cannot
     be it is skipped.  A :class:`UsageError` says why a recording cannot be read at all.
     """
-    kind = _kind(raw[:65536])
+    kind = _kind(raw[:DETECT_BYTES])
     if kind is None:
         raise UsageError(f"{path} is not a VCR cassette or HAR file")
     try:
@@ -114,13 +110,12 @@ def exchange_reports(
         if body is None:
             continue
         problems: list[Problem] = []
-        fmt = detect_format(body[:65536])
+        fmt = detect_format(body[:DETECT_BYTES])
         frames = list(read_frames(io.BytesIO(body), _sink(problems), fmt))
         if read is not None:
             read[side] = frames
-        parts.append(
-            (side, frames, problems, fmt, detect(frames, endpoint, side, is_document(body[:65536], fmt)))
-        )
+        document = is_document(body[:DETECT_BYTES], fmt)
+        parts.append((side, frames, problems, fmt, detect(frames, endpoint, side, document)))
     if exchange.status is not None and exchange.status >= 400:
         noted.append(
             Problem(None, None, f"HTTP {exchange.status}: the provider refused this exchange", "warning")

@@ -28,9 +28,10 @@ from toolwire.engines.checking._check import (
     _run_quietly,
     _sink,
     _stream_before,
+    is_recording,
 )
 from toolwire.errors import UsageError
-from toolwire.models import InputFormat, detect_format, read_frames, recording_kind
+from toolwire.models import InputFormat, detect_format, read_frames
 from toolwire.models._wire import not_a_trace
 from toolwire.properties import Finding, Monitor, Protocol
 from toolwire.protocols import get_protocol
@@ -92,7 +93,7 @@ def _check_path(
             return [r for name in names for r in check_log([name], protocol=protocol, profile=profile)]
         with _open(path) as raw:
             head, stream = _head(raw)
-            if recording_kind(head[:65536]) is not None:
+            if is_recording(head):
                 from toolwire.engines.checking._exchanges import check_recording
 
                 return check_recording(path, stream.read(), protocol, profile)
@@ -440,7 +441,7 @@ def _splittable(name: str, protocol: str | None, input_format: InputFormat | Non
     log of request bodies (each its own conversation: it can be cut at any line end); else None."""
     with open(name, "rb") as raw:
         head, stream = _head(raw)
-        if recording_kind(head[:65536]) is not None or _otlp(head) or not_a_trace(head) is not None:
+        if is_recording(head) or _otlp(head) or not_a_trace(head) is not None:
             return None
         fmt = input_format or detect_format(head)
         if fmt != "jsonl":

@@ -10,9 +10,9 @@ __all__ = [
     "Analysis",
     "Diagram",
     "DiagramFormat",
+    "Expansions",
     "Exploration",
     "StateSpace",
-    "Tally",
     "analyse",
     "analyse_machine",
     "counterexample_dot",
@@ -54,9 +54,9 @@ if TYPE_CHECKING:
         to_mermaid,
     )
     from toolwire.engines.exploring._explore import (
+        Expansions,
         Exploration,
         StateSpace,
-        Tally,
         coverage_suite,
         explore,
         explore_with,
@@ -93,7 +93,7 @@ _LAZY = {
         (
             "Exploration",
             "StateSpace",
-            "Tally",
+            "Expansions",
             "coverage_suite",
             "explore",
             "explore_with",

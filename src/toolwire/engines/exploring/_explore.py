@@ -46,9 +46,9 @@ from toolwire.properties._spaces import Fired, Move
 from toolwire.protocols import get_protocol, mutate, space_for
 
 __all__ = [
+    "Expansions",
     "Exploration",
     "StateSpace",
-    "Tally",
     "coverage_suite",
     "explore",
     "explore_with",
@@ -233,19 +233,19 @@ def _coverage(space: Space, fired: set[Fired]) -> tuple[int, list[str]]:
 
 
 @dataclass(slots=True)
-class Tally:
+class Expansions:
     """How many trace prefixes a :func:`paths` walk has expanded so far."""
 
     expanded: int = 0
 
 
-def paths(space: Space, tally: Tally | None = None) -> Iterator[tuple[Move, ...]]:
+def paths(space: Space, tally: Expansions | None = None) -> Iterator[tuple[Move, ...]]:
     """Every complete path of ``space``, shortest first (breadth first over prefixes)."""
     Node = tuple[Move, Any] | None
     frontier: deque[tuple[Hashable, Node]] = deque([(space.start(), None)])
     steps = space.steps
     accepting = space.accepting
-    tally = tally if tally is not None else Tally()
+    tally = tally if tally is not None else Expansions()
     while frontier:
         state, node = frontier.popleft()
         tally.expanded += 1
@@ -395,7 +395,7 @@ def _run_all(
 ) -> None:
     quirks = ",".join(sorted(space.bounds.quirks)) or None
     deviates, unanswered_optional = deviated(space.bounds.quirks), waiting(space.bounds.quirks)
-    tally = Tally()
+    tally = Expansions()
     reported = 0.0
     max_traces = options.max_traces
     try:

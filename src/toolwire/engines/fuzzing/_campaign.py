@@ -1,31 +1,25 @@
 """The fuzz campaign: generated provider traffic through a converter, judged by the relations.
 
-Hypothesis generates valid input traces (:func:`toolwire.properties.traces`), the
-target converts each, and :func:`~toolwire.engines.fuzzing._judge.judge` applies the
-relations.  Each distinct finding shrinks to a minimal input.  The campaign
-reports what it finds as events (``_events.py``) as soon as it finds it and each
-time shrinking makes it smaller; the handlers save and print (an interrupted run
-loses nothing it found).
+Hypothesis generates valid input traces (:func:`~toolwire.protocols._traces.drawn_traces`, what
+:func:`toolwire.protocols.traces` draws from), the target converts each, and
+:func:`~toolwire.engines.fuzzing._judge.judge` applies the relations.  Each distinct finding
+shrinks to a minimal input.  The campaign reports what it finds as events (``_events.py``) as
+soon as it finds it and each time shrinking makes it smaller; the handlers save and print (an
+interrupted run loses nothing it found).  The run it returns is :class:`~._run.FuzzRun`; Hypothesis
+rounds are driven by :mod:`._rounds`, ``--workers`` by :mod:`._workers`.
 """
 
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import hashlib
 import itertools
 import json
 import os
-import queue
-import signal
-import tempfile
-import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import timedelta
-from pathlib import Path
-from typing import Any, ClassVar, Final
+from typing import Any, Final
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
 from hypothesis import strategies as st
@@ -33,6 +27,7 @@ from hypothesis.control import current_build_context
 from hypothesis.database import InMemoryExampleDatabase, choices_to_bytes
 from hypothesis.errors import Flaky
 
+from toolwire._extras import extra
 from toolwire.engines._core._events import (
     EngineEvent,
     FindingFound,
@@ -42,14 +37,16 @@ from toolwire.engines._core._events import (
     Progress,
     Started,
 )
-from toolwire.engines.fuzzing._counterexample import Counterexample, smaller
+from toolwire.engines.fuzzing._counterexample import Counterexample
 from toolwire.engines.fuzzing._coverage import Coverage, Watch
 from toolwire.engines.fuzzing._handlers import SaveCounterexamples
-from toolwire.engines.fuzzing._judge import MUTATIONS, PROPERTIES, Fault, Outcome, judge
+from toolwire.engines.fuzzing._judge import MUTATIONS, Fault, Outcome, judge
 from toolwire.engines.fuzzing._options import FuzzOptions, deviated, hypothesis_folder, waiting
+from toolwire.engines.fuzzing._rounds import _interrupted, _Interrupts, _Resteer, _round, _Spent, _Tripped
+from toolwire.engines.fuzzing._run import FuzzRun, _ordered
 from toolwire.engines.fuzzing._steer import Example, Signature, Steering, steered
 from toolwire.engines.fuzzing._targets import Target, TargetRecipe, load_target
-from toolwire.errors import UsageError
+from toolwire.engines.fuzzing._workers import _fan_out
 from toolwire.protocols import get_protocol, mutate
 from toolwire.protocols._shapes import shapes_of
 from toolwire.protocols._traces import Drawn, drawn_traces, swarm_profiles
@@ -59,142 +56,6 @@ __all__ = ["Campaign", "FuzzRun", "fuzz", "fuzz_with", "hypothesis_home"]
 Wire = list[dict[str, Any]]
 #: How often a campaign reports its progress, at most (seconds).
 PROGRESS_EVERY = 0.25
-
-
-@dataclass(slots=True)
-class FuzzRun:
-    """What a fuzz run did and found."""
-
-    target: str
-    source: str
-    destination: str
-    max_examples: int
-    seed: int
-    quirks: str | None
-    mutate: bool = False
-    #: The shape features the inputs were restricted to (``--like``), empty when not.
-    like: tuple[str, ...] = ()
-    #: The quirk profiles each example switched a random few of on (the default), empty when pinned.
-    swarm: tuple[str, ...] = ()
-    examples: int = 0
-    seconds: float = 0.0
-    #: One minimal counterexample per distinct finding, in :data:`PROPERTIES` order.
-    counterexamples: list[Counterexample] = field(default_factory=list)
-    #: Where each finding's counterexample is saved, by finding (filled by the saving handler).
-    saved: dict[str, Path] = field(default_factory=dict)
-    interrupted: bool = False
-    note: str | None = None
-    #: The budget: seconds (None: examples only).
-    time_limit: float | None = None
-    #: What ended the campaign: ``max-examples``, ``time-limit``, ``interrupted`` or ``exhausted``.
-    stopped: str = "max-examples"
-    #: Examples that tripped each ignored finding (``--ignore``).
-    ignored: dict[str, int] = field(default_factory=dict)
-    #: The ids set aside with ``--ignore``.
-    ignoring: tuple[str, ...] = ()
-    #: How many examples tripped each finding.
-    hits: dict[str, int] = field(default_factory=dict)
-    #: Runs of the target spent shrinking each finding once more on its own, after the search.
-    shrinks: int = 0
-    #: Seconds into the campaign when each finding was first tripped.
-    first_seen: dict[str, float] = field(default_factory=dict)
-    coverage: Coverage = field(default_factory=Coverage)
-    #: The least coverage the campaign had to reach (``--min-coverage``), when asked.
-    min_coverage: float | None = None
-    #: What kept part of the campaign from finishing (a ``--workers`` process that died).
-    problems: tuple[str, ...] = ()
-
-    @property
-    def covered_enough(self) -> bool:
-        """The campaign reached ``min_coverage`` (or was not asked to)."""
-        return self.min_coverage is None or self.coverage.fraction >= self.min_coverage
-
-    @property
-    def exit_code(self) -> int:
-        """1 when a counterexample was found or coverage fell short of ``min_coverage``; else 2 when
-        part of the campaign was lost (:attr:`problems`: never called clean); else 0."""
-        if self.counterexamples or not self.covered_enough:
-            return 1
-        return 2 if self.problems else 0
-
-    def record_saved(self, saved: Mapping[str, Path]) -> None:
-        """Note where each finding's counterexample is saved (the saving handler calls this)."""
-        self.saved = dict(saved)
-
-    def merge(self, other: FuzzRun) -> FuzzRun:
-        """This run and ``other`` (another worker's, same target and options) as one run.
-
-        Counts add up; each finding keeps the smaller of the two examples (:func:`smaller`,
-        whatever the order of merging); the first to stop by interruption or note wins.
-        """
-        best = {found.finding: found for found in self.counterexamples}
-        for found in other.counterexamples:
-            if smaller(found, best.get(found.finding)):
-                best[found.finding] = found
-        coverage = Coverage(input_total=self.coverage.input_total, output_total=self.coverage.output_total)
-        coverage.merge(self.coverage)
-        coverage.merge(other.coverage)
-        interrupted = self.interrupted or other.interrupted
-        return dataclasses.replace(
-            self,
-            examples=self.examples + other.examples,
-            shrinks=self.shrinks + other.shrinks,
-            seconds=max(self.seconds, other.seconds),
-            counterexamples=_ordered(best.values()),
-            saved={**other.saved, **self.saved},
-            interrupted=interrupted,
-            stopped="interrupted" if interrupted else self.stopped,
-            note=self.note or other.note,
-            problems=self.problems + other.problems,
-            ignored=_added(self.ignored, other.ignored),
-            hits=_added(self.hits, other.hits),
-            first_seen={
-                f: min(t for t in (self.first_seen.get(f), other.first_seen.get(f)) if t is not None)
-                for f in {*self.first_seen, *other.first_seen}
-            },
-            coverage=coverage,
-        )
-
-
-def _added(one: Mapping[str, int], other: Mapping[str, int]) -> dict[str, int]:
-    return {key: one.get(key, 0) + other.get(key, 0) for key in {*one, *other}}
-
-
-def _ordered(found: Iterable[Counterexample]) -> list[Counterexample]:
-    return sorted(found, key=lambda c: (PROPERTIES.index(c.property), c.kind))
-
-
-class _Found(Exception):
-    """A finding, raised for Hypothesis, which tells failures apart by their exception's type.
-
-    Findings are known only at run time (``validity:CC-1``), so each gets a subclass of its own
-    the first time it is raised (:meth:`named`): each then shrinks on its own.
-    """
-
-    counterexample: Counterexample
-    _kinds: ClassVar[dict[str, type[_Found]]] = {}
-
-    @classmethod
-    def named(cls, finding: str, counterexample: Counterexample) -> _Found:
-        """The exception for ``finding``, carrying its best example so far."""
-        kind = cls._kinds.get(finding)
-        if kind is None:
-            kind = cls._kinds[finding] = type(f"Broken_{finding.replace('-', '_')}", (cls,), {})
-        error = kind(f"{finding}: {counterexample.message}")
-        error.counterexample = counterexample
-        return error
-
-
-class _Spent(BaseException):
-    """The campaign's budget is spent; a BaseException so that Hypothesis passes it through."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-class _Resteer(BaseException):
-    """What the campaign knows of its findings changed: end the round, the next one steers anew."""
 
 
 #: How often (in examples) a round checks whether it should steer anew.
@@ -438,7 +299,7 @@ class Campaign:
             if self.keep(found):
                 self.choices[fault.finding] = (made, self.strategy)
                 self.steering.hold(fault.finding, example, found.key())
-        raise _Found.named(fresh[0].finding, self.best[fresh[0].finding])
+        raise _Tripped.named(fresh[0].finding, self.best[fresh[0].finding])
 
     def keep(self, found: Counterexample) -> bool:
         """Hold ``found`` when it is the first of its finding or smaller than the one held.
@@ -466,7 +327,7 @@ class Campaign:
             for fault in outcome.faults():
                 if fault.finding == finding:
                     self.keep(self._counterexample(judged, outcome, fault, example.shown))
-                    raise _Found.named(finding, self.best[finding])
+                    raise _Tripped.named(finding, self.best[finding])
 
         # Under the secondary key: Hypothesis takes a primary-key example as shrunk already.
         made, strategy = self.choices[finding]
@@ -480,7 +341,7 @@ class Campaign:
             suppress_health_check=list(HealthCheck),
         )(seed(self.options.seed)(given(strategy)(only)))
         test._hypothesis_internal_database_key = b"polish"  # type: ignore[attr-defined]
-        with contextlib.suppress(_Found):
+        with contextlib.suppress(_Tripped):
             test()
 
     def _counterexample(
@@ -504,71 +365,6 @@ class Campaign:
         )
 
 
-class _Interrupts:
-    """Notes a SIGINT while a campaign runs (then passes it on as before): whatever error it
-    causes on its way out, the campaign knows it was interrupted.  Main thread only."""
-
-    def __init__(self) -> None:
-        self.seen = False
-        self.previous: Any = None
-
-    def __enter__(self) -> _Interrupts:
-        if threading.current_thread() is threading.main_thread():
-            self.previous = signal.signal(signal.SIGINT, self._note)
-        return self
-
-    def _note(self, number: int, frame: Any) -> None:
-        self.seen = True
-        if callable(self.previous):
-            self.previous(number, frame)
-        elif self.previous != signal.SIG_IGN:
-            raise KeyboardInterrupt
-
-    def __exit__(self, *exc: object) -> None:
-        if self.previous is not None:
-            signal.signal(signal.SIGINT, self.previous)
-
-
-def _interrupted(exc: BaseException) -> bool:
-    """``exc`` is, holds, or was raised while handling a KeyboardInterrupt."""
-    seen: set[int] = set()
-    stack = [exc]
-    while stack:
-        current = stack.pop()
-        if id(current) in seen:
-            continue
-        seen.add(id(current))
-        if isinstance(current, KeyboardInterrupt):
-            return True
-        if isinstance(current, BaseExceptionGroup):
-            stack.extend(current.exceptions)
-        stack.extend(e for e in (current.__context__, current.__cause__) if e is not None)
-    return False
-
-
-def _round(test: Callable[[], None]) -> list[Counterexample]:
-    """Run one Hypothesis round; the findings it shrank to their minimal examples."""
-    try:
-        test()
-    except (_Found, BaseExceptionGroup) as exc:
-        leaves = _leaves(exc)
-        finals = [e.counterexample for e in leaves if isinstance(e, _Found)]
-        if finals:
-            return finals
-        # The budget ran out while Hypothesis was shrinking two failures: it reports both.
-        spent = [e for e in leaves if isinstance(e, _Spent)]
-        if spent:
-            raise spent[0] from None
-        raise
-    return []
-
-
-def _leaves(exc: BaseException) -> list[BaseException]:
-    if isinstance(exc, BaseExceptionGroup):
-        return [leaf for inner in exc.exceptions for leaf in _leaves(inner)]
-    return [exc]
-
-
 def _catalogue_size(protocol: str) -> int:
     shapes = get_protocol(protocol).shapes
     return len(shapes.features) if shapes is not None else 0
@@ -589,13 +385,9 @@ def _database(spec: str | None) -> Any:
     if spec is None:
         return None
     if spec.startswith(("redis://", "rediss://", "unix://")):
-        try:
+        with extra("redis"):
             import redis
             from hypothesis.extra.redis import RedisExampleDatabase
-        except ImportError:
-            raise UsageError(
-                "--database redis://... needs the redis client: pip install 'toolwire[redis]'"
-            ) from None
         return RedisExampleDatabase(redis.Redis.from_url(spec), expire_after=timedelta(days=30))
     from hypothesis.database import DirectoryBasedExampleDatabase
 
@@ -691,177 +483,10 @@ def fuzz_with(
             handler(event)
 
     if options.workers > 1:
-        return _fan_out(target, options, emit)
+        return _fan_out(target, options, emit, fuzz_with)
     loaded = load_target(target)
     try:
         return Campaign(loaded, options, emit).run()
     finally:
         if loaded is not target:
             loaded.close()
-
-
-def _fan_out(
-    target: str | Callable[..., Any] | Target | TargetRecipe, options: FuzzOptions, emit: Handler
-) -> FuzzRun:
-    """``options.workers`` campaigns in processes of their own, different seeds, one database.
-
-    The workers send their events here, where each finding's smallest example (:func:`smaller`,
-    whatever the order the workers find them in) is reported on; their runs are merged.
-    """
-    if not isinstance(target, str | Target):
-        raise UsageError("--workers needs a target named by module:function, a file, a command or a URL")
-    import multiprocessing
-
-    started = time.monotonic()
-    name = target if isinstance(target, str) else target.name
-    emit(Started(engine="fuzz", target=name, source=options.source, destination=options.destination))
-    per = -(-options.limit // options.workers)
-    context = multiprocessing.get_context("spawn")
-    events: Any = context.Queue()
-    with contextlib.ExitStack() as stack:
-        database = options.database or stack.enter_context(tempfile.TemporaryDirectory(prefix="toolwire-db-"))
-        # A target object (a gateway) spreads as recipes its workers build their copies from.
-        specs: Sequence[str | TargetRecipe] = (
-            stack.enter_context(target.spread(options.workers))
-            if isinstance(target, Target)
-            else [target] * options.workers
-        )
-        jobs = [
-            dataclasses.replace(
-                options, max_examples=per, seed=options.seed + 7919 * k, workers=1, database=database
-            )
-            for k in range(options.workers)
-        ]
-        processes = [
-            context.Process(target=_worker, args=(k, specs[k], job, events), daemon=True)
-            for k, job in enumerate(jobs)
-        ]
-        for process in processes:
-            process.start()
-        try:
-            gathered = _gather(processes, events, emit, started)
-        finally:
-            for process in processes:
-                process.join(5)
-                if process.is_alive():
-                    process.kill()
-    runs = [run for run in gathered.runs if run is not None]
-    if not runs:
-        raise UsageError("; ".join(gathered.lost))
-    merged = runs[0]
-    for run in runs[1:]:
-        merged = merged.merge(run)
-    # A lost worker's findings reached the handlers as it found them: the run keeps them too.
-    best = {found.finding: found for found in merged.counterexamples}
-    for found in gathered.found:
-        if smaller(found, best.get(found.finding)):
-            best[found.finding] = found
-    merged = dataclasses.replace(
-        merged,
-        max_examples=options.limit,
-        seed=options.seed,
-        seconds=time.monotonic() - started,
-        saved={},
-        counterexamples=_ordered(best.values()),
-        problems=merged.problems + tuple(gathered.lost),
-    )
-    emit(Finished(engine="fuzz", run=merged))
-    return merged
-
-
-@dataclass(frozen=True, slots=True)
-class _Gathered:
-    """What the workers of a fan-out sent: each one's run (None for a worker that died without
-    one), why each lost worker is lost, and the smallest example of every finding any of them sent."""
-
-    runs: list[FuzzRun | None]
-    lost: list[str]
-    found: list[Counterexample]
-
-
-def _gather(processes: list[Any], events: Any, emit: Handler, started: float) -> _Gathered:
-    """The workers' runs, in worker order; their findings and progress passed on as they come.
-
-    A worker that dies is a problem of its own part: the others run on, and what it sent is kept.
-    """
-    runs: dict[int, FuzzRun] = {}
-    lost: dict[int, str] = {}
-    best: dict[str, Counterexample] = {}
-    progress: dict[int, Progress] = {}
-    interrupted = False
-    #: When each worker was first seen dead without its run (its last events may still be queued).
-    dead_since: dict[int, float] = {}
-    while len(runs) + len(lost) < len(processes):
-        try:
-            # A worker that died is noticed even while the others keep the queue busy.
-            now = time.monotonic()
-            for n, process in enumerate(processes):
-                if n not in runs and not process.is_alive():
-                    dead_since.setdefault(n, now)
-            for n, since in dead_since.items():
-                if n not in runs and n not in lost and now - since > 2.0:
-                    lost[n] = _lost(n, processes[n])
-            if len(runs) + len(lost) == len(processes):
-                break
-            number, event = events.get(timeout=0.5)
-        except queue.Empty:
-            if events.empty():
-                for n, process in enumerate(processes):
-                    if n not in runs and n not in lost and not process.is_alive():
-                        lost[n] = _lost(n, process)
-            continue
-        except KeyboardInterrupt:
-            # Ctrl-C reached the workers too: each stops and sends what it found.
-            if interrupted:
-                raise
-            interrupted = True
-            continue
-        if isinstance(event, UsageError):
-            raise event
-        if isinstance(event, Finished):
-            assert isinstance(event.run, FuzzRun)
-            runs[number] = event.run
-        elif isinstance(event, FindingFound | FindingShrunk):
-            found = event.counterexample
-            current = best.get(found.finding)
-            if smaller(found, current):
-                best[found.finding] = found
-                kind = FindingFound if current is None else FindingShrunk
-                emit(kind(engine="fuzz", counterexample=found))
-        elif isinstance(event, Progress):
-            progress[number] = event
-            emit(
-                Progress(
-                    engine="fuzz",
-                    done=sum(p.done for p in progress.values()),
-                    findings=len(best),
-                    elapsed=time.monotonic() - started,
-                    left=event.left,
-                    coverage=event.coverage,
-                )
-            )
-    return _Gathered(
-        runs=[runs.get(n) for n in range(len(processes))],
-        lost=[lost[n] for n in sorted(lost)],
-        found=list(best.values()),
-    )
-
-
-def _lost(number: int, process: Any) -> str:
-    return (
-        f"fuzz worker {number} ended without a result (exit status {process.exitcode}); "
-        "the findings it sent before are kept, its examples are not counted"
-    )
-
-
-def _worker(number: int, target: str | TargetRecipe, options: FuzzOptions, events: Any) -> None:
-    """Campaign ``number`` of a fan-out, in a process of its own: its events go back on ``events``."""
-
-    def send(event: EngineEvent) -> None:
-        if not isinstance(event, Started):
-            events.put((number, event))
-
-    try:
-        fuzz_with(target, options, [send])
-    except UsageError as exc:
-        events.put((number, exc))

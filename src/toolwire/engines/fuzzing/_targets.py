@@ -29,8 +29,10 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 
 import orjson
 
+from toolwire.engines._core._deaths import death_of
 from toolwire.engines.fuzzing import _child
 from toolwire.engines.fuzzing._child import MAX_OUTPUT, cause, collect, not_json, raised, tool_result
+from toolwire.engines.gateway import is_gateway
 from toolwire.errors import UsageError
 
 if TYPE_CHECKING:
@@ -181,7 +183,7 @@ def load_target(spec: str | Callable[..., Any] | Target | TargetRecipe) -> Targe
         return spec
     if isinstance(spec, TargetRecipe):
         return spec.build()
-    if isinstance(spec, str) and spec.strip().lower().startswith(("http://", "https://")):
+    if is_gateway(spec):
         raise UsageError(
             f"{spec} is an HTTP gateway: it needs the mock provider's address (toolwire fuzz URL "
             "--upstream 127.0.0.1:PORT; from Python, "
@@ -307,7 +309,7 @@ class Worker:
         if code is None:
             how = "the worker closed its answers and did not exit"
         elif code < 0:
-            how = f"the worker was killed by {_signal_name(-code)}"
+            how = f"the worker was {death_of(code)}"
         else:
             how = f"the worker exited with status {code}"
         if self.errors is not None:
@@ -333,13 +335,6 @@ class Worker:
         with contextlib.suppress(OSError):
             os.close(self.answers)
         self.answers = -1
-
-
-def _signal_name(number: int) -> str:
-    try:
-        return signal.Signals(number).name
-    except ValueError:
-        return f"signal {number}"
 
 
 #: How long a worker may take to import its target.

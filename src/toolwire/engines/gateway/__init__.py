@@ -31,8 +31,8 @@ if TYPE_CHECKING:
         body_record,
         worker_prefix,
     )
-    from toolwire.engines.gateway._spelling import is_gateway
-    from toolwire.engines.gateway._target import GatewayRecipe, GatewayTarget, parse_headers, parse_upstream
+    from toolwire.engines.gateway._options import is_gateway, parse_headers, parse_upstream
+    from toolwire.engines.gateway._target import GatewayRecipe, GatewayTarget
 
 # Each loads on first use: a check imports none of what it does not run.
 _LAZY = {
@@ -40,11 +40,8 @@ _LAZY = {
         ("Conversation", "MARKER", "MockProvider", "Router", "ThreadServer", "body_record", "worker_prefix"),
         "toolwire.engines.gateway._mock_provider",
     ),
-    "is_gateway": "toolwire.engines.gateway._spelling",
-    **dict.fromkeys(
-        ("GatewayRecipe", "GatewayTarget", "parse_headers", "parse_upstream"),
-        "toolwire.engines.gateway._target",
-    ),
+    **dict.fromkeys(("is_gateway", "parse_headers", "parse_upstream"), "toolwire.engines.gateway._options"),
+    **dict.fromkeys(("GatewayRecipe", "GatewayTarget"), "toolwire.engines.gateway._target"),
 }
 
 __getattr__ = lazy(__name__, _LAZY, globals())

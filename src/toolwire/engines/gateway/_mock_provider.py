@@ -27,19 +27,22 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-import httpx
 import orjson
-import uvicorn
-from starlette.applications import Starlette
-from starlette.requests import Request
-from starlette.responses import Response, StreamingResponse
-from starlette.routing import Route
 
+from toolwire._extras import extra
 from toolwire.engines._core._redact import redact_headers, redact_text
 from toolwire.errors import UsageError
 from toolwire.models._eventstream import CONTENT_TYPE as EVENTSTREAM
 from toolwire.protocols import get_protocol
 from toolwire.protocols._http import face
+
+with extra("gateway"):
+    import httpx
+    import uvicorn
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import Response, StreamingResponse
+    from starlette.routing import Route
 
 __all__ = ["MARKER", "Conversation", "MockProvider", "Router", "ThreadServer", "body_record", "worker_prefix"]
 

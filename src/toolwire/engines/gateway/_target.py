@@ -34,8 +34,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Final
 from urllib.parse import urlsplit
 
-import httpx
-
+from toolwire._extras import extra
 from toolwire.engines._core._redact import redact_headers, redact_text, redact_url
 from toolwire.engines.fuzzing import Target, TargetFailure, TargetRecipe
 from toolwire.engines.gateway._mock_provider import (
@@ -46,6 +45,7 @@ from toolwire.engines.gateway._mock_provider import (
     body_record,
     worker_prefix,
 )
+from toolwire.engines.gateway._options import is_gateway, parse_headers, parse_upstream
 from toolwire.errors import UsageError
 from toolwire.models._wire import DONE, plain, read_frames
 from toolwire.properties import Result
@@ -55,42 +55,14 @@ from toolwire.protocols import get_protocol
 from toolwire.protocols._http import face, tools_for
 from toolwire.protocols._relations import Broken, Ledger, _pair, ledger, relate
 
-__all__ = ["GatewayRecipe", "GatewayTarget", "parse_headers", "parse_upstream"]
+with extra("gateway"):
+    import httpx
+
+__all__ = ["GatewayRecipe", "GatewayTarget", "is_gateway", "parse_headers", "parse_upstream"]
 
 Wire = list[dict[str, Any]]
 #: The model the client asks for when ``--model`` is not given.
 DEFAULT_MODEL: Final = "toolwire-model"
-
-
-def parse_upstream(text: str) -> tuple[str, int]:
-    """``--upstream HOST:PORT`` as a loopback host and a port; a :class:`UsageError` says why not."""
-    host, sep, port = text.strip().rpartition(":")
-    host = host.strip("[]") or "127.0.0.1"
-    if not sep or not port.isdigit() or int(port) > 65535:
-        raise UsageError(f"--upstream {text!r} is not HOST:PORT (say 127.0.0.1:8788)")
-    if host != "localhost":
-        import ipaddress
-
-        try:
-            loopback = ipaddress.ip_address(host).is_loopback
-        except ValueError:
-            loopback = False
-        if not loopback:
-            raise UsageError(
-                f"--upstream {text!r}: the mock provider listens on loopback only (say 127.0.0.1:PORT)"
-            )
-    return ("127.0.0.1" if host == "localhost" else host), int(port)
-
-
-def parse_headers(lines: Iterable[str]) -> list[tuple[str, str]]:
-    """``--header 'Name: value'`` lines as (name, value) pairs."""
-    out = []
-    for line in lines:
-        name, colon, value = line.partition(":")
-        if not colon or not name.strip() or any(c.isspace() for c in name.strip()):
-            raise UsageError(f"--header {redact_text(line)!r} is not 'Name: value'")
-        out.append((name.strip(), value.strip()))
-    return out
 
 
 class GatewayTarget(Target):

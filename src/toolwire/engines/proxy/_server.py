@@ -32,14 +32,7 @@ from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from typing import Any, Final
 from urllib.parse import urlsplit
 
-import anyio
-import httpx
-from starlette.applications import Starlette
-from starlette.requests import ClientDisconnect, Request
-from starlette.responses import Response
-from starlette.routing import Route
-from starlette.types import Receive, Scope, Send
-
+from toolwire._extras import extra
 from toolwire.engines._core._events import EngineEvent, ExchangeChecked, Handler, LiveFinding
 from toolwire.engines.proxy import _pipe
 from toolwire.engines.proxy._checker import Checked, ExchangeChecker, LiveConversations
@@ -48,6 +41,16 @@ from toolwire.engines.proxy._record import Recording, record_of
 from toolwire.engines.proxy._totals import ProxyTotals
 from toolwire.errors import UsageError
 from toolwire.protocols import get_protocol
+
+with extra("proxy"):
+    import anyio
+    import httpx
+    import uvicorn
+    from starlette.applications import Starlette
+    from starlette.requests import ClientDisconnect, Request
+    from starlette.responses import Response
+    from starlette.routing import Route
+    from starlette.types import Receive, Scope, Send
 
 __all__ = ["Proxy", "is_loopback", "parse_listen", "serve"]
 
@@ -503,8 +506,6 @@ async def serve(
 
     ``started`` receives the address it listens on (``http://HOST:PORT``, the port bound when 0 was asked).
     """
-    import uvicorn
-
     config = uvicorn.Config(
         proxy.app,
         host=host,

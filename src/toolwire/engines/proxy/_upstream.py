@@ -26,9 +26,12 @@ import ssl
 from collections.abc import AsyncIterator, Iterator
 from typing import Any, Final
 
-import aiohttp
-import httpx
-from yarl import URL
+from toolwire._extras import extra
+
+with extra("proxy"):
+    import aiohttp
+    import httpx
+    from yarl import URL
 
 __all__ = ["AiohttpTransport"]
 

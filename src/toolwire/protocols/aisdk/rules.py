@@ -9,7 +9,7 @@ from toolwire.properties._rule import Rule
 
 __all__ = ["FULL_STREAM", "MODELLED_SDK", "MODEL_MESSAGES", "RULES", "STREAM", "UI_MESSAGES", "UI_STREAM"]
 
-#: The SDK release whose types this family's model follows (the release protocol-rules.md
+#: The SDK release whose types this family's model follows (the release docs/protocol-rules.md
 #: read): a type outside it is passed over with one notice naming this, never a finding.
 MODELLED_SDK: Final = "ai 7.0.173"
 

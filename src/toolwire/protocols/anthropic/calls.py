@@ -28,7 +28,7 @@ MESSAGE_SITES: Final = Sites(
     role("assistant", lambda e: first(e, ("content",), key("tool_use", "id"))),
     role("user", lambda e: first(e, ("content",), key("tool_result", "tool_use_id"))),
 )
-#: Id shapes seen in the wild (protocol-rules, "ID formats and limits"; AN-11): not contracts.
+#: Id shapes seen in the wild (docs/protocol-rules.md, "ID formats and limits"; AN-11): not contracts.
 ID_SHAPES: Final = (
     (re.compile(r"toolu_(vrtx_|bdrk_)?[A-Za-z0-9]+"), "Anthropic tool_use id (AN-11)"),
     (re.compile(r"srvtoolu_[A-Za-z0-9_]+"), "Anthropic server tool id"),

@@ -28,7 +28,7 @@ MESSAGE_SITES: Final = Sites(
     role("assistant", lambda e: first(e, ("content",), key(None, "toolUseId", "toolUse"))),
     role("user", lambda e: first(e, ("content",), key(None, "toolUseId", "toolResult"))),
 )
-#: Id shapes seen in the wild (protocol-rules, "ID formats and limits"): not contracts.
+#: Id shapes seen in the wild (docs/protocol-rules.md, "ID formats and limits"): not contracts.
 ID_SHAPES: Final = ((re.compile(r"tooluse_[A-Za-z0-9_-]+"), "Bedrock toolUseId"),)
 
 

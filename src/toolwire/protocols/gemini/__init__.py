@@ -72,7 +72,7 @@ FAMILY: Final = Family(
             "missing-ids",
             "function calls and responses carry no id; they pair by order and name",
             (STREAM, CONTENTS, RESPONSE),
-            "protocol-rules GM-1; the Gemini API omits FunctionCall.id",
+            "docs/protocol-rules.md GM-1; the Gemini API omits FunctionCall.id",
             features=("call-without-id",),
         ),
         Quirk(
@@ -89,7 +89,7 @@ FAMILY: Final = Family(
             (CONTENTS,),
             "tests/data/traffic crewAIInc__crewAI gemini-contents TestGeminiNativeToolCalling."
             "test_gemini_parallel_native_tool_*.i2.req.json (gemini-2.5-flash, HTTP 200); "
-            "protocol-rules GM-5b: the Gemini API merges them, Vertex AI rejects them",
+            "docs/protocol-rules.md GM-5b: the Gemini API merges them, Vertex AI rejects them",
             features=("responses-split-over-contents",),
         ),
         Quirk(

@@ -31,7 +31,7 @@ CONTENTS_SITES: Final = Sites(
     role("model", lambda e: first(e, ("parts",), key(None, "id", "functionCall"))),
     role("user", lambda e: first(e, ("parts",), key(None, "id", "functionResponse"))),
 )
-#: Id shapes seen in the wild (protocol-rules, "ID formats and limits"; ADK-1): not contracts.
+#: Id shapes seen in the wild (docs/protocol-rules.md, "ID formats and limits"; ADK-1): not contracts.
 ID_SHAPES: Final = (
     (
         re.compile(r"adk-[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"),

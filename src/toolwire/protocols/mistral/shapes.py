@@ -176,12 +176,14 @@ _STREAM: Final = (
     Feature(
         "call-without-index",
         "fragments without index (quirk unindexed)",
-        documented=f"protocol-rules MI-6; comet-ml/opik#8362; {_SDK}/toolcall.py (index defaults to 0)",
+        documented=f"docs/protocol-rules.md MI-6; comet-ml/opik#8362; {_SDK}/toolcall.py "
+        "(index defaults to 0)",
     ),
     Feature(
         "arguments-split-across-fragments",
         'a call\'s arguments over several fragments, continuations with id "null" (quirk split-arguments)',
-        documented="protocol-rules MI-6; langchain-ai/langchainjs#11373, langchain-ai/langchain#40028",
+        documented="docs/protocol-rules.md MI-6; langchain-ai/langchainjs#11373, "
+        "langchain-ai/langchain#40028",
     ),
 )
 

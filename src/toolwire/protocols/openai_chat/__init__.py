@@ -17,7 +17,7 @@ from toolwire.protocols.openai_chat.shapes import MESSAGE_SHAPES, RESPONSE_SHAPE
 
 __all__ = ["FAMILY", "ConversationMonitor", "ResponseMonitor", "StreamMonitor"]
 
-_CC6: Final = "protocol-rules CC-6, deviations seen in practice"
+_CC6: Final = "docs/protocol-rules.md CC-6, deviations seen in practice"
 #: Gateways that number Chat tool calls by Claude's content-block index (no rule breaks it: CC-6c
 #: asks only for distinct indexes; the openai SDK's stream helper fails on it, IndexError).
 _BLOCK_INDEX: Final = (
@@ -90,7 +90,7 @@ FAMILY: Final = Family(
             "repeated-ids",
             "the call id is repeated on every fragment, not only the first",
             (CHAT_STREAM,),
-            "protocol-rules CC-6(b); OpenAI sends the id on the first fragment only",
+            "docs/protocol-rules.md CC-6(b); OpenAI sends the id on the first fragment only",
             excludes=("null-ids",),
             features=("continuation-repeats-id",),
         ),

@@ -31,7 +31,7 @@ MESSAGE_SITES: Final = Sites(
     role("assistant", lambda e: first(e, ("tool_calls",), key(None, "id"))),
     role("tool", key(None, "tool_call_id")),
 )
-#: Id shapes seen in the wild (protocol-rules, "ID formats and limits"): not contracts.
+#: Id shapes seen in the wild (docs/protocol-rules.md, "ID formats and limits"): not contracts.
 ID_SHAPES: Final = (
     (re.compile(r"call_[A-Za-z0-9]{24}"), "OpenAI call id (call_ + 24)"),
     (re.compile(r"functions\.[A-Za-z0-9_-]+:\d+"), "Kimi id (functions.NAME:N)"),

@@ -20,12 +20,12 @@ from toolwire.protocols.openai_chat.body import chat_turns
 
 __all__ = ["MESSAGE_SHAPES", "RESPONSE_SHAPES", "STREAM_SHAPES"]
 
-_CC6: Final = "protocol-rules CC-6, deviations seen in practice"
+_CC6: Final = "docs/protocol-rules.md CC-6, deviations seen in practice"
 #: Models write a \uXXXX escape token by token, so a fragment can end inside one.
 _ESCAPES: Final = "ggml-org/llama.cpp#16526, assistant-ui/assistant-ui#6355 (escapes cut between fragments)"
 #: Agents append tool results as the tools finish, not in call order; the API pairs them by id.
 _COMPLETION_ORDER: Final = (
-    "protocol-rules CC-5 (order not required); results in completion order: vercel/ai#16567, "
+    "docs/protocol-rules.md CC-5 (order not required); results in completion order: vercel/ai#16567, "
     "can1357/oh-my-pi#11179"
 )
 #: Tools with no output (a write, a silent command) answer with content "".

@@ -101,7 +101,7 @@ FAMILY: Final = Family(
             "function_call items without their item id and status, as clients that build them send",
             (INPUT,),
             "tests/data/traffic: 90 of the 116 recorded requests with function_call items "
-            "(posit-dev/chatlas, simonw/llm, charmbracelet/fantasy, ...); protocol-rules RS "
+            "(posit-dev/chatlas, simonw/llm, charmbracelet/fantasy, ...); docs/protocol-rules.md RS "
             "(id is optional on input). Without item ids a duplicated call is only RS-4b, a warning",
             features=("call-item-without-id",),
         ),
@@ -109,7 +109,7 @@ FAMILY: Final = Family(
             "unnumbered",
             "events without sequence_number (or obfuscation): streams from before 2025-05-21",
             (STREAM,),
-            "protocol-rules RS-8 (check warns RS-8a: an older stream); tests/data/traffic "
+            "docs/protocol-rules.md RS-8 (check warns RS-8a: an older stream); tests/data/traffic "
             "DataDog__dd-trace-py response_function_call_streamed.sse (gpt-4.1, 2025-05-20)",
             features=("no-sequence-number",),
         ),

@@ -31,7 +31,7 @@ STREAM_SITES: Final = Sites(
 )
 #: ``function_call`` items open calls; ``function_call_output`` items answer them.
 INPUT_SITES: Final = Sites(key("function_call", "call_id"), key("function_call_output", "call_id"))
-#: Id shapes seen in the wild (protocol-rules, "ID formats and limits"): not contracts.
+#: Id shapes seen in the wild (docs/protocol-rules.md, "ID formats and limits"): not contracts.
 ID_SHAPES: Final = ((re.compile(r"(fc|ws)_[0-9a-f]{40,}"), "OpenAI Responses item id, not a call_id"),)
 
 

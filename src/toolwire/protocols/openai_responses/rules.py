@@ -128,7 +128,7 @@ RULES: Final = (
         "always",
         STREAMS,
         "Nothing follows the terminal event (response.completed, .failed or .incomplete).",
-        source=""
+        source="docs/protocol-rules.md RS-7 (step 6 ends the stream)"
         ". Severity error -> warning (issue 29): no provider or SDK rejection is documented or recorded "
         "for an event after the terminal one.",
         fix="Emit the terminal event last; flush every item before it.",
@@ -194,9 +194,9 @@ RULES: Final = (
         "always",
         STREAMS,
         "sequence_number strictly increases through the stream.",
-        source=", OR-6"
-        ". Severity error -> warning (issue 29):  says monotonic increase is assumed, "
-        "not documented; no SDK checks it.",
+        source="docs/protocol-rules.md RS-8 (monotonic increase), OR-6"
+        ". Severity error -> warning (issue 29): docs/protocol-rules.md RS-8 says monotonic increase is "
+        "assumed, not documented; no SDK checks it.",
         fix="Use one counter per stream and increment it for every event you emit, in emit order.",
         severity="warning",
     ),

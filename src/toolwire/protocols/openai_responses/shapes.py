@@ -240,7 +240,7 @@ _INPUT: Final = (
     Feature(
         "results-out-of-call-order",
         "function_call_output items answer the calls in another order",
-        documented="pairing is by call_id (protocol-rules RS-1); outputs in completion order: "
+        documented="pairing is by call_id (docs/protocol-rules.md RS-1); outputs in completion order: "
         "can1357/oh-my-pi#11179 (openai-codex), vercel/ai#16567",
     ),
     Feature(
