@@ -158,3 +158,33 @@ def test_consumers_reading_a_whole_stream_ignore_sequence_numbers_going_back() -
     assert consumers.openai_responses_stream(body) == consumers.openai_responses_stream(consumers.sse(GOOD))
     assert consumers.pydantic_ai_responses(body).calls == CALLS
     assert _plain(consumers.langchain_openai_responses(body)) == CALLS
+
+
+# RS-7d is two faults under one rule: a closing event sent twice duplicates the call in consumers
+# that act on output_item.done, while a delta after arguments.done harms none of them.  Its
+# severity waits for the rule to be split (issue 38); these pin the evidence for each half.
+
+
+def test_a_repeated_output_item_done_duplicates_the_call_in_the_ai_sdk_and_openai_events() -> None:
+    body = consumers.sse(violating.rs7d_item_done_twice())
+    seen = consumers.openai_responses_stream(body)
+    assert [c for c in seen.calls if c[0].startswith("done:")] == [
+        ("done:call_1", "get_weather", PARIS),
+        ("done:call_1", "get_weather", PARIS),
+        ("done:call_2", "get_weather", LYON),
+    ]
+    assert seen.calls[3:] == [("final:call_1", "get_weather", PARIS), ("final:call_2", "get_weather", LYON)]
+    assert _plain(consumers.langchain_openai_responses(body)) == CALLS
+    assert consumers.pydantic_ai_responses(body).calls == CALLS
+    _node()
+    assert consumers.ai_sdk("ai-sdk-openai-responses", body).calls == [CALLS[0], CALLS[0], CALLS[1]]
+
+
+def test_a_delta_after_arguments_done_changes_no_consumer_call() -> None:
+    body = consumers.sse(violating.rs7d_delta_after_arguments_done())
+    good = consumers.sse(GOOD)
+    assert consumers.openai_responses_stream(body) == consumers.openai_responses_stream(good)
+    assert _plain(consumers.langchain_openai_responses(body)) == CALLS
+    assert consumers.pydantic_ai_responses(body).calls == CALLS
+    _node()
+    assert consumers.ai_sdk("ai-sdk-openai-responses", body).calls == CALLS

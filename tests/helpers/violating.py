@@ -132,3 +132,27 @@ def rs8b_numbering_restarts() -> list[dict[str, Any]]:
             event["sequence_number"] -= per_item
     assert events[first + per_item]["sequence_number"] == first
     return events
+
+
+def rs7d_item_done_twice() -> list[dict[str, Any]]:
+    """RS-7d: the first call's output_item.done is sent twice (a converter closing the item on the
+    upstream's stop and again on its own finish), before response.completed."""
+    events = responses_stream()
+    position = next(
+        n for n, e in enumerate(events) if e["type"] == "response.output_item.done" and e["output_index"] == 0
+    )
+    events.insert(position + 1, copy.deepcopy(events[position]))
+    return [event | {"sequence_number": n} for n, event in enumerate(events)]
+
+
+def rs7d_delta_after_arguments_done() -> list[dict[str, Any]]:
+    """RS-7d: the first call's last delta comes after its function_call_arguments.done (whose
+    arguments already hold it), before output_item.done."""
+    events = responses_stream()
+    deltas = [n for n, e in enumerate(events) if e["type"].endswith(".delta") and e["output_index"] == 0]
+    last = events.pop(deltas[-1])
+    done = next(
+        n for n, e in enumerate(events) if e["type"].endswith("arguments.done") and e["output_index"] == 0
+    )
+    events.insert(done + 1, last)
+    return [event | {"sequence_number": n} for n, event in enumerate(events)]
