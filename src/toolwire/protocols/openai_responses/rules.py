@@ -33,9 +33,12 @@ RULES: Final = (
         "function_call item added at their output_index.",
         source=f"{_GUIDE}: item_id is 'The id of the function call item that the delta belongs to'; "
         "openapi ResponseFunctionCallArgumentsDeltaEvent"
-        ". Severity error -> warning (issue 29): no provider or SDK rejection is documented or recorded; "
-        "openai 3.54.0 ResponseStreamState addresses argument events by output_index and never reads "
-        "item_id.",
+        ". A warning (issue 38): no provider rejection is documented or recorded, and no consumer run on "
+        "the violating trace (tests/integration/test_consumer_evidence.py) loses, duplicates or "
+        "changes a call, its "
+        "arguments or its id: openai 3.57.0 ResponseStreamState, @ai-sdk/openai 4.0.118 and "
+        "langchain-openai 1.7.4 address argument events by output_index; pydantic-ai-slim 2.78.0 keys "
+        "deltas by item_id, passes them over, and streams the arguments whole from output_item.done.",
         fix="Set item_id to the item's own id (fc_...), never to its call_id, and keep that one id "
         "from output_item.added to output_item.done.",
         severity="warning",
@@ -163,12 +166,14 @@ RULES: Final = (
         STREAMS,
         "function_call_arguments.done.arguments equals the concatenated deltas, and "
         "output_item.done.item.arguments equals it.",
-        source=f"{_GUIDE}"
-        ". Severity error -> warning (issue 29): no provider or SDK rejection is documented or recorded; "
-        "openai 3.54.0 keeps each event's arguments as sent.",
+        source=f"{_GUIDE}. An error from consumers (issue 38, "
+        "tests/integration/test_consumer_evidence.py): on one "
+        "stream, @ai-sdk/openai 4.0.118 streams the deltas as tool-input-delta and calls the tool with "
+        "output_item.done's arguments, openai 3.57.0 ResponseStreamState snapshots the deltas and "
+        "completes the call with output_item.done's, while langchain-openai 1.7.4 and pydantic-ai-slim "
+        "2.78.0 (which warns) call it with the deltas: the call's arguments change with the consumer.",
         fix="Concatenate the deltas in arrival order and send that exact string in "
         "arguments.done and in the done item.",
-        severity="warning",
     ),
     Rule(
         "RS-7f",
@@ -194,11 +199,15 @@ RULES: Final = (
         "always",
         STREAMS,
         "sequence_number strictly increases through the stream.",
-        source="docs/protocol-rules.md RS-8 (monotonic increase), OR-6"
-        ". Severity error -> warning (issue 29): docs/protocol-rules.md RS-8 says monotonic increase is "
-        "assumed, not documented; no SDK checks it.",
+        source="openai 3.57.0 types/responses (sequence_number: 'The sequence number of this event'), "
+        "resources/responses/responses.py (starting_after: 'The sequence number of the event after which "
+        "to start streaming'); Open Responses OR-6 "
+        "('A monotonically increasing number', for extension events). An error from a consumer "
+        "(issue 38, tests/integration/test_consumer_evidence.py): openai 3.57.0 "
+        "responses.stream(response_id=..., "
+        "starting_after=n) yields only events numbered above n, so a client resuming after a call "
+        "loses every later event numbered back below n: the next call's added and done events.",
         fix="Use one counter per stream and increment it for every event you emit, in emit order.",
-        severity="warning",
     ),
     Rule(
         "RS-9a",

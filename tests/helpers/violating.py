@@ -1,0 +1,158 @@
+"""Hand-written tool-call streams: a well-formed one per protocol, and each rule's violating trace.
+
+Written from the providers' documented event shapes, not from any recording: two parallel calls
+of one tool (get_weather, Paris and Lyon) whose arguments stream in two fragments each.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+CALLS = (("fc_1", "call_1", ['{"city":', '"Paris"}']), ("fc_2", "call_2", ['{"city":', '"Lyon"}']))
+
+
+def _response(status: str, output: list[dict[str, Any]]) -> dict[str, Any]:
+    response: dict[str, Any] = {
+        "id": "resp_1",
+        "object": "response",
+        "created_at": 1767225600,
+        "status": status,
+        "model": "gpt-test",
+        "output": output,
+        "parallel_tool_calls": True,
+        "tool_choice": "auto",
+        "tools": [],
+        "error": None,
+        "incomplete_details": None,
+        "instructions": None,
+        "metadata": {},
+        "temperature": 1.0,
+        "top_p": 1.0,
+    }
+    if status == "completed":
+        response["usage"] = {
+            "input_tokens": 10,
+            "input_tokens_details": {"cached_tokens": 0},
+            "output_tokens": 20,
+            "output_tokens_details": {"reasoning_tokens": 0},
+            "total_tokens": 30,
+        }
+    return response
+
+
+def _item(item_id: str, call_id: str, arguments: str, status: str) -> dict[str, Any]:
+    return {
+        "type": "function_call",
+        "id": item_id,
+        "call_id": call_id,
+        "name": "get_weather",
+        "arguments": arguments,
+        "status": status,
+    }
+
+
+def responses_stream() -> list[dict[str, Any]]:
+    """A well-formed OpenAI Responses stream of two parallel function calls, numbered 0, 1, 2, ..."""
+    events: list[dict[str, Any]] = [
+        {"type": "response.created", "response": _response("in_progress", [])},
+        {"type": "response.in_progress", "response": _response("in_progress", [])},
+    ]
+    done = []
+    for index, (item_id, call_id, deltas) in enumerate(CALLS):
+        arguments = "".join(deltas)
+        events.append(
+            {
+                "type": "response.output_item.added",
+                "output_index": index,
+                "item": _item(item_id, call_id, "", "in_progress"),
+            }
+        )
+        for delta in deltas:
+            events.append(
+                {
+                    "type": "response.function_call_arguments.delta",
+                    "item_id": item_id,
+                    "output_index": index,
+                    "delta": delta,
+                }
+            )
+        events.append(
+            {
+                "type": "response.function_call_arguments.done",
+                "item_id": item_id,
+                "output_index": index,
+                "arguments": arguments,
+            }
+        )
+        item = _item(item_id, call_id, arguments, "completed")
+        done.append(item)
+        events.append({"type": "response.output_item.done", "output_index": index, "item": item})
+    events.append({"type": "response.completed", "response": _response("completed", done)})
+    return [event | {"sequence_number": n} for n, event in enumerate(events)]
+
+
+def rs1a_item_id_is_call_id() -> list[dict[str, Any]]:
+    """RS-1a: every argument event carries the call's call_id as its item_id (the item's id is fc_...)."""
+    events = responses_stream()
+    for event in events:
+        if event["type"].startswith("response.function_call_arguments."):
+            event["item_id"] = event["item_id"].replace("fc_", "call_")
+    return events
+
+
+#: RS-7e's three versions of the first call's arguments: what the deltas add up to, what
+#: function_call_arguments.done says, and what output_item.done (and response.completed) say.
+RS7E_DELTAS, RS7E_ARGUMENTS_DONE, RS7E_ITEM_DONE = '{"city":"Paris"}', '{"city":"Lyon"}', '{"city":"Nice"}'
+
+
+def rs7e_done_differs_from_deltas() -> list[dict[str, Any]]:
+    """RS-7e: the first call's arguments.done and output_item.done each differ from its deltas."""
+    events = responses_stream()
+    for event in events:
+        if event.get("output_index") == 0 and event["type"] == "response.function_call_arguments.done":
+            event["arguments"] = RS7E_ARGUMENTS_DONE
+        elif event.get("output_index") == 0 and event["type"] == "response.output_item.done":
+            event["item"] = event["item"] | {"arguments": RS7E_ITEM_DONE}
+        elif event["type"] == "response.completed":
+            output = copy.deepcopy(event["response"]["output"])
+            output[0]["arguments"] = RS7E_ITEM_DONE
+            event["response"] = event["response"] | {"output": output}
+    return events
+
+
+def rs8b_numbering_restarts() -> list[dict[str, Any]]:
+    """RS-8b: the second call's events are numbered from where the first call's began (a counter
+    per item), so sequence_number goes back from 7 to 2; response.completed follows at 12."""
+    events = responses_stream()
+    first = 2
+    per_item = sum(1 for e in events if e.get("output_index") == 0)
+    for event in events:
+        if event.get("output_index") == 1:
+            event["sequence_number"] -= per_item
+    assert events[first + per_item]["sequence_number"] == first
+    return events
+
+
+def rs7d_item_done_twice() -> list[dict[str, Any]]:
+    """RS-7d: the first call's output_item.done is sent twice (a converter closing the item on the
+    upstream's stop and again on its own finish), before response.completed."""
+    events = responses_stream()
+    position = next(
+        n for n, e in enumerate(events) if e["type"] == "response.output_item.done" and e["output_index"] == 0
+    )
+    events.insert(position + 1, copy.deepcopy(events[position]))
+    return [event | {"sequence_number": n} for n, event in enumerate(events)]
+
+
+def rs7d_delta_after_arguments_done() -> list[dict[str, Any]]:
+    """RS-7d: the first call's last delta comes after its function_call_arguments.done (whose
+    arguments already hold it), before output_item.done."""
+    events = responses_stream()
+    deltas = [n for n, e in enumerate(events) if e["type"].endswith(".delta") and e["output_index"] == 0]
+    last = events.pop(deltas[-1])
+    done = next(
+        n for n, e in enumerate(events) if e["type"].endswith("arguments.done") and e["output_index"] == 0
+    )
+    events.insert(done + 1, last)
+    return [event | {"sequence_number": n} for n, event in enumerate(events)]
