@@ -214,9 +214,11 @@ def _detected(
         head, stream = _head(raw)
         report = _checked(path, spec, monitor, raw, head, stream, input_format, None)
         carried = tuple(problems[:1]) if logged is not None else ()  # the warning, not what was read
-        return dataclasses.replace(report, detected=True, problems=(*carried, *report.problems))
+        return dataclasses.replace(
+            report, detected=True, runner_up=detection.runner_up, problems=(*carried, *report.problems)
+        )
     report = _run_quietly(spec, itertools.chain(sample, frames), str(path), problems, fmt, None, monitor)
-    return dataclasses.replace(report, detected=True)
+    return dataclasses.replace(report, detected=True, runner_up=detection.runner_up)
 
 
 def _logged(sample: list[Any]) -> tuple[str, str] | None:

@@ -206,6 +206,8 @@ class UIStreamMonitor(KeyedMonitor):
             return
         if call_id not in self.items:
             self._step.append(call_id)
+            self.calls_checked += 1
+        self.results_checked += event in ("output", "failed", "denied")
         item = self.step(call_id, event, index, line, what=str(kind), ids=(call_id,), id=call_id)
         if "toolName" in value:
             item.name = value.get("toolName")

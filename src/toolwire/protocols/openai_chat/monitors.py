@@ -271,6 +271,7 @@ class StreamMonitor(FragmentMonitor):
             call.parts.append(arguments)
 
     def _open(self, key: tuple[Any, int], index: int, line: int | None) -> _StreamedCall:
+        self.calls_checked += 1
         call = _StreamedCall(key[0], key[1], index, line)
         self._live[key] = call
         if self.keep_calls:
@@ -321,6 +322,7 @@ class ConversationMonitor(Monitor):
         calls = wire.message_tool_calls(value)
         tool_call_id: Any = None
         if value.get("role") == wire.ROLE_TOOL:
+            self.results_checked += 1
             tool_call_id = value.get("tool_call_id")
             event = self._classify_answer(tool_call_id)
             if isinstance(tool_call_id, str) and len(tool_call_id) > wire.CHAT_TOOL_CALL_ID_MAX:
@@ -372,6 +374,7 @@ class ConversationMonitor(Monitor):
         fast_calls = not self.keep_calls
         feed = self.feed
         state, pending, answered = self._state, self._pending, self._answered
+        results = calls_opened = 0  # what the fast steps judged (feed counts its own)
         for position, item in enumerate(items):
             if type(item) is dict:
                 role = item.get("role")
@@ -383,6 +386,7 @@ class ConversationMonitor(Monitor):
                             state = target
                             del pending[answering]
                             answered.add(answering)
+                            results += 1
                             continue
                 elif type(role) is not str or role not in ROLES:
                     pass  # feed says what is wrong with it
@@ -407,11 +411,14 @@ class ConversationMonitor(Monitor):
                         pending = opened
                         answered = set()
                         self._opened_at = position
+                        calls_opened += len(opened)
                         continue
             self._state, self._pending, self._answered = state, pending, answered
             feed(item, position, line, None)
             state, pending, answered = self._state, self._pending, self._answered
         self._state, self._pending, self._answered = state, pending, answered
+        self.results_checked += results
+        self.calls_checked += calls_opened
 
     def _feed_typed(self, items: list[RequestMessage], line: int | None) -> None:
         """:meth:`feed_document`'s hot path over typed messages: the same steps, with the types
@@ -424,6 +431,7 @@ class ConversationMonitor(Monitor):
         fast_calls = not self.keep_calls
         feed = self.feed
         state, pending, answered = self._state, self._pending, self._answered
+        results = calls_opened = 0  # what the fast steps judged (feed counts its own)
         for position, item in enumerate(items):
             role = item.role
             if role == TOOL:
@@ -434,6 +442,7 @@ class ConversationMonitor(Monitor):
                         state = target
                         del pending[answering]
                         answered.add(answering)
+                        results += 1
                         continue
             elif role not in ROLES:
                 pass  # feed says it is not modelled
@@ -458,11 +467,14 @@ class ConversationMonitor(Monitor):
                     pending = opened
                     answered = set()
                     self._opened_at = position
+                    calls_opened += len(opened)
                     continue
             self._state, self._pending, self._answered = state, pending, answered
             feed(plain(item), position, line, None)
             state, pending, answered = self._state, self._pending, self._answered
         self._state, self._pending, self._answered = state, pending, answered
+        self.results_checked += results
+        self.calls_checked += calls_opened
 
     def _classify_answer(self, tool_call_id: Any) -> str:
         if not isinstance(tool_call_id, str) or tool_call_id not in self._pending:
@@ -524,6 +536,11 @@ class ConversationMonitor(Monitor):
             )
 
     def _open_turn(self, calls: list[Any], index: int, line: int | None) -> None:
+        # A tool call entry of a type no SDK has is no call (its own rules judge it).
+        self.calls_checked += sum(
+            not isinstance(call, dict) or call.get("type", wire.TYPE_FUNCTION) in wire.MESSAGE_TOOL_CALL_TYPES
+            for call in calls
+        )
         self._pending = {}
         self._answered = set()
         self._opened_at = index
