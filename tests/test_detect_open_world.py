@@ -4,6 +4,7 @@ prefers the reading that models the calls (issue 38)."""
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -11,8 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from helpers.recordings import DATA
 from toolwire.cli import main
-from toolwire.engines._core._detect import detect
+from toolwire.engines._core._detect import detect, detect_file
 from toolwire.engines.checking import check
 from toolwire.protocols import GENERATED, PROTOCOLS, traces
 
@@ -267,3 +269,21 @@ def test_detection_picks_the_generating_protocol_with_unknown_parts_spliced_in(
     # ... and the protocol detected judges them.
     best = found.readings[0]
     assert best.calls + best.results > 0, found
+
+
+def test_every_corpus_trace_detected_is_detected_as_its_own_protocol() -> None:
+    """Without -p, a trace of tests/data is its protocol (or the one it is a variant of); the
+    requests and streams that once read equally well as another protocol's (an Anthropic request
+    as AI SDK model messages, a full stream as a UI stream) are told apart by the calls each
+    reading judges.  What is left ambiguous is a trace with nothing to tell by: an OTel GenAI
+    tool message alone reads as a Chat Completions one."""
+    wrong, ambiguous = {}, []
+    for entry in tomllib.loads((DATA / "corpus.toml").read_text())["trace"]:
+        spec = PROTOCOLS[entry["protocol"]]
+        found = detect_file(DATA / entry["file"])
+        if found.protocol is None:
+            ambiguous.append(entry["file"])
+        elif found.protocol not in (spec.name, spec.variant_of):
+            wrong[entry["file"]] = found.protocol
+    assert wrong == {}
+    assert ambiguous == ["otel-genai/ga3-orphan-response.json"]

@@ -22,7 +22,7 @@ monitor; nothing here names one.  The steps:
 5. The readings left are ranked by how much of the values each models: the tool calls and
    results its monitor judged first (a reading that passes over the calls or results another
    reading judges is the worse one), then a full reading before a part one, then the fewer
-   types passed over as not modelled.
+   values skipped, then the fewer types passed over as not modelled.
 
 One best is the protocol, the next the runner-up; several equal best are an ambiguity (``-p``
 decides); none is "not recognised".
@@ -74,12 +74,14 @@ class Reading:
     results: int
     #: The types it passed over as not modelled (or that ``recognises`` refused), sorted.
     passed: tuple[str, ...] = ()
+    #: The values its monitor skipped unjudged.
+    skipped: int = 0
 
     @property
-    def rank(self) -> tuple[int, bool, int]:
+    def rank(self) -> tuple[int, bool, int, int]:
         """Higher is better: the calls and results judged, then a full reading, then the fewer
-        types passed over."""
-        return (self.calls + self.results, self.full, -len(self.passed))
+        values skipped, then the fewer types passed over."""
+        return (self.calls + self.results, self.full, -self.skipped, -len(self.passed))
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,7 +283,7 @@ def _reading(spec: Protocol, frames: Sequence[Frame], *, lone: bool = False) -> 
 def _read(spec: Protocol, monitor: Monitor, *, full: bool, refused: Iterable[str] = ()) -> Reading:
     calls, results = monitor.checked()
     passed = {name for _, name in monitor.passed_over} | set(refused)
-    return Reading(spec.name, full, calls, results, tuple(sorted(passed)))
+    return Reading(spec.name, full, calls, results, tuple(sorted(passed)), monitor.skipped)
 
 
 def _unmodelled(item: Any, recognises: Callable[[Any], bool]) -> set[str] | None:

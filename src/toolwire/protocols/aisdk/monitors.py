@@ -115,6 +115,7 @@ class StreamMonitor(KeyedMonitor):
         }.get(kind)
         if kind == "tool-result":
             event = "preliminary" if value.get("preliminary") is True and self.version != "v2" else "result"
+            self.results_checked += event == "result"
         assert event is not None
         item = self.step(call_id, event, index, line, what=str(kind))
         if kind in ("tool-input-start", "tool-call"):
