@@ -352,7 +352,7 @@ def _merged(name: str, spec_name: str, detected: bool, done: list[tuple[Any, tup
     lines), as checking it whole gives it."""
     from toolwire.engines._core._pool import count_lines, died, failed
 
-    events = 0
+    events = calls = results = 0
     before = 0  # lines before the part
     findings: list[Finding] = []
     problems: list[Problem] = []
@@ -360,6 +360,7 @@ def _merged(name: str, spec_name: str, detected: bool, done: list[tuple[Any, tup
         if status == "ok":
             [report], lines = value
             events += report.events
+            calls, results = calls + report.calls, results + report.results
             findings.extend(_moved(f, before) for f in report.findings)
             problems.extend(_moved(p, before) for p in report.problems if p.message != _EMPTY)
         elif status == "usage":
@@ -374,7 +375,8 @@ def _merged(name: str, spec_name: str, detected: bool, done: list[tuple[Any, tup
         problems.append(Problem(None, None, _EMPTY))
     findings.sort(key=lambda f: (f.line is None, f.line or 0, f.index is None, f.index or 0))
     problems.sort(key=lambda p: (p.line is None, p.line or 0))
-    return Report(name, spec_name, events, tuple(findings), tuple(problems), detected=detected)
+    report = Report(name, spec_name, events, tuple(findings), tuple(problems), detected=detected)
+    return dataclasses.replace(report, calls=calls, results=results)
 
 
 def _moved(found: Any, before: int) -> Any:

@@ -171,13 +171,8 @@ class StreamMonitor(FragmentMonitor):
             return
         position = fragment.get("index")
         if type(position) is not int:
-            self.report(
-                "CC-6c",
-                "a tool_calls fragment without index (read as index 0, as the mistralai SDK does)",
-                index=index,
-                line=line,
-                ids=(fragment.get("id"),),
-            )
+            said = "a tool_calls fragment without index (read as index 0, as the mistralai SDK does)"
+            self.report("CC-6c", said, index=index, line=line, ids=(fragment.get("id"),))
             position = 0
         if choice in self._finished:
             self.report(
@@ -326,15 +321,9 @@ class ConversationMonitor(Monitor):
             tool_call_id = value.get("tool_call_id")
             event = self._classify_answer(tool_call_id)
             if isinstance(tool_call_id, str) and len(tool_call_id) > wire.CHAT_TOOL_CALL_ID_MAX:
-                path = f"messages[{index}]"
-                self.report(
-                    "CC-1b",
-                    f"{path}.tool_call_id is {len(tool_call_id)} characters long",
-                    index=index,
-                    line=line,
-                    ids=(tool_call_id,),
-                    path=f"{path}.tool_call_id",
-                )
+                where = f"messages[{index}].tool_call_id"
+                said = f"{where} is {len(tool_call_id)} characters long"
+                self.report("CC-1b", said, index=index, line=line, ids=(tool_call_id,), path=where)
         else:
             event = "calls" if calls else "other"
         target = _CONVERSATION.rows[event][self._state]
@@ -374,7 +363,7 @@ class ConversationMonitor(Monitor):
         fast_calls = not self.keep_calls
         feed = self.feed
         state, pending, answered = self._state, self._pending, self._answered
-        results = calls_opened = 0  # what the fast steps judged (feed counts its own)
+        answers = called = 0  # what the fast steps judged (feed counts its own)
         for position, item in enumerate(items):
             if type(item) is dict:
                 role = item.get("role")
@@ -386,7 +375,7 @@ class ConversationMonitor(Monitor):
                             state = target
                             del pending[answering]
                             answered.add(answering)
-                            results += 1
+                            answers += 1
                             continue
                 elif type(role) is not str or role not in ROLES:
                     pass  # feed says what is wrong with it
@@ -411,14 +400,13 @@ class ConversationMonitor(Monitor):
                         pending = opened
                         answered = set()
                         self._opened_at = position
-                        calls_opened += len(opened)
+                        called += len(opened)
                         continue
             self._state, self._pending, self._answered = state, pending, answered
             feed(item, position, line, None)
             state, pending, answered = self._state, self._pending, self._answered
         self._state, self._pending, self._answered = state, pending, answered
-        self.results_checked += results
-        self.calls_checked += calls_opened
+        self.results_checked, self.calls_checked = self.results_checked + answers, self.calls_checked + called
 
     def _feed_typed(self, items: list[RequestMessage], line: int | None) -> None:
         """:meth:`feed_document`'s hot path over typed messages: the same steps, with the types
@@ -431,7 +419,7 @@ class ConversationMonitor(Monitor):
         fast_calls = not self.keep_calls
         feed = self.feed
         state, pending, answered = self._state, self._pending, self._answered
-        results = calls_opened = 0  # what the fast steps judged (feed counts its own)
+        answers = called = 0  # what the fast steps judged (feed counts its own)
         for position, item in enumerate(items):
             role = item.role
             if role == TOOL:
@@ -442,7 +430,7 @@ class ConversationMonitor(Monitor):
                         state = target
                         del pending[answering]
                         answered.add(answering)
-                        results += 1
+                        answers += 1
                         continue
             elif role not in ROLES:
                 pass  # feed says it is not modelled
@@ -467,14 +455,13 @@ class ConversationMonitor(Monitor):
                     pending = opened
                     answered = set()
                     self._opened_at = position
-                    calls_opened += len(opened)
+                    called += len(opened)
                     continue
             self._state, self._pending, self._answered = state, pending, answered
             feed(plain(item), position, line, None)
             state, pending, answered = self._state, self._pending, self._answered
         self._state, self._pending, self._answered = state, pending, answered
-        self.results_checked += results
-        self.calls_checked += calls_opened
+        self.results_checked, self.calls_checked = self.results_checked + answers, self.calls_checked + called
 
     def _classify_answer(self, tool_call_id: Any) -> str:
         if not isinstance(tool_call_id, str) or tool_call_id not in self._pending:
@@ -536,11 +523,8 @@ class ConversationMonitor(Monitor):
             )
 
     def _open_turn(self, calls: list[Any], index: int, line: int | None) -> None:
-        # A tool call entry of a type no SDK has is no call (its own rules judge it).
-        self.calls_checked += sum(
-            not isinstance(call, dict) or call.get("type", wire.TYPE_FUNCTION) in wire.MESSAGE_TOOL_CALL_TYPES
-            for call in calls
-        )
+        known = wire.MESSAGE_TOOL_CALL_TYPES  # an entry of a type no SDK has is no call
+        self.calls_checked += sum(type(c) is not dict or c.get("type", "function") in known for c in calls)
         self._pending = {}
         self._answered = set()
         self._opened_at = index
