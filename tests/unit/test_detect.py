@@ -120,7 +120,8 @@ def test_standard_input_is_detected_too() -> None:
         [sys.executable, "-m", "toolwire", "check", "-"], input=cassette, capture_output=True, check=False
     )
     assert result.returncode == 0
-    assert "-#1 request: anthropic-messages, 1 messages: clean" in result.stdout.decode()
+    said = "-#1 request: anthropic-messages, 1 messages, 0 calls and 0 results checked: clean"
+    assert said in result.stdout.decode()
 
 
 @pytest.fixture

@@ -469,7 +469,7 @@ def test_the_cli_checks_a_gateway_log_with_a_preset_and_a_group() -> None:
 def test_the_cli_recognises_otlp_json_without_a_flag(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", str(OTEL / "semconv-attribute-example.jsonl")]) == 1
     out = capsys.readouterr().out
-    assert "GA-2 error" in out and "otel-genai, 4 messages: violations" in out
+    assert "GA-2 error" in out and "otel-genai, 4 messages, " in out and " checked: violations" in out
 
 
 @pytest.mark.slow

@@ -151,6 +151,10 @@ class Monitor:
         self.noticed = 0
         self.skipped = 0
         self._noticed_at: int | None = None
+        #: Tool calls and tool results judged so far, where a monitor counts them as it goes
+        #: (one that keeps its calls need not count them: :meth:`checked` reads :meth:`calls`).
+        self.calls_checked = 0
+        self.results_checked = 0
         self._rules = rules
         self._unknown: set[tuple[str, str]] = set()
 
@@ -191,6 +195,17 @@ class Monitor:
     def calls(self) -> list[Turn]:
         """The tool calls this trace carried, grouped by turn (for round-trip checks)."""
         return []
+
+    def checked(self) -> tuple[int, int]:
+        """The tool calls and the tool results this monitor judged, read once the trace is fed:
+        a report says how many, and detection prefers the reading that judges the most."""
+        calls = self.calls_checked or sum(len(turn.calls) for turn in self.calls())
+        return calls, self.results_checked
+
+    @property
+    def passed_over(self) -> frozenset[tuple[str, str]]:
+        """The ``(kind, type)`` of each type it passed over as not modelled (see :meth:`unknown`)."""
+        return frozenset(self._unknown)
 
     def report(
         self,

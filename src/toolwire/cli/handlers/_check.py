@@ -70,8 +70,10 @@ def render_text(reports: Sequence[Report]) -> str:
         unit = {"messages": "messages", "input": "input items"}.get(
             get_protocol(report.protocol).container or "", "events"
         )
+        calls, results = report.checked
         out.append(
-            f"{report.source}: {report.protocol}, {report.events} {unit}: {verdict} "
+            f"{report.source}: {report.protocol}, {report.events} {unit}, {calls} call{'s' * (calls != 1)} "
+            f"and {results} result{'s' * (results != 1)} checked: {verdict} "
             f"({errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}, "
             f"{unread} unreadable part{'s' * (unread != 1)})"
         )

@@ -7,18 +7,25 @@ monitor; nothing here names one.  The steps:
 1. With an endpoint (a cassette's or HAR's URL), the protocols whose
    ``endpoints`` pattern matches it longest; only when none of those reads the
    content, every protocol.  Without one, every protocol.
-2. The content: a candidate reads the values when its monitor skips none of
-   them as foreign (a stream: fewer than half) and its ``recognises``, where it
-   has one, accepts every message (a stream: most events).  A conversation
+2. The content: a candidate reads the values fully when its monitor skips none
+   of them as foreign (a stream: fewer than half) and its ``recognises``, where
+   it has one, accepts every message (a stream: most events).  A conversation
    needs request bodies holding its ``container``, or several bare messages;
    a response is never a conversation, and a request never a response body.
+   It reads them in part where ``recognises`` refuses a message only for parts
+   of a type it does not model (the message without them is accepted), or
+   where a stream monitor skipped most events but judged tool calls in the rest.
 3. A ``variant_of`` another protocol is a candidate only where that one reads
    the values too, and yields to it when both are candidates.
 4. A response body (``document``) is one JSON document, a stream many values or SSE / JSON
    Lines: where both read the values, that tells them apart.
+5. The readings left are ranked by how much of the values each models: the tool calls and
+   results its monitor judged first (a reading that passes over the calls or results another
+   reading judges is the worse one), then a full reading before a part one, then the fewer
+   values skipped, then the fewer types passed over as not modelled.
 
-One left is the protocol; several are an ambiguity (``-p`` decides); none is
-"not recognised".
+One best is the protocol, the next the runner-up; several equal best are an ambiguity (``-p``
+decides); none is "not recognised".
 """
 
 from __future__ import annotations
@@ -27,18 +34,28 @@ import itertools
 import os
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import BinaryIO, Final, Literal
+from typing import Any, BinaryIO, Final, Literal
 from urllib.parse import unquote, urlsplit
 
 from toolwire.errors import UsageError
 from toolwire.models import DONE, Frame, InputFormat, detect_format, read_frames, sniff
 from toolwire.models._wire import not_a_trace
-from toolwire.properties import Protocol
+from toolwire.properties import Monitor, Protocol
 from toolwire.protocols import _registry
 
-__all__ = ["Detection", "Side", "detect", "detect_file", "endpoint_of", "is_document", "reads_as"]
+__all__ = [
+    "Detection",
+    "Reading",
+    "Side",
+    "detect",
+    "detect_file",
+    "endpoint_of",
+    "is_document",
+    "passed_over_calls",
+    "reads_as",
+]
 
 Side = Literal["request", "response"]
 #: Values looked at to decide (events, or messages of the first bodies).
@@ -46,12 +63,43 @@ _SAMPLE: Final = 200
 
 
 @dataclass(frozen=True, slots=True)
+class Reading:
+    """How one protocol reads a trace's first values: how much of them it models."""
+
+    protocol: str
+    #: Its monitor and ``recognises`` take every value (else it reads them in part).
+    full: bool
+    #: Tool calls and results its monitor judged.
+    calls: int
+    results: int
+    #: The types it passed over as not modelled (or that ``recognises`` refused), sorted.
+    passed: tuple[str, ...] = ()
+    #: The values its monitor skipped unjudged.
+    skipped: int = 0
+
+    @property
+    def rank(self) -> tuple[int, bool, int, int]:
+        """Higher is better: the calls and results judged, then a full reading, then the fewer
+        values skipped, then the fewer types passed over."""
+        return (self.calls + self.results, self.full, -self.skipped, -len(self.passed))
+
+
+@dataclass(frozen=True, slots=True)
 class Detection:
-    """What detection found: ``protocol`` when exactly one candidate is left, else the ``candidates``."""
+    """What detection found: ``protocol`` when one reading is best, else the ``candidates`` (the
+    equal best; ``protocol`` itself when there is one)."""
 
     protocol: str | None
     candidates: tuple[str, ...]
     endpoint: str | None = None
+    #: The reading after the best (or the equal best), when there is one.
+    runner_up: str | None = None
+    #: Every reading, best first.
+    readings: tuple[Reading, ...] = ()
+
+    def reading(self, name: str) -> Reading | None:
+        """The reading of protocol ``name``, if it read the values."""
+        return next((r for r in self.readings if r.protocol == name), None)
 
     def explain(self) -> str:
         """Why no protocol was chosen (or which one was), in a sentence."""
@@ -92,30 +140,60 @@ def detect(
     'openai-chat'
     """
     pools = [_by_endpoint(endpoint), list(_registry.PROTOCOLS.values())]
-    readers: list[Protocol] = []
+    readings: dict[str, tuple[Protocol, Reading]] = {}
     for pool in pools[: 2 if endpoint else 1]:
         if side == "response":
             pool = [spec for spec in pool if spec.shape != "conversation"]
         elif side == "request":
             pool = [spec for spec in pool if not spec.document]
-        readers = [spec for spec in pool if _reads(spec, frames) and _base_reads(spec, frames)]
-        if readers:
+        readings = {
+            spec.name: (spec, found)
+            for spec in pool
+            if (found := _reading(spec, frames)) is not None and _base_reading(spec, frames) is not None
+        }
+        if readings:
             break
-    names = {spec.name for spec in readers}
-    readers = [spec for spec in readers if spec.variant_of not in names]
+    readers = [spec for spec, _ in readings.values() if spec.variant_of not in readings]
     if any(spec.document for spec in readers) and any(
         spec.shape == "stream" and not spec.document for spec in readers
     ):
         single = len([f for f in frames if f[1] is not DONE]) == 1 if document is None else document
         readers = [spec for spec in readers if spec.shape != "stream" or spec.document == single]
-    left = tuple(spec.name for spec in readers)
-    return Detection(left[0] if len(left) == 1 else None, left, endpoint)
+    ranked = sorted((readings[spec.name][1] for spec in readers), key=lambda r: r.rank, reverse=True)
+    best = tuple(r.protocol for r in ranked if r.rank == ranked[0].rank) if ranked else ()
+    after = ranked[len(best)].protocol if len(ranked) > len(best) else None
+    return Detection(best[0] if len(best) == 1 else None, best, endpoint, after, tuple(ranked))
 
 
-def _base_reads(spec: Protocol, frames: Sequence[Frame], *, lone: bool = False) -> bool:
+def passed_over_calls(
+    spec: Protocol, frames: Sequence[Frame], passed: Iterable[str], document: bool | None = None
+) -> str:
+    """Why a trace that ``spec`` checked without judging one tool call or result cannot be called
+    clean: it passed over ``passed`` (types it does not model), where another protocol's reading of
+    the first ``frames`` judges calls.  Empty when no reading does.
+
+    A type is tool-shaped, here, when a protocol that models it finds calls or results in it: no
+    list of names is kept.
+    """
+    detection = detect(frames, document=document)
+    own = {spec.name, spec.variant_of}
+    better = [r for r in detection.readings if r.protocol not in own and r.calls + r.results]
+    if not better:
+        return ""
+    best = better[0]
+    types = ", ".join(sorted({str(name) for name in passed})) or "parts"
+    return (
+        f"{spec.name} passed over {types} as not modelled and checked no tool call or result, "
+        f"where {best.protocol} reads {best.calls} call{'s' * (best.calls != 1)} and "
+        f"{best.results} result{'s' * (best.results != 1)} in the first values: "
+        f"check it with -p {best.protocol}"
+    )
+
+
+def _base_reading(spec: Protocol, frames: Sequence[Frame], *, lone: bool = False) -> Reading | bool | None:
     """A variant shares its base's wire: what the base cannot read is not the variant's either."""
     base = _registry.PROTOCOLS.get(spec.variant_of or "")
-    return base is None or _reads(base, frames, lone=lone)
+    return True if base is None else _reading(base, frames, lone=lone)
 
 
 def _by_endpoint(endpoint: str | None) -> list[Protocol]:
@@ -146,13 +224,24 @@ def reads_as(spec: Protocol, frames: Sequence[Frame]) -> bool:
     return _reads(spec, frames, lone=True) and _base_reads(spec, frames, lone=True)
 
 
+def _base_reads(spec: Protocol, frames: Sequence[Frame], *, lone: bool = False) -> bool:
+    base = _registry.PROTOCOLS.get(spec.variant_of or "")
+    return base is None or _reads(base, frames, lone=lone)
+
+
 def _reads(spec: Protocol, frames: Sequence[Frame], *, lone: bool = False) -> bool:
-    """``spec``'s monitor and ``recognises`` take ``frames`` for its own traffic (``lone``: a
-    single message may be a conversation)."""
+    """``spec``'s monitor and ``recognises`` take ``frames`` for its own traffic, every value
+    (``lone``: a single message may be a conversation)."""
+    found = _reading(spec, frames, lone=lone)
+    return found is not None and found.full
+
+
+def _reading(spec: Protocol, frames: Sequence[Frame], *, lone: bool = False) -> Reading | None:
+    """How ``spec`` reads ``frames``: None when it does not, not even in part."""
     sample = [f for f in frames if f[1] is not DONE][:_SAMPLE]
     events = [value for _, value, _ in sample]
     if not events:
-        return False
+        return None
     monitor = spec.make()
     if spec.shape == "conversation":
         container = spec.container or ""
@@ -162,19 +251,66 @@ def _reads(spec: Protocol, frames: Sequence[Frame], *, lone: bool = False) -> bo
         elif (len(events) > 1 or lone) and all(isinstance(v, dict) for v in events):
             items = events
         else:
-            return False
+            return None
         for index, item in enumerate(items):
             monitor.feed(item, index, None, None)
         if monitor.skipped:
-            return False
-        return spec.recognises is None or all(spec.recognises(item) for item in items)
+            return None
+        monitor.finish(len(items), None)
+        refused: set[str] = set()
+        if spec.recognises is not None:
+            for item in items:
+                if spec.recognises(item):
+                    continue
+                unmodelled = _unmodelled(item, spec.recognises)
+                if unmodelled is None:
+                    return None
+                refused |= unmodelled
+        return _read(spec, monitor, full=not refused, refused=refused)
     for index, (line, event, name) in enumerate(sample):
         monitor.feed(event, index, line, name)
-    if monitor.skipped * 2 >= len(events):
-        return False
-    if spec.recognises is None:
-        return True
-    return sum(map(spec.recognises, events)) * 2 > len(events)
+    monitor.finish(len(sample), sample[-1][0])
+    recognised = len(events) if spec.recognises is None else sum(map(spec.recognises, events))
+    if monitor.skipped * 2 < len(events) and recognised * 2 > len(events):
+        return _read(spec, monitor, full=True)
+    found = _read(spec, monitor, full=False)
+    # Most events skipped as not modelled: a part reading only where the rest holds calls it judged.
+    if monitor.skipped < len(events) and recognised and found.calls + found.results:
+        return found
+    return None
+
+
+def _read(spec: Protocol, monitor: Monitor, *, full: bool, refused: Iterable[str] = ()) -> Reading:
+    calls, results = monitor.checked()
+    passed = {name for _, name in monitor.passed_over} | set(refused)
+    return Reading(spec.name, full, calls, results, tuple(sorted(passed)), monitor.skipped)
+
+
+def _unmodelled(item: Any, recognises: Callable[[Any], bool]) -> set[str] | None:
+    """The part types that alone make ``recognises`` refuse ``item`` (a message whose lists hold
+    typed parts), when the message without them is accepted; else None."""
+    if not isinstance(item, dict):
+        return None
+    lists = {key: value for key, value in item.items() if isinstance(value, list) and _types(value)}
+    bare = {**item, **{key: [] for key in lists}}
+    refused: set[str] = set()
+    for key, parts in lists.items():
+        for kind in _types(parts):
+            # The message with only this type's parts in this list, every other typed list empty.
+            alone = [p for p in parts if isinstance(p, dict) and p.get("type") == kind]
+            if not recognises({**bare, key: alone}):
+                refused.add(kind)
+    if not refused:
+        return None
+    kept = {
+        key: [p for p in parts if not (isinstance(p, dict) and p.get("type") in refused)]
+        for key, parts in lists.items()
+    }
+    return refused if recognises({**item, **kept}) else None
+
+
+def _types(parts: list[Any]) -> set[str]:
+    return {p["type"] for p in parts if isinstance(p, dict) and isinstance(p.get("type"), str)}
 
 
 def detect_file(path: str | os.PathLike[str], input_format: InputFormat | None = None) -> Detection:

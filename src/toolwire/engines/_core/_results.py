@@ -70,6 +70,11 @@ class Report:
     unreadable: str | None = field(default=None, compare=False)
     #: A recording's reports, one per request and response (see :func:`check_file`).
     parts: tuple[Report, ...] = field(default=(), compare=False)
+    #: The tool calls and tool results the monitors judged (a recording: its parts').
+    calls: int = field(default=0, compare=False)
+    results: int = field(default=0, compare=False)
+    #: When ``protocol`` was detected: the protocol whose reading came next, if any read it.
+    runner_up: str | None = field(default=None, compare=False)
 
     @property
     def errors(self) -> list[Finding]:
@@ -92,13 +97,27 @@ class Report:
             return 2
         return 0
 
+    @property
+    def checked(self) -> tuple[int, int]:
+        """The tool calls and results judged, a recording's summed over its parts."""
+        if self.parts:
+            return sum(p.calls for p in self.parts), sum(p.results for p in self.parts)
+        return self.calls, self.results
+
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict of this report."""
-        return {
+        calls, results = self.checked
+        out: dict[str, Any] = {
             "source": self.source,
             "protocol": self.protocol,
             "events": self.events,
             "exit_code": self.exit_code,
+            "calls": calls,
+            "results": results,
             "findings": [f.to_json() for f in self.findings],
             "problems": [p.to_json() for p in self.problems],
         }
+        if self.detected:
+            # What detection chose (no -p) and the reading it was preferred to.
+            out["detection"] = {"protocol": self.protocol, "runner_up": self.runner_up}
+        return out

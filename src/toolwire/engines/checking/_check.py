@@ -127,12 +127,26 @@ def _run(
         # Too little was this protocol's to judge: whatever a rule says of such a trace is made up.
         problems.append(Problem(None, None, foreign))
         findings = []
+    elif tally.passed and not tally.calls + tally.results and (missed := _missed(spec, head, tally, fmt)):
+        # It passed over the calls another protocol judges: a clean verdict would have checked nothing.
+        problems.append(Problem(None, None, missed))
+        findings = []
     problems.extend(Problem(n.line, n.index, n.message, "warning") for n in notices)
     if unlisted:
         problems.append(Problem(None, None, f"{unlisted} more skipped events, not listed", "warning"))
     findings.sort(key=lambda f: (f.line is None, f.line or 0, f.index is None, f.index or 0))
     problems.sort(key=lambda p: (p.line is None, p.line or 0))
-    return Report(source, spec.name, events, tuple(findings), tuple(problems))
+    return Report(
+        source, spec.name, events, tuple(findings), tuple(problems), calls=tally.calls, results=tally.results
+    )
+
+
+def _missed(spec: Protocol, head: list[Frame], tally: _Harvest, fmt: InputFormat | None) -> str:
+    """Why a trace whose monitors judged no tool call or result, and passed types over, is not
+    clean: another protocol's reading judges calls there (see :func:`passed_over_calls`)."""
+    from toolwire.engines._core._detect import passed_over_calls
+
+    return passed_over_calls(spec, head, tally.passed, None if fmt in (None, "json") else False)
 
 
 def _feed_stream(monitor: Monitor, frames: Iterator[Frame]) -> int:
@@ -149,10 +163,18 @@ class _Harvest:
         self.notices: list[Notice] = []
         self.skipped = 0
         self.unlisted = 0
+        self.calls = 0
+        self.results = 0
+        #: The types the monitors passed over as not modelled.
+        self.passed: set[str] = set()
 
     def add(self, monitor: Monitor) -> None:
+        calls, results = monitor.checked()
+        self.calls += calls
+        self.results += results
         if not (monitor.findings or monitor.noticed or monitor.skipped):
             return  # the usual case: nothing to gather
+        self.passed.update(name for _, name in monitor.passed_over)
         self.findings.extend(monitor.findings)
         listed = monitor.notices[: max(0, MAX_NOTICES - len(self.notices))]
         self.notices.extend(listed)
@@ -271,7 +293,10 @@ def _foreign(spec: Protocol, head: list[Frame], events: int, skipped: int, fmt: 
             return ""
     # SSE and JSON Lines are streams, even of one value; a JSON document may be a response body.
     document = None if fmt in (None, "json") else False
-    looks = [name for name in detect(head, document=document).candidates if name != spec.name]
+    detection = detect(head, document=document)
+    if spec.name in detection.candidates:
+        return ""  # read in part (types it does not model passed over), yet read best as spec's
+    looks = [name for name in detection.candidates if name != spec.name]
     if looks:
         return (
             f"nothing in the input is {spec.name} traffic: it reads as {', '.join(looks)}; "

@@ -237,9 +237,11 @@ def _detected(
         head, stream = _head(raw)
         report = _checked(path, spec, monitor, raw, head, stream, input_format, None)
         carried = tuple(problems[:1]) if logged is not None else ()  # the warning, not what was read
-        return dataclasses.replace(report, detected=True, problems=(*carried, *report.problems))
+        return dataclasses.replace(
+            report, detected=True, runner_up=detection.runner_up, problems=(*carried, *report.problems)
+        )
     report = _run_quietly(spec, itertools.chain(sample, frames), str(path), problems, fmt, None, monitor)
-    return dataclasses.replace(report, detected=True)
+    return dataclasses.replace(report, detected=True, runner_up=detection.runner_up)
 
 
 def _logged(sample: list[Any]) -> tuple[str, str] | None:
@@ -402,7 +404,7 @@ def _merged(
     lines), as checking it whole gives it."""
     from toolwire.engines._core._pool import Died, Failed, Ok, Usage, count_lines, died, failed
 
-    events = 0
+    events = calls = results = 0
     before = 0  # lines before the part
     findings: list[Finding] = []
     problems: list[Problem] = []
@@ -410,6 +412,7 @@ def _merged(
         match outcome:
             case Ok(([report], lines)):
                 events += report.events
+                calls, results = calls + report.calls, results + report.results
                 findings.extend(_moved(f, before) for f in report.findings)
                 problems.extend(_moved(p, before) for p in report.problems if p.message != _EMPTY)
             case Usage(message):
@@ -426,7 +429,8 @@ def _merged(
         problems.append(Problem(None, None, _EMPTY))
     findings.sort(key=lambda f: (f.line is None, f.line or 0, f.index is None, f.index or 0))
     problems.sort(key=lambda p: (p.line is None, p.line or 0))
-    return Report(name, spec_name, events, tuple(findings), tuple(problems), detected=detected)
+    report = Report(name, spec_name, events, tuple(findings), tuple(problems), detected=detected)
+    return dataclasses.replace(report, calls=calls, results=results)
 
 
 def _moved(found: Any, before: int) -> Any:

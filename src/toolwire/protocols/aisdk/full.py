@@ -58,6 +58,8 @@ _ENVELOPE_EVENTS: Final = {
 #: Parts that may come anywhere: outside steps, or after an abort.
 _ANYWHERE: Final = frozenset({"error", "abort", "ping", "raw", "steering-message"})
 _OUTCOMES: Final = frozenset({"tool-result", "tool-error"})
+#: The parts that answer a call (what a report counts as results checked).
+_ANSWERS: Final = frozenset({*_OUTCOMES, "tool-output-denied"})
 
 
 class FullStreamMonitor(KeyedMonitor):
@@ -131,6 +133,8 @@ class FullStreamMonitor(KeyedMonitor):
             return
         if kind == "tool-result" and value.get("preliminary") is True:
             event = "preliminary"
+        else:
+            self.results_checked += kind in _ANSWERS
         item = self.step(
             call_id,
             event,

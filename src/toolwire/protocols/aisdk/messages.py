@@ -159,6 +159,7 @@ class UIMessagesMonitor(Monitor):
             )
         self._ids.setdefault(call_id, where)
         state = ui_state(part)
+        self.results_checked += part.get("state") in ("output-available", "output-error")
         if state == _WAITING and role == "assistant":
             self._waiting[call_id] = (index, where)
         if state is not None and part.get("state") != "input-streaming":
@@ -270,6 +271,7 @@ class ModelMessagesMonitor(Monitor):
         if kind == "tool-call":
             self._call(part, turn, index, line, where)
         elif kind == "tool-result":
+            self.results_checked += 1
             self._result(part, index, line, where)
         elif kind == "tool-approval-request" and isinstance(part.get("approvalId"), str):
             self._approvals[part["approvalId"]] = str(part.get("toolCallId"))

@@ -115,6 +115,7 @@ class StreamMonitor(KeyedMonitor):
         }.get(kind)
         if kind == "tool-result":
             event = "preliminary" if value.get("preliminary") is True and self.version != "v2" else "result"
+            self.results_checked += event == "result"
         assert event is not None
         item = self.step(call_id, event, index, line, what=str(kind))
         if kind in ("tool-input-start", "tool-call"):
@@ -206,6 +207,8 @@ class UIStreamMonitor(KeyedMonitor):
             return
         if call_id not in self.items:
             self._step.append(call_id)
+            self.calls_checked += 1
+        self.results_checked += event in ("output", "failed", "denied")
         item = self.step(call_id, event, index, line, what=str(kind), ids=(call_id,), id=call_id)
         if "toolName" in value:
             item.name = value.get("toolName")

@@ -399,6 +399,7 @@ class ConversationMonitor(Monitor):
                 other_at = k if other_at is None else other_at
                 continue
             results += 1
+            self.results_checked += 1
             if other_at is not None:
                 self.report(
                     "AN-5",

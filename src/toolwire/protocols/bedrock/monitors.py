@@ -183,6 +183,7 @@ class ConversationMonitor(Monitor):
         blocks = [b if isinstance(b, dict) else {} for b in content] if isinstance(content, list) else []
         uses = self._blocks(blocks, wire.TOOL_USE, index, line, path)
         results = self._blocks(blocks, wire.TOOL_RESULT, index, line, path)
+        self.results_checked += len(results)
         split, self._split = self._split, set()
         if uses:
             event = "calls"

@@ -77,6 +77,7 @@ class ContentsMonitor(Monitor):
         parts = parts if isinstance(parts, list) else []
         calls = [(k, c) for k, c in enumerate(map(wire.function_call, parts)) if c is not None]
         responses = [(k, r) for k, r in enumerate(map(wire.function_response, parts)) if r is not None]
+        self.results_checked += len(responses)
         for k, body in (*calls, *responses):
             self._check_id(body.get("id"), index, line, f"{path}.parts[{k}]")
         role = value.get("role", wire.ROLE_USER)

@@ -83,6 +83,7 @@ class SessionMonitor(KeyedMonitor):
         item = self.step((side, request_id), "request", index, line, what=f"{method} request")
         item.name, item.id = method, request_id
         if method == wire.TOOLS_CALL:
+            self.calls_checked += 1
             params = value.get("params")
             params = params if isinstance(params, dict) else {}
             if not isinstance(params.get("name"), str):
@@ -124,6 +125,7 @@ class SessionMonitor(KeyedMonitor):
             )
             return
         item = self.step(key, "response", index, line, what="response", ids=(request_id,))
+        self.results_checked += item.name == wire.TOOLS_CALL
         if item.name == wire.TOOLS_CALL and isinstance(value.get("result"), dict):
             result = value["result"]
             if result.get("resultType") == wire.INPUT_REQUIRED:

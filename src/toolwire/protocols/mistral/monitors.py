@@ -167,6 +167,7 @@ class ConversationMonitor(Monitor):
         check_id(self, self.profile, call_id, index, line, where, f"{where} {what} (serving mode)")
 
     def _pair(self, call_id: Any, index: int, line: int | None, path: str) -> None:
+        self.results_checked += 1
         call_id = call_id if isinstance(call_id, str) else str(call_id)
         if call_id in self._answered:
             self.report(

@@ -171,13 +171,8 @@ class StreamMonitor(FragmentMonitor):
             return
         position = fragment.get("index")
         if type(position) is not int:
-            self.report(
-                "CC-6c",
-                "a tool_calls fragment without index (read as index 0, as the mistralai SDK does)",
-                index=index,
-                line=line,
-                ids=(fragment.get("id"),),
-            )
+            said = "a tool_calls fragment without index (read as index 0, as the mistralai SDK does)"
+            self.report("CC-6c", said, index=index, line=line, ids=(fragment.get("id"),))
             position = 0
         if choice in self._finished:
             self.report(
@@ -271,6 +266,7 @@ class StreamMonitor(FragmentMonitor):
             call.parts.append(arguments)
 
     def _open(self, key: tuple[Any, int], index: int, line: int | None) -> _StreamedCall:
+        self.calls_checked += 1
         call = _StreamedCall(key[0], key[1], index, line)
         self._live[key] = call
         if self.keep_calls:
@@ -321,18 +317,13 @@ class ConversationMonitor(Monitor):
         calls = wire.message_tool_calls(value)
         tool_call_id: Any = None
         if value.get("role") == wire.ROLE_TOOL:
+            self.results_checked += 1
             tool_call_id = value.get("tool_call_id")
             event = self._classify_answer(tool_call_id)
             if isinstance(tool_call_id, str) and len(tool_call_id) > wire.CHAT_TOOL_CALL_ID_MAX:
-                path = f"messages[{index}]"
-                self.report(
-                    "CC-1b",
-                    f"{path}.tool_call_id is {len(tool_call_id)} characters long",
-                    index=index,
-                    line=line,
-                    ids=(tool_call_id,),
-                    path=f"{path}.tool_call_id",
-                )
+                where = f"messages[{index}].tool_call_id"
+                said = f"{where} is {len(tool_call_id)} characters long"
+                self.report("CC-1b", said, index=index, line=line, ids=(tool_call_id,), path=where)
         else:
             event = "calls" if calls else "other"
         target = _CONVERSATION.rows[event][self._state]
@@ -372,6 +363,7 @@ class ConversationMonitor(Monitor):
         fast_calls = not self.keep_calls
         feed = self.feed
         state, pending, answered = self._state, self._pending, self._answered
+        answers = called = 0  # what the fast steps judged (feed counts its own)
         for position, item in enumerate(items):
             if type(item) is dict:
                 role = item.get("role")
@@ -383,6 +375,7 @@ class ConversationMonitor(Monitor):
                             state = target
                             del pending[answering]
                             answered.add(answering)
+                            answers += 1
                             continue
                 elif type(role) is not str or role not in ROLES:
                     pass  # feed says what is wrong with it
@@ -407,11 +400,13 @@ class ConversationMonitor(Monitor):
                         pending = opened
                         answered = set()
                         self._opened_at = position
+                        called += len(opened)
                         continue
             self._state, self._pending, self._answered = state, pending, answered
             feed(item, position, line, None)
             state, pending, answered = self._state, self._pending, self._answered
         self._state, self._pending, self._answered = state, pending, answered
+        self.results_checked, self.calls_checked = self.results_checked + answers, self.calls_checked + called
 
     def _feed_typed(self, items: list[RequestMessage], line: int | None) -> None:
         """:meth:`feed_document`'s hot path over typed messages: the same steps, with the types
@@ -424,6 +419,7 @@ class ConversationMonitor(Monitor):
         fast_calls = not self.keep_calls
         feed = self.feed
         state, pending, answered = self._state, self._pending, self._answered
+        answers = called = 0  # what the fast steps judged (feed counts its own)
         for position, item in enumerate(items):
             role = item.role
             if role == TOOL:
@@ -434,6 +430,7 @@ class ConversationMonitor(Monitor):
                         state = target
                         del pending[answering]
                         answered.add(answering)
+                        answers += 1
                         continue
             elif role not in ROLES:
                 pass  # feed says it is not modelled
@@ -458,11 +455,13 @@ class ConversationMonitor(Monitor):
                     pending = opened
                     answered = set()
                     self._opened_at = position
+                    called += len(opened)
                     continue
             self._state, self._pending, self._answered = state, pending, answered
             feed(plain(item), position, line, None)
             state, pending, answered = self._state, self._pending, self._answered
         self._state, self._pending, self._answered = state, pending, answered
+        self.results_checked, self.calls_checked = self.results_checked + answers, self.calls_checked + called
 
     def _classify_answer(self, tool_call_id: Any) -> str:
         if not isinstance(tool_call_id, str) or tool_call_id not in self._pending:
@@ -524,6 +523,8 @@ class ConversationMonitor(Monitor):
             )
 
     def _open_turn(self, calls: list[Any], index: int, line: int | None) -> None:
+        known = wire.MESSAGE_TOOL_CALL_TYPES  # an entry of a type no SDK has is no call
+        self.calls_checked += sum(type(c) is not dict or c.get("type", "function") in known for c in calls)
         self._pending = {}
         self._answered = set()
         self._opened_at = index

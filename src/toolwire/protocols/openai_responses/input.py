@@ -99,6 +99,8 @@ class InputMonitor(Monitor):
                     id=item_id,
                 )
             self._record_call(value, index, line)
+        else:
+            self.results_checked += 1
         self._pair(call_id, "call" if kind == wire.FUNCTION_CALL else "output", index, line, path)
 
     def _pair(self, call_id: str, event: str, index: int, line: int | None, path: str) -> None:

@@ -306,6 +306,7 @@ class StreamMonitor(ItemChecks):
         item = _Item(output_index, raw, index, line, self._item_violations)
         item.state = item.table.rows["item_added"][item.state]
         self._items[output_index] = item
+        self.calls_checked += item.function
         if self.keep_calls:
             self._order.append(item)
         if self._incomplete is not None:

@@ -118,6 +118,7 @@ class InputMonitor(_Parts):
             self.notice(index, line, f"{path} is not a GenAI message (role and typed parts); skipped")
             return
         responses = _parts(value, wire.TOOL_CALL_RESPONSE)
+        self.results_checked += len(responses)
         for k, part in responses:
             self._answer(part, index, line, f"{path}.parts[{k}]")
         if _parts(value, wire.TOOL_CALL):
