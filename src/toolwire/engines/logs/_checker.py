@@ -38,6 +38,9 @@ class Gathered:
 
     events: int = 0
     findings: list[Finding] = field(default_factory=list)
+    #: The tool calls and results its monitors judged.
+    calls: int = 0
+    results: int = 0
 
 
 @dataclass(slots=True)
@@ -60,6 +63,8 @@ class Checked:
             if mine is None:
                 mine = found[key] = Gathered()
             mine.events += bucket.events
+            mine.calls += bucket.calls
+            mine.results += bucket.results
             mine.findings.extend(bucket.findings)
             rank = other.ranks.get(key)
             if rank is not None and (key not in ranks or rank < ranks[key]):
@@ -181,6 +186,9 @@ class GroupChecker:
         if bucket is None:
             bucket = out.found[(part.source, spec.name)] = Gathered()
         bucket.events += events
+        calls, results = monitor.checked()
+        bucket.calls += calls
+        bucket.results += results
         bucket.findings.extend(_placed(f, part, group) for f in monitor.findings)
         named = _group_name(group)
         own.extend(

@@ -37,5 +37,16 @@ def reports(names: Sequence[str], checked: Checked) -> list[Report]:
             continue
         for k, (protocol, bucket) in enumerate(mine):
             findings = sorted(bucket.findings, key=lambda f: (f.line is None, f.line or 0, f.index or 0))
-            out.append(Report(name, protocol, bucket.events, tuple(findings), tuple(own) if k == 0 else ()))
+            problems = tuple(own) if k == 0 else ()
+            out.append(
+                Report(
+                    name,
+                    protocol,
+                    bucket.events,
+                    tuple(findings),
+                    problems,
+                    calls=bucket.calls,
+                    results=bucket.results,
+                )
+            )
     return out
