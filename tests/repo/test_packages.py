@@ -101,8 +101,8 @@ def test_no_import_crosses_a_wall() -> None:
         ("from toolwire.engines.logs._reader import files_under\n", "inside the package engines.logs"),
         ("from toolwire.engines.logs import _secret\n", "takes _secret from toolwire.engines.logs"),
         (
-            "from toolwire.engines._core._pool import _death\n",
-            "takes _death from toolwire.engines._core._pool",
+            "from toolwire.engines._core._pool import _stop\n",
+            "takes _stop from toolwire.engines._core._pool",
         ),
     ],
 )

@@ -22,16 +22,11 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if not args.upstream:
         raise UsageError("name the upstream: toolwire proxy --upstream https://api.openai.com")
-    try:
-        from toolwire.engines.proxy import Proxy, is_loopback, parse_listen, serve
-    except ImportError as exc:
-        raise UsageError(
-            f"toolwire proxy needs uvicorn, Starlette and httpx ({exc.name} is missing): "
-            "pip install 'toolwire[proxy]'"
-        ) from None
+    # A missing extra is a usage error naming it, from the one guard (toolwire._extras).
     import asyncio
 
     from toolwire.cli.handlers._proxy import ProxyOutputs
+    from toolwire.engines.proxy import Proxy, is_loopback, parse_listen, serve
 
     host, port = parse_listen(args.listen)
     outputs = ProxyOutputs(args.format)

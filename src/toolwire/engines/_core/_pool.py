@@ -27,6 +27,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Final
 
+from toolwire.engines._core._deaths import death_of
+from toolwire.engines._core._sizes import READ_CHUNK
+
 __all__ = [
     "BIG",
     "PART_MAX",
@@ -207,19 +210,6 @@ def _stop(process: Any, conn: Any) -> None:
         process.join()
 
 
-def death_of(code: int | None) -> str:
-    """Why a worker whose exit code is ``code`` died: ``killed by SIGKILL``, ``exit status 1``
-    (every pool of toolwire's says it so)."""
-    if code is not None and code < 0:
-        import signal
-
-        try:
-            return f"killed by {signal.Signals(-code).name}"
-        except ValueError:
-            return f"killed by signal {-code}"
-    return f"exit status {code}"
-
-
 def _context(preload: Sequence[str]) -> Any:
     import multiprocessing
 
@@ -298,7 +288,7 @@ def _line_end_after(raw: BinaryIO, offset: int) -> int:
     """The offset just past the first LF at or after ``offset`` (the file's end when none)."""
     raw.seek(offset)
     position = offset
-    while chunk := raw.read(65536):
+    while chunk := raw.read(READ_CHUNK):
         found = chunk.find(b"\n")
         if found >= 0:
             return position + found + 1
