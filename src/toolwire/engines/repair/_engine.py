@@ -19,8 +19,12 @@ from typing import Any, Literal
 from toolwire.engines.repair._adapter import DROP, Adapter, Message, Site
 from toolwire.engines.repair._change import Change
 from toolwire.engines.repair._protocols import text_of
+from toolwire.errors import UsageError
 
 __all__ = ["OrphanPolicy", "Rebuilt", "UnansweredPolicy", "rebuild"]
+
+#: Fresh ids tried before giving up (a target whose id rules admit none of toolwire's).
+_TRIES = 10_000
 
 OrphanPolicy = Literal["text", "drop"]
 UnansweredPolicy = Literal["error-result", "drop"]
@@ -124,12 +128,14 @@ def rebuild(
     counter = [0]
 
     def fresh() -> str:
-        while True:
+        # The protocol's own shape of id, else nine alphanumerics: the one shape every wire takes.
+        for _ in range(_TRIES):
             counter[0] += 1
-            candidate = adapter.fresh(counter[0])
-            if candidate not in taken and accepts(candidate):
-                taken.add(candidate)
-                return candidate
+            for candidate in (adapter.fresh(counter[0]), f"tw{counter[0]:07d}"):
+                if candidate not in taken and accepts(candidate):
+                    taken.add(candidate)
+                    return candidate
+        raise UsageError(f"no fresh {adapter.protocol} id the target takes: its id rules admit none toolwire makes")
 
     keeper: dict[Any, tuple[int, Any]] = {}
     for ident, occurrences in pairing.by_id.items():

@@ -42,7 +42,11 @@ def read_body(path: str | os.PathLike[str], protocol: str | None = None) -> Body
     """
     source = str(path)
     try:
-        raw = sys.stdin.buffer.read() if source == "-" else open(path, "rb").read()  # noqa: SIM115
+        if source == "-":
+            raw = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as handle:
+                raw = handle.read()
     except OSError as exc:
         raise UsageError(f"cannot read {source}: {exc.strerror}") from None
     fmt, values = _parse(raw, source)
@@ -81,7 +85,8 @@ def _detect(raw: bytes, source: str) -> str:
             handle.write(raw)
         reports = check_path(copy)
     if len(reports) != 1 or not reports[0].protocol:
-        raise UsageError(f"cannot tell the protocol of {source}; name it with -p")
+        said = "; ".join(p.message for r in reports for p in r.problems if p.severity == "error")
+        raise UsageError(f"cannot tell the protocol of {source}: {said or 'name it with -p'}")
     return reports[0].protocol
 
 
