@@ -3,7 +3,8 @@
 Each function repairs a history of one protocol with the default policies (an unanswered call gets
 an error result, an orphaned result becomes a note naming its call); ``*_drop`` use the others.
 
-    toolwire explore examples/toolwire_repair.py:openai_chat --from openai-chat --to openai-chat --turns 2 --mutate
+    toolwire explore examples/toolwire_repair.py:openai_chat --from openai-chat --to openai-chat \
+        --turns 2 --mutate
 """
 
 from __future__ import annotations

@@ -60,14 +60,20 @@ def test_an_unanswered_call_gets_an_error_result_saying_it_was_not_run() -> None
     assert [m["role"] for m in fixed.history] == ["user", "assistant", "tool", "user"]
     assert fixed.history[2]["tool_call_id"] == "call_1"
     assert "not run" in fixed.history[2]["content"]
-    assert [(c.rule, c.action, c.path) for c in fixed.changes] == [("CC-4", "answer", "messages[1].tool_calls[0].id")]
+    assert [(c.rule, c.action, c.path) for c in fixed.changes] == [
+        ("CC-4", "answer", "messages[1].tool_calls[0].id")
+    ]
     assert fixed.exit_code == 1 and check(fixed.history, "openai-chat").exit_code == 0
 
 
 def test_an_unanswered_call_may_be_dropped_keeping_the_assistant_text() -> None:
     history = [USER, assistant(call("call_1"), call("call_2"), content="Let me look."), tool("call_2"), USER]
     fixed = repair(history, "openai-chat", unanswered_calls="drop")
-    assert fixed.history[1] == {"role": "assistant", "content": "Let me look.", "tool_calls": [call("call_2")]}
+    assert fixed.history[1] == {
+        "role": "assistant",
+        "content": "Let me look.",
+        "tool_calls": [call("call_2")],
+    }
     assert [c.action for c in fixed.changes] == ["drop-call"]
     alone = repair([USER, assistant(call("call_1")), USER], "openai-chat", unanswered_calls="drop")
     assert alone.history == [USER, USER]  # nothing left of it, not even an empty tool_calls array
@@ -239,7 +245,14 @@ def test_an_unreadable_file_is_a_usage_error(tmp_path: Path) -> None:
 
 
 def test_explore_proves_the_repairer_keeps_every_intact_pair_of_damaged_history() -> None:
-    run = explore(EXAMPLE.format("openai_chat"), "openai-chat", "openai-chat", Bounds(calls=2, turns=2), mutate=True, out=None)
+    run = explore(
+        EXAMPLE.format("openai_chat"),
+        "openai-chat",
+        "openai-chat",
+        Bounds(calls=2, turns=2),
+        mutate=True,
+        out=None,
+    )
     assert run.verdict == "holds", run.counterexample
     assert run.inputs > run.traces > 0  # the damaged inputs were fed too
 

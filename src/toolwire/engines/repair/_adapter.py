@@ -93,7 +93,7 @@ class Adapter:
         value = msg.get(self.blocks_key)
         if isinstance(value, list):
             return list(value)
-        if _has_text(value):
+        if isinstance(value, str) and value.strip():
             return [self.note(value)]
         return []
 
@@ -121,7 +121,9 @@ class Adapter:
         return stripped
 
 
-def replaced(msg: Message, list_key: str, edit: dict[Block, Any], put: Callable[[Any, Any], Any]) -> Message | None:
+def replaced(
+    msg: Message, list_key: str, edit: dict[Block, Any], put: Callable[[Any, Any], Any]
+) -> Message | None:
     """``msg`` with entries of ``msg[list_key]`` given a new id (``put``) or dropped (``DROP``)."""
     entries = []
     for k, entry in enumerate(msg.get(list_key) or []):

@@ -64,10 +64,10 @@ class _Pairing:
                 by_id[call.id].append(call)
         self.by_id = by_id
         for result in self.results:
-            call = self._pair(adapter, result)
-            if call is not None:
-                self.answer[call.key] = result
-                self.answers[result.key] = call
+            paired = self._pair(adapter, result)
+            if paired is not None:
+                self.answer[paired.key] = result
+                self.answers[result.key] = paired
             elif context and _has_id(result.id) and result.id not in by_id:
                 self.kept.append(result)
             else:
@@ -135,12 +135,14 @@ def rebuild(
                 if candidate not in taken and accepts(candidate):
                     taken.add(candidate)
                     return candidate
-        raise UsageError(f"no fresh {adapter.protocol} id the target takes: its id rules admit none toolwire makes")
+        raise UsageError(
+            f"no fresh {adapter.protocol} id the target takes: its id rules admit none toolwire makes"
+        )
 
     keeper: dict[Any, tuple[int, Any]] = {}
     for ident, occurrences in pairing.by_id.items():
-        answered = [c for c in occurrences if c.key in pairing.answer]
-        keeper[ident] = (answered or occurrences)[0].key
+        heard = [c for c in occurrences if c.key in pairing.answer]
+        keeper[ident] = (heard or occurrences)[0].key
     new_id: dict[tuple[int, Any], Any] = {}
     renamed: set[tuple[int, Any]] = set()
     for call in pairing.calls:
@@ -150,16 +152,31 @@ def rebuild(
                 new_id[call.key] = None
                 continue
             new_id[call.key] = fresh()
-            changes.append(Change(rules["missing"], path, "fill-id", call.id, new_id[call.key], "a call without an id"))
+            changes.append(
+                Change(rules["missing"], path, "fill-id", call.id, new_id[call.key], "a call without an id")
+            )
         elif keeper[call.id] != call.key:
             new_id[call.key] = fresh()
             renamed.add(call.key)
             changes.append(
-                Change(rules["duplicate"], path, "rename", call.id, new_id[call.key], "a repeated call id, renamed in the call and its result")
+                Change(
+                    rules["duplicate"],
+                    path,
+                    "rename",
+                    call.id,
+                    new_id[call.key],
+                    "a repeated call id, renamed in the call and its result",
+                )
             )
         elif not accepts(call.id):
-            new_id[call.key] = done.ids.setdefault(call.id, fresh())
-            changes.append(Change(rules["id"], path, "remap", call.id, new_id[call.key], "an id the target will not take"))
+            if call.id not in done.ids:
+                done.ids[call.id] = fresh()
+            new_id[call.key] = done.ids[call.id]
+            changes.append(
+                Change(
+                    rules["id"], path, "remap", call.id, new_id[call.key], "an id the target will not take"
+                )
+            )
         else:
             new_id[call.key] = call.id
 
@@ -171,23 +188,70 @@ def rebuild(
         path = adapter.call_path(call.msg, call.block)
         if unanswered_calls == "drop":
             dropped.add(call.key)
-            changes.append(Change(rules["unanswered"], path, "drop-call", new_id[call.key], None, f"call {call.id!r} ({call.name}) has no result: dropped, its message's text kept"))
+            changes.append(
+                Change(
+                    rules["unanswered"],
+                    path,
+                    "drop-call",
+                    new_id[call.key],
+                    None,
+                    f"call {call.id!r} ({call.name}) has no result: dropped, its message's text kept",
+                )
+            )
         else:
-            changes.append(Change(rules["unanswered"], path, "answer", None, new_id[call.key], f"call {call.id!r} ({call.name}) has no result: answered with an error saying it was not run"))
+            changes.append(
+                Change(
+                    rules["unanswered"],
+                    path,
+                    "answer",
+                    None,
+                    new_id[call.key],
+                    f"call {call.id!r} ({call.name}) has no result: answered with an error saying "
+                    "it was not run",
+                )
+            )
 
     # Results: where each goes, and what becomes of orphans.
     zone = _zones(adapter, messages, pairing)
     for result in pairing.results:
-        call = pairing.answers.get(result.key)
+        answered = pairing.answers.get(result.key)
         path = adapter.result_path(result.msg, result.block)
-        if call is None:
+        if answered is None:
             continue
+        call = answered
         if result.key not in zone.get(pairing.turn[call.msg], set()):
-            changes.append(Change(rules["move"], path, "move", result.msg, None, f"the result of call {call.id!r} moved next to its call"))
+            changes.append(
+                Change(
+                    rules["move"],
+                    path,
+                    "move",
+                    result.msg,
+                    None,
+                    f"the result of call {call.id!r} moved next to its call",
+                )
+            )
         elif adapter.layout == "block" and _after_other(adapter, messages[result.msg], result.block):
-            changes.append(Change(rules.get("first", rules["move"]), path, "move", result.msg, None, "results come first in their message"))
+            changes.append(
+                Change(
+                    rules.get("first", rules["move"]),
+                    path,
+                    "move",
+                    result.msg,
+                    None,
+                    "results come first in their message",
+                )
+            )
         if new_id[call.key] != call.id and new_id[call.key] is not None:
-            changes.append(Change(rules["id"] if call.key not in renamed else rules["duplicate"], path, "remap" if call.key not in renamed else "rename", result.id, new_id[call.key], "the result follows its call's id"))
+            changes.append(
+                Change(
+                    rules["id"] if call.key not in renamed else rules["duplicate"],
+                    path,
+                    "remap" if call.key not in renamed else "rename",
+                    result.id,
+                    new_id[call.key],
+                    "the result follows its call's id",
+                )
+            )
     notes: dict[tuple[int, Any], Any] = {}
     for result in pairing.orphans:
         path = adapter.result_path(result.msg, result.block)
@@ -197,11 +261,17 @@ def rebuild(
         why = "its call was answered already" if again else "its call is not in this history"
         if orphan_results == "drop":
             notes[result.key] = DROP
-            changes.append(Change(rule, path, "drop-result", said, None, f"a result for call {result.id!r}: {why}; dropped"))
+            changes.append(
+                Change(
+                    rule, path, "drop-result", said, None, f"a result for call {result.id!r}: {why}; dropped"
+                )
+            )
             continue
         text = _note_text(result, why, said)
         notes[result.key] = text
-        changes.append(Change(rule, path, "note", said, text, f"a result for call {result.id!r}: {why}; kept as text"))
+        changes.append(
+            Change(rule, path, "note", said, text, f"a result for call {result.id!r}: {why}; kept as text")
+        )
 
     done.messages = _write(adapter, messages, pairing, new_id, renamed, dropped, notes, unanswered_calls)
     return done
@@ -209,7 +279,8 @@ def rebuild(
 
 def _note_text(result: Site, why: str, said: Any) -> str:
     name = f" ({result.name})" if result.name else ""
-    return f"[toolwire repair] Result of tool call {result.id!r}{name}, kept as text because {why}: {text_of(said)}"
+    head = f"[toolwire repair] Result of tool call {result.id!r}{name}"
+    return f"{head}, kept as text because {why}: {text_of(said)}"
 
 
 def _after_other(adapter: Adapter, msg: Message, block: Any) -> bool:
@@ -231,7 +302,9 @@ def _zones(adapter: Adapter, messages: list[Any], pairing: _Pairing) -> dict[int
         zone: set[tuple[int, Any]] = set()
         j = end + 1
         while j < len(messages) and by_msg.get(j) and not adapter.calls(messages[j]):
-            zone.update(r.key for r in by_msg[j] if pairing.answers.get(r.key, Site(-1, None, None, None)).key in mine)
+            zone.update(
+                r.key for r in by_msg[j] if pairing.answers.get(r.key, Site(-1, None, None, None)).key in mine
+            )
             if adapter.layout == "block":
                 break
             j += 1
@@ -254,9 +327,9 @@ def _write(
         calls_in[call.msg].append(call)
     results_of_turn: dict[int, list[tuple[Site, Site]]] = defaultdict(list)
     for result in pairing.results:
-        call = pairing.answers.get(result.key)
-        if call is not None:
-            results_of_turn[pairing.turn[call.msg]].append((result, call))
+        answered = pairing.answers.get(result.key)
+        if answered is not None:
+            results_of_turn[pairing.turn[answered.msg]].append((result, answered))
     out: list[Any] = []
     consumed: set[int] = set()
     for i, msg in enumerate(messages):
@@ -276,7 +349,9 @@ def _write(
             if i + 1 in pairing.turn and pairing.turn[i + 1] == turn:
                 continue  # the turn's results follow its last call message
             answers = [
-                adapter.answer(messages[r.msg], r.block, new_id[c.key] if new_id[c.key] is not None else r.id, c.name)
+                adapter.answer(
+                    messages[r.msg], r.block, new_id[c.key] if new_id[c.key] is not None else r.id, c.name
+                )
                 for r, c in results_of_turn.get(turn, [])
             ]
             if unanswered == "error-result":
@@ -290,7 +365,8 @@ def _write(
             if adapter.layout == "message":
                 out.extend(answers)
                 continue
-            base, after = None, []
+            base: Message | None = None
+            after: list[Any] = []
             if i + 1 < len(messages) and adapter.is_carrier(messages[i + 1]):
                 consumed.add(i + 1)
                 base, after = _stripped(adapter, messages[i + 1], i + 1, pairing, notes)
@@ -328,6 +404,7 @@ def _stripped(
     keep: dict[int, Any] = {}
     after: list[Any] = []
     for block, _, _ in adapter.results(msg):
+        assert block is not None  # a carrier's results are blocks of it
         key = (i, block)
         if key in pairing.answers:
             continue

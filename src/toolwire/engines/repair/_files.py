@@ -71,7 +71,9 @@ def _parse(raw: bytes, source: str) -> tuple[Literal["json", "jsonl"], list[Any]
         try:
             values.append(json.loads(line))
         except json.JSONDecodeError as exc:
-            raise UsageError(f"{source}:{number}: not JSON ({exc.msg}); repair reads a JSON body or JSON Lines") from None
+            raise UsageError(
+                f"{source}:{number}: not JSON ({exc.msg}); repair reads a JSON body or JSON Lines"
+            ) from None
     if not values:
         raise UsageError(f"{source} is empty: no request body or message to repair")
     return "jsonl", values
@@ -102,7 +104,11 @@ def repair_body(
     JSON Lines of messages are one history; JSON Lines of request bodies are repaired body by
     body, and their repairs merged into one (changes' paths start with ``line N:``).
     """
-    options: dict[str, Any] = {"provider": provider, "orphan_results": orphan_results, "unanswered_calls": unanswered_calls}
+    options: dict[str, Any] = {
+        "provider": provider,
+        "orphan_results": orphan_results,
+        "unanswered_calls": unanswered_calls,
+    }
     container = ADAPTERS[body.protocol].container
     if body.format == "json":
         done = repair(body.values[0], body.protocol, **options)
@@ -149,4 +155,6 @@ def repair_path(
     ``Repair.to_json()`` is the JSON result ``{"history", "changes", "exit_code"}``.
     """
     body = read_body(path, protocol)
-    return repair_body(body, provider=provider, orphan_results=orphan_results, unanswered_calls=unanswered_calls)
+    return repair_body(
+        body, provider=provider, orphan_results=orphan_results, unanswered_calls=unanswered_calls
+    )

@@ -196,14 +196,14 @@ def _gemini_answer(msg: Message | None, block: Block, new: Any, name: str | None
     if msg is not None:
         part = msg["parts"][block]
         key = _gemini_key(part, "functionResponse")
-        response = dict(part[key])
+        carried = dict(part[key])
         if new is not None:
-            response["id"] = new
-        return {**part, key: response}
-    response: dict[str, Any] = {"name": name, "response": {"error": NOT_RUN}}
+            carried["id"] = new
+        return {**part, key: carried}
+    made: dict[str, Any] = {"name": name, "response": {"error": NOT_RUN}}
     if new is not None:
-        response["id"] = new
-    return {"functionResponse": response}
+        made["id"] = new
+    return {"functionResponse": made}
 
 
 # --- OpenAI Responses input items ---------------------------------------------------------------
@@ -244,7 +244,9 @@ def _responses_accepts(value: str) -> bool:
 # --- AI SDK model messages and OpenTelemetry GenAI messages -------------------------------------
 
 
-def _parts(msg: Any, role: str, key: str, kind: str, id_key: str, name_key: str) -> list[tuple[Block, Any, str | None]]:
+def _parts(
+    msg: Any, role: str, key: str, kind: str, id_key: str, name_key: str
+) -> list[tuple[Block, Any, str | None]]:
     if not _role(msg, role) or not isinstance(msg.get(key), list):
         return []
     return [
@@ -257,7 +259,12 @@ def _parts(msg: Any, role: str, key: str, kind: str, id_key: str, name_key: str)
 def _aisdk_answer(msg: Message | None, block: Block, new: Any, name: str | None) -> Any:
     if msg is not None:
         return {**msg["content"][block], "toolCallId": new}
-    return {"type": "tool-result", "toolCallId": new, "toolName": name, "output": {"type": "error-text", "value": NOT_RUN}}
+    return {
+        "type": "tool-result",
+        "toolCallId": new,
+        "toolName": name,
+        "output": {"type": "error-text", "value": NOT_RUN},
+    }
 
 
 def _otel_answer(msg: Message | None, block: Block, new: Any, name: str | None) -> Any:
@@ -398,7 +405,9 @@ ADAPTERS: Final[dict[str, Adapter]] = {
         results=lambda m: _parts(m, "tool", "content", "tool-result", "toolCallId", "toolName"),
         call_path=lambda i, b: f"messages[{i}].content[{b}].toolCallId",
         result_path=lambda i, b: f"messages[{i}].content[{b}]",
-        with_calls=lambda m, e: _blocks_left(replaced(m, "content", e, lambda p, new: {**p, "toolCallId": new})),
+        with_calls=lambda m, e: _blocks_left(
+            replaced(m, "content", e, lambda p, new: {**p, "toolCallId": new})
+        ),
         answer=_aisdk_answer,
         said=lambda m, b: m["content"][b].get("output"),
         note=lambda text: {"type": "text", "text": text},
@@ -439,5 +448,3 @@ def _blocks_left_parts(out: Message | None) -> Message | None:
 def adapter_for(protocol: str) -> Adapter | None:
     """The repair adapter of ``protocol``, or None when it has none."""
     return ADAPTERS.get(protocol)
-
-

@@ -67,7 +67,8 @@ _EMPTY_ARRAY = ProviderRule(
     "DS-3",
     "An assistant message carries no empty tool_calls array (the key is left out instead).",
     "https://github.com/NousResearch/hermes-agent/issues/74101; https://github.com/NousResearch/hermes-agent/pull/59110",
-    "Invalid 'messages[N].tool_calls': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+    "Invalid 'messages[N].tool_calls': empty array. Expected an array with minimum length 1, "
+    "but got an empty array instead.",
     "error",
 )
 _MISSING_ID_DEEPSEEK = ProviderRule(
@@ -81,7 +82,8 @@ _MISSING_ID_DEEPSEEK = ProviderRule(
 _EMPTY_ID = ProviderRule(
     "KM-2",
     "Every tool_call_id and tool call id is a non-empty string.",
-    "https://github.com/NousResearch/hermes-agent/issues/78071 (reported for DeepSeek and Kimi; no error text recorded)",
+    "https://github.com/NousResearch/hermes-agent/issues/78071 "
+    "(reported for DeepSeek and Kimi; no error text recorded)",
     None,
     "warning",
     accepts=bool,
@@ -143,7 +145,8 @@ _AZURE_ORPHAN = ProviderRule(
     "AZ-1",
     "Every tool message answers a preceding assistant message with tool_calls.",
     "https://github.com/Nikunj2003/LLaMa-MCP-Streamlit/issues/1",
-    "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
+    "Invalid parameter: messages with role 'tool' must be a response to a preceeding message "
+    "with 'tool_calls'.",
     "error",
     same_as="CC-2",
 )
@@ -158,7 +161,11 @@ _AZURE_TYPE = ProviderRule(
 PROVIDERS: Final[dict[str, Provider]] = {
     "openai": Provider("openai", ("openai-chat",), (_OPENAI_MISSING_TOOL_CALL_ID, _EMPTY_ARRAY)),
     "azure": Provider("azure", ("openai-chat",), (_AZURE_ORPHAN, _AZURE_TYPE)),
-    "deepseek": Provider("deepseek", ("openai-chat",), (_CC4_DEEPSEEK, _CC2_DEEPSEEK, _EMPTY_ARRAY, _MISSING_ID_DEEPSEEK, _EMPTY_ID)),
+    "deepseek": Provider(
+        "deepseek",
+        ("openai-chat",),
+        (_CC4_DEEPSEEK, _CC2_DEEPSEEK, _EMPTY_ARRAY, _MISSING_ID_DEEPSEEK, _EMPTY_ID),
+    ),
     "moonshot": Provider("moonshot", ("openai-chat",), (_CC4_MOONSHOT, _ADJACENT_MOONSHOT, _EMPTY_ID)),
     "mistral": Provider("mistral", ("openai-chat", "mistral-chat"), (_MISTRAL_ID,)),
     "groq": Provider("groq", ("openai-chat",), (_MISSING_TOOL_CALL_ID_GROQ,)),
@@ -174,7 +181,9 @@ def provider_for(name: str | None, protocol: str) -> Provider | None:
     if found is None:
         raise UsageError(f"no provider profile {name!r}; choose among: {', '.join(PROVIDERS)}")
     if protocol not in found.wire:
-        raise UsageError(f"the {name} profile is for {', '.join(found.wire)} histories, not {protocol}; drop --for")
+        raise UsageError(
+            f"the {name} profile is for {', '.join(found.wire)} histories, not {protocol}; drop --for"
+        )
     return found
 
 
@@ -192,7 +201,9 @@ def lint(messages: list[Any], provider: Provider) -> list[tuple[ProviderRule, st
             if not isinstance(call, dict):
                 continue
             if "AZ-2" in own and "type" not in call:
-                broken.append((own["AZ-2"], f"messages[{i}].tool_calls[{k}].type", "a tool call without type"))
+                broken.append(
+                    (own["AZ-2"], f"messages[{i}].tool_calls[{k}].type", "a tool call without type")
+                )
             ident = call.get("id")
             if isinstance(ident, str) and not provider.accepts(ident):
                 rule = next(r for r in provider.rules if r.accepts is not None and not r.accepts(ident))

@@ -61,7 +61,9 @@ def repair(
     if not before.findings and before.exit_code == 2:
         said = "; ".join(p.message for p in before.problems if p.severity == "error")
         raise UsageError(f"the input cannot be repaired as {protocol}: {said}")
-    if before.exit_code == 0 and not [b for b in (lint(messages, profile) if profile else []) if b[0].severity == "error"]:
+    if before.exit_code == 0 and not [
+        b for b in (lint(messages, profile) if profile else []) if b[0].severity == "error"
+    ]:
         return Repair(history, protocol, provider=provider)
     accepts = adapter.accepts if profile is None else _both(adapter, profile)
     rebuilt = rebuild(
@@ -107,14 +109,42 @@ def _provider_fixes(messages: list[Any], profile: Provider, changes: list[Change
     own = {r.id for r in profile.rules}
     out: list[Any] = []
     for i, msg in enumerate(messages):
-        if isinstance(msg, dict) and msg.get("role") == "assistant" and isinstance(msg.get("tool_calls"), list):
+        if (
+            isinstance(msg, dict)
+            and msg.get("role") == "assistant"
+            and isinstance(msg.get("tool_calls"), list)
+        ):
             calls = msg["tool_calls"]
             if "DS-3" in own and not calls:
                 msg = {k: v for k, v in msg.items() if k != "tool_calls"}
-                changes.append(Change("DS-3", f"messages[{i}].tool_calls", "drop-call", [], None, "an empty tool_calls array left out"))
+                changes.append(
+                    Change(
+                        "DS-3",
+                        f"messages[{i}].tool_calls",
+                        "drop-call",
+                        [],
+                        None,
+                        "an empty tool_calls array left out",
+                    )
+                )
             elif "AZ-2" in own and any(isinstance(c, dict) and "type" not in c for c in calls):
-                msg = {**msg, "tool_calls": [{**c, "type": "function"} if isinstance(c, dict) and "type" not in c else c for c in calls]}
-                changes.append(Change("AZ-2", f"messages[{i}].tool_calls", "fill-id", None, "function", "tool calls typed 'function'"))
+                msg = {
+                    **msg,
+                    "tool_calls": [
+                        {**c, "type": "function"} if isinstance(c, dict) and "type" not in c else c
+                        for c in calls
+                    ],
+                }
+                changes.append(
+                    Change(
+                        "AZ-2",
+                        f"messages[{i}].tool_calls",
+                        "fill-id",
+                        None,
+                        "function",
+                        "tool calls typed 'function'",
+                    )
+                )
         out.append(msg)
     return out
 
@@ -125,7 +155,11 @@ def _item_ids(items: list[Any], changes: list[Change]) -> list[Any]:
     seen: set[Any] = set()
     out: list[Any] = []
     for i, item in enumerate(items):
-        if isinstance(item, dict) and item.get("type") in ("function_call", "function_call_output") and "id" in item:
+        if (
+            isinstance(item, dict)
+            and item.get("type") in ("function_call", "function_call_output")
+            and "id" in item
+        ):
             ident = item["id"]
             rule = None
             if item["type"] == "function_call" and isinstance(ident, str) and not ident.startswith("fc"):
@@ -134,7 +168,16 @@ def _item_ids(items: list[Any], changes: list[Change]) -> list[Any]:
                 rule = "RS-5"
             if rule is not None:
                 item = {k: v for k, v in item.items() if k != "id"}
-                changes.append(Change(rule, f"input[{i}].id", "drop-item-id", ident, None, "an optional item id that breaks the rule, left out"))
+                changes.append(
+                    Change(
+                        rule,
+                        f"input[{i}].id",
+                        "drop-item-id",
+                        ident,
+                        None,
+                        "an optional item id that breaks the rule, left out",
+                    )
+                )
         if isinstance(item, dict) and item.get("id") is not None:
             seen.add(item["id"])
         out.append(item)
@@ -159,12 +202,23 @@ def _server_ids(messages: list[Any], changes: list[Change]) -> list[Any]:
                 if ident in seen:
                     counter += 1
                     renames[ident] = f"srvtoolu_tw{counter}"
-                    changes.append(Change("AN-2", f"messages[{i}].content[{k}].id", "rename", ident, renames[ident], "a repeated server tool id, renamed with its result"))
+                    changes.append(
+                        Change(
+                            "AN-2",
+                            f"messages[{i}].content[{k}].id",
+                            "rename",
+                            ident,
+                            renames[ident],
+                            "a repeated server tool id, renamed with its result",
+                        )
+                    )
                 seen.add(ident)
         if renames:
             blocks = [
-                {**b, "id": renames[b["id"]]} if isinstance(b, dict) and b.get("type") == "server_tool_use" and b.get("id") in renames
-                else {**b, "tool_use_id": renames[b["tool_use_id"]]} if isinstance(b, dict) and b.get("tool_use_id") in renames
+                {**b, "id": renames[b["id"]]}
+                if isinstance(b, dict) and b.get("type") == "server_tool_use" and b.get("id") in renames
+                else {**b, "tool_use_id": renames[b["tool_use_id"]]}
+                if isinstance(b, dict) and b.get("tool_use_id") in renames
                 else b
                 for b in blocks
             ]
