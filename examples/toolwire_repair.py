@@ -37,3 +37,8 @@ def gemini_contents(contents: list[Any]) -> Any:
 def aisdk_model_messages(messages: list[Any]) -> Any:
     """Repair an AI SDK model-message history."""
     return repair(messages, "aisdk-model-messages").history
+
+
+def aisdk_ui_messages(messages: list[Any]) -> Any:
+    """Repair an AI SDK UI-message history (a call and its result share one tool part)."""
+    return repair(messages, "aisdk-ui-messages").history

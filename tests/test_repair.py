@@ -162,6 +162,91 @@ def test_no_repair_is_right_for_a_rule_that_is_not_about_pairing() -> None:
     assert fixed.exit_code == 2
 
 
+UI_USER = {"id": "u1", "role": "user", "parts": [{"type": "text", "text": "Weather?"}]}
+UI_LATER = {"id": "u2", "role": "user", "parts": [{"type": "text", "text": "Hello?"}]}
+
+
+def ui_part(ident: Any = "call_1", state: str = "input-available", **fields: Any) -> dict[str, Any]:
+    return {"type": "tool-get_weather", "toolCallId": ident, "state": state, "input": {}, **fields}
+
+
+def ui_assistant(*parts: dict[str, Any], ident: str = "a1") -> dict[str, Any]:
+    return {"id": ident, "role": "assistant", "parts": [{"type": "step-start"}, *parts]}
+
+
+def test_a_ui_part_with_no_outcome_before_a_user_message_is_answered_with_an_error() -> None:
+    history = [UI_USER, ui_assistant(ui_part()), UI_LATER]
+    fixed = repair(history, "aisdk-ui-messages")
+    part = fixed.history[1]["parts"][1]
+    assert part["state"] == "output-error" and "not run" in part["errorText"]
+    assert part["toolCallId"] == "call_1" and part["input"] == {}
+    assert [(c.rule, c.action, c.path) for c in fixed.changes] == [("VM-4", "answer", "messages[1].parts[1]")]
+    assert check(fixed.history, "aisdk-ui-messages").exit_code == 0
+
+
+def test_a_ui_part_waiting_at_the_end_is_the_clients_state_and_left_alone() -> None:
+    history = [UI_USER, ui_assistant(ui_part())]
+    assert repair(history, "aisdk-ui-messages").history is history
+
+
+def test_a_ui_part_with_no_outcome_may_be_dropped_and_with_it_a_message_left_empty() -> None:
+    said = {"type": "text", "text": "Let me look.", "state": "done"}
+    history = [UI_USER, ui_assistant(said, ui_part()), UI_LATER]
+    fixed = repair(history, "aisdk-ui-messages", unanswered_calls="drop")
+    assert fixed.history[1]["parts"] == [{"type": "step-start"}, said]
+    assert [c.action for c in fixed.changes] == ["drop-call"]
+    alone = repair([UI_USER, ui_assistant(ui_part()), UI_LATER], "aisdk-ui-messages", unanswered_calls="drop")
+    assert alone.history == [UI_USER, UI_LATER]
+
+
+def test_a_ui_tool_part_in_a_user_message_is_kept_as_text_naming_its_call() -> None:
+    done = ui_part(state="output-available", output="Transfer completed, transaction 123")
+    history = [{**UI_USER, "parts": [*UI_USER["parts"], done]}]
+    fixed = repair(history, "aisdk-ui-messages")
+    note = fixed.history[0]["parts"][1]
+    assert note["type"] == "text" and "call_1" in note["text"] and "transaction 123" in note["text"]
+    assert [(c.rule, c.action) for c in fixed.changes] == [("VM-3", "note")]
+    dropped = repair(history, "aisdk-ui-messages", orphan_results="drop")
+    assert dropped.history == [UI_USER]
+    assert [(c.action, c.before) for c in dropped.changes] == [
+        ("drop-result", "Transfer completed, transaction 123")
+    ]
+
+
+def test_a_repeated_ui_tool_call_id_is_renamed_in_its_one_part() -> None:
+    first = ui_part(state="output-available", output="18")
+    history = [UI_USER, ui_assistant(first), UI_LATER, ui_assistant(first, ident="a2")]
+    fixed = repair(history, "aisdk-ui-messages")
+    renamed = fixed.history[3]["parts"][1]
+    assert renamed["toolCallId"] != "call_1" and renamed["output"] == "18"
+    assert fixed.history[1] == history[1]
+    assert [(c.rule, c.action) for c in fixed.changes] == [("VM-1", "rename")]
+
+
+def test_a_ui_part_without_an_id_gets_one() -> None:
+    history = [
+        UI_USER,
+        ui_assistant(
+            {k: v for k, v in ui_part(state="output-available", output="1").items() if k != "toolCallId"}
+        ),
+    ]
+    fixed = repair(history, "aisdk-ui-messages")
+    assert isinstance(fixed.history[1]["parts"][1]["toolCallId"], str)
+    assert [(c.rule, c.action) for c in fixed.changes] == [("VM-2", "fill-id")]
+
+
+def test_a_ui_part_takes_the_state_its_fields_fit_and_is_left_when_none_fits() -> None:
+    history = [UI_USER, ui_assistant(ui_part(output="18"))]
+    fixed = repair(history, "aisdk-ui-messages")
+    assert fixed.history[1]["parts"][1]["state"] == "output-available"
+    assert [(c.rule, c.action, c.before, c.after) for c in fixed.changes] == [
+        ("VM-2", "restate", "input-available", "output-available")
+    ]
+    both = [UI_USER, ui_assistant(ui_part(output="18", errorText="failed"))]
+    left = repair(both, "aisdk-ui-messages")
+    assert [(c.rule, c.action) for c in left.changes] == [("VM-2", "unrepaired")] and left.exit_code == 2
+
+
 @pytest.mark.parametrize(
     ("kwargs", "said"),
     [
@@ -265,6 +350,7 @@ def test_explore_proves_the_repairer_keeps_every_intact_pair_of_damaged_history(
         ("openai_chat_drop", "openai-chat", True),
         ("gemini_contents", "gemini-contents", False),
         ("aisdk_model_messages", "aisdk-model-messages", False),
+        ("aisdk_ui_messages", "aisdk-ui-messages", False),
     ],
 )
 def test_explore_holds_within_larger_bounds(function: str, protocol: str, mutate: bool) -> None:

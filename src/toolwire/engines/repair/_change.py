@@ -18,6 +18,7 @@ Action = Literal[
     "fill-id",  # a call without an id got one, and so did its result
     "remap",  # an id the protocol or provider will not take was remapped (see Repair.ids)
     "drop-item-id",  # an optional item id that broke a rule was removed
+    "restate",  # a UI tool part's state was set to the one its fields fit
     "unrepaired",  # a rule still broken after repair: no repair is right (exit 2)
 ]
 

@@ -14,8 +14,7 @@ from typing import Any, Literal
 from toolwire.engines import check_path
 from toolwire.engines.repair._change import Change, Repair
 from toolwire.engines.repair._engine import OrphanPolicy, UnansweredPolicy
-from toolwire.engines.repair._protocols import ADAPTERS
-from toolwire.engines.repair._repair import REPAIRABLE, repair
+from toolwire.engines.repair._repair import CONTAINERS, REPAIRABLE, repair
 from toolwire.errors import UsageError
 
 __all__ = ["Body", "read_body", "repair_body", "repair_path", "write_body"]
@@ -53,7 +52,7 @@ def read_body(path: str | os.PathLike[str], protocol: str | None = None) -> Body
     detected = protocol is None
     if protocol is None:
         protocol = _detect(raw, source)
-    if protocol not in ADAPTERS:
+    if protocol not in CONTAINERS:
         raise UsageError(f"toolwire cannot repair {protocol} traffic; it repairs {', '.join(REPAIRABLE)}")
     return Body(source, raw, fmt, tuple(values), protocol, detected)
 
@@ -109,7 +108,7 @@ def repair_body(
         "orphan_results": orphan_results,
         "unanswered_calls": unanswered_calls,
     }
-    container = ADAPTERS[body.protocol].container
+    container = CONTAINERS[body.protocol]
     if body.format == "json":
         done = repair(body.values[0], body.protocol, **options)
         return done, (body.raw if not done.changed else write_body(done.history, body.raw))

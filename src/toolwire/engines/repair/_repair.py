@@ -10,12 +10,18 @@ from toolwire.engines.repair._change import Change, Repair
 from toolwire.engines.repair._engine import OrphanPolicy, UnansweredPolicy, rebuild
 from toolwire.engines.repair._protocols import ADAPTERS
 from toolwire.engines.repair._providers import Provider, lint, provider_for
+from toolwire.engines.repair._ui import UI_MESSAGES, rebuild_ui
 from toolwire.errors import UsageError
 
-__all__ = ["REPAIRABLE", "repair"]
+__all__ = ["CONTAINERS", "REPAIRABLE", "repair"]
 
-#: The protocols the repairer reads, in the order ``check`` lists them.
-REPAIRABLE: Final[tuple[str, ...]] = tuple(ADAPTERS)
+#: Each protocol the repairer reads, and the key of a request body that holds its history.
+CONTAINERS: Final[dict[str, str]] = {
+    **{protocol: adapter.container for protocol, adapter in ADAPTERS.items()},
+    UI_MESSAGES: "messages",
+}
+#: The protocols the repairer reads.
+REPAIRABLE: Final[tuple[str, ...]] = tuple(CONTAINERS)
 
 #: Request fields that bring a stored context in: a result may answer a call of it.
 _CONTEXT: Final = ("previous_response_id", "conversation")
@@ -52,11 +58,11 @@ def repair(
         raise UsageError(f"orphan_results={orphan_results!r}: choose text or drop")
     if unanswered_calls not in get_args(UnansweredPolicy):
         raise UsageError(f"unanswered_calls={unanswered_calls!r}: choose error-result or drop")
-    adapter = ADAPTERS.get(protocol)
-    if adapter is None:
+    container = CONTAINERS.get(protocol)
+    if container is None:
         raise UsageError(f"toolwire cannot repair {protocol} histories; it repairs {', '.join(REPAIRABLE)}")
     profile = provider_for(provider, protocol)
-    messages, body = _messages(history, adapter)
+    messages, body = _messages(history, protocol, container)
     before = check(history, protocol)
     if not before.findings and before.exit_code == 2:
         said = "; ".join(p.message for p in before.problems if p.severity == "error")
@@ -65,15 +71,18 @@ def repair(
         b for b in (lint(messages, profile) if profile else []) if b[0].severity == "error"
     ]:
         return Repair(history, protocol, provider=provider)
-    accepts = adapter.accepts if profile is None else _both(adapter, profile)
-    rebuilt = rebuild(
-        adapter,
-        messages,
-        accepts=accepts,
-        orphan_results=orphan_results,
-        unanswered_calls=unanswered_calls,
-        context=body is not None and any(body.get(k) for k in _CONTEXT),
-    )
+    adapter = ADAPTERS.get(protocol)
+    if adapter is None:
+        rebuilt = rebuild_ui(messages, orphan_results=orphan_results, unanswered_calls=unanswered_calls)
+    else:
+        rebuilt = rebuild(
+            adapter,
+            messages,
+            accepts=adapter.accepts if profile is None else _both(adapter, profile),
+            orphan_results=orphan_results,
+            unanswered_calls=unanswered_calls,
+            context=body is not None and any(body.get(k) for k in _CONTEXT),
+        )
     changes = list(rebuilt.changes)
     out = rebuilt.messages
     if profile is not None:
@@ -84,7 +93,7 @@ def repair(
         out = _server_ids(out, changes)
     repaired: Any = history
     if changes:
-        repaired = out if body is None else {**body, adapter.container: out}
+        repaired = out if body is None else {**body, container: out}
     changes += _left(repaired, protocol, profile)
     return Repair(repaired, protocol, tuple(changes), dict(rebuilt.ids), provider)
 
@@ -93,14 +102,14 @@ def _both(adapter: Adapter, profile: Provider) -> Any:
     return lambda value: adapter.accepts(value) and profile.accepts(value)
 
 
-def _messages(history: Any, adapter: Adapter) -> tuple[list[Any], dict[str, Any] | None]:
+def _messages(history: Any, protocol: str, container: str) -> tuple[list[Any], dict[str, Any] | None]:
     if isinstance(history, list):
         return history, None
-    if isinstance(history, dict) and isinstance(history.get(adapter.container), list):
-        return history[adapter.container], history
+    if isinstance(history, dict) and isinstance(history.get(container), list):
+        return history[container], history
     raise UsageError(
-        f"a {adapter.protocol} history is a list of messages or a request body with a "
-        f"'{adapter.container}' list; got {type(history).__name__}"
+        f"a {protocol} history is a list of messages or a request body with a "
+        f"'{container}' list; got {type(history).__name__}"
     )
 
 
@@ -235,7 +244,7 @@ def _left(repaired: Any, protocol: str, profile: Provider | None) -> list[Change
         for f in after.findings
         if f.severity == "error"
     ]
-    messages = repaired if isinstance(repaired, list) else repaired.get(ADAPTERS[protocol].container, [])
+    messages = repaired if isinstance(repaired, list) else repaired.get(CONTAINERS[protocol], [])
     for rule, path, what in lint(messages, profile) if profile else []:
         if rule.severity == "error":
             left.append(Change(rule.id, path, "unrepaired", None, None, f"{what}: {rule.statement}"))
