@@ -54,6 +54,9 @@ class _Pairing:
         self.calls = _sites(messages, adapter.calls)
         self.results = _sites(messages, adapter.results)
         self.turn = self._turns(adapter, messages)
+        self.of_turn: dict[int, list[Site]] = defaultdict(list)  # turn -> its calls, in order
+        for call in self.calls:
+            self.of_turn[self.turn[call.msg]].append(call)
         self.answer: dict[tuple[int, Any], Site] = {}  # call key -> its result
         self.answers: dict[tuple[int, Any], Site] = {}  # result key -> its call
         self.orphans: list[Site] = []
@@ -298,7 +301,7 @@ def _zones(adapter: Adapter, messages: list[Any], pairing: _Pairing) -> dict[int
     for result in pairing.results:
         by_msg[result.msg].append(result)
     for turn, end in last.items():
-        mine = {c.key for c in pairing.calls if pairing.turn[c.msg] == turn}
+        mine = {c.key for c in pairing.of_turn[turn]}
         zone: set[tuple[int, Any]] = set()
         j = end + 1
         while j < len(messages) and by_msg.get(j) and not adapter.calls(messages[j]):
@@ -349,16 +352,13 @@ def _write(
             if i + 1 in pairing.turn and pairing.turn[i + 1] == turn:
                 continue  # the turn's results follow its last call message
             answers = [
-                adapter.answer(
-                    messages[r.msg], r.block, new_id[c.key] if new_id[c.key] is not None else r.id, c.name
-                )
-                for r, c in results_of_turn.get(turn, [])
+                _carried(adapter, messages, r, c, new_id[c.key]) for r, c in results_of_turn.get(turn, [])
             ]
             if unanswered == "error-result":
                 answers += [
                     adapter.answer(None, None, new_id[c.key], c.name)
-                    for c in pairing.calls
-                    if pairing.turn[c.msg] == turn and c.key not in pairing.answer
+                    for c in pairing.of_turn[turn]
+                    if c.key not in pairing.answer
                 ]
             if not answers:
                 continue
@@ -395,6 +395,14 @@ def _write(
             out.append(base)
         out.extend(after)
     return out
+
+
+def _carried(adapter: Adapter, messages: list[Any], result: Site, call: Site, new: Any) -> Any:
+    """A result as it goes after its call: itself when its id stays, else with its call's new id."""
+    if new is None or new == result.id:
+        msg = messages[result.msg]
+        return msg if result.block is None else msg[adapter.blocks_key][result.block]
+    return adapter.answer(messages[result.msg], result.block, new, call.name)
 
 
 def _stripped(
