@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Final, get_args
 
 from toolwire.engines.repair import PROVIDERS, OrphanPolicy, Repair, UnansweredPolicy, repair
 from toolwire.errors import UsageError
+from toolwire.protocols import _registry
 
 __all__ = ["PROTOCOLS", "ToolwireRepair", "repair_hook"]
 
@@ -41,13 +42,12 @@ else:
 
 log = logging.getLogger("toolwire.litellm")
 
-#: LiteLLM's call type -> the protocol of the request's history, and the body key that holds it.
+#: LiteLLM's call type -> the protocol of the request's history, and the body key that holds it
+#: (each protocol's descriptor names the call types of its requests).
 PROTOCOLS: Final[dict[str, tuple[str, str]]] = {
-    "completion": ("openai-chat", "messages"),
-    "acompletion": ("openai-chat", "messages"),
-    "anthropic_messages": ("anthropic-messages", "messages"),
-    "responses": ("openai-responses", "input"),
-    "aresponses": ("openai-responses", "input"),
+    call_type: (name, spec.container or "messages")
+    for name, spec in _registry.PROTOCOLS.items()
+    for call_type in spec.call_types
 }
 
 

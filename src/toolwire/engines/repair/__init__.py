@@ -14,11 +14,10 @@ comes back untouched.
 "[toolwire repair] Result of tool call 'call_9', kept as text because its call is not in this history: 42"
 """
 
-from toolwire.engines.repair._change import ACTIONS, Action, Change, Repair
-from toolwire.engines.repair._engine import OrphanPolicy, UnansweredPolicy
 from toolwire.engines.repair._files import Body, read_body, repair_body, repair_path, write_body
-from toolwire.engines.repair._providers import PROVIDERS, Provider, ProviderRule, lint
-from toolwire.engines.repair._repair import REPAIRABLE, repair
+from toolwire.engines.repair._repair import PROVIDERS, REPAIRABLE, lint, repair
+from toolwire.properties._change import ACTIONS, Action, Change, Repair
+from toolwire.properties._repair import OrphanPolicy, Provider, ProviderRule, UnansweredPolicy
 
 __all__ = [
     "ACTIONS",

@@ -13,30 +13,25 @@ from __future__ import annotations
 import copy
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
-from toolwire.engines.repair._adapter import DROP, Adapter, Message, Site
-from toolwire.engines.repair._change import Change
-from toolwire.engines.repair._protocols import text_of
 from toolwire.errors import UsageError
+from toolwire.properties._change import Change
+from toolwire.properties._repair import (
+    DROP,
+    Adapter,
+    Message,
+    OrphanPolicy,
+    Rebuilt,
+    Site,
+    UnansweredPolicy,
+    text_of,
+)
 
 __all__ = ["OrphanPolicy", "Rebuilt", "UnansweredPolicy", "rebuild"]
 
 #: Fresh ids tried before giving up (a target whose id rules admit none of toolwire's).
 _TRIES = 10_000
-
-OrphanPolicy = Literal["text", "drop"]
-UnansweredPolicy = Literal["error-result", "drop"]
-
-
-@dataclass(slots=True)
-class Rebuilt:
-    """The repaired messages, the changes made, and the ids remapped."""
-
-    messages: list[Any]
-    changes: list[Change] = field(default_factory=list)
-    ids: dict[str, str] = field(default_factory=dict)
 
 
 def _sites(messages: list[Any], read: Callable[[Any], list[tuple[Any, Any, str | None]]]) -> list[Site]:

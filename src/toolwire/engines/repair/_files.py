@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from toolwire.engines import check_path
-from toolwire.engines.repair._change import Change, Repair
-from toolwire.engines.repair._engine import OrphanPolicy, UnansweredPolicy
 from toolwire.engines.repair._repair import CONTAINERS, REPAIRABLE, repair
 from toolwire.errors import UsageError
+from toolwire.properties._change import Change, Repair
+from toolwire.properties._repair import OrphanPolicy, UnansweredPolicy
 
 __all__ = ["Body", "read_body", "repair_body", "repair_path", "write_body"]
 

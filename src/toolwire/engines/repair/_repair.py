@@ -5,21 +5,23 @@ from __future__ import annotations
 from typing import Any, Final, get_args
 
 from toolwire.engines import check
-from toolwire.engines.repair._adapter import Adapter
-from toolwire.engines.repair._change import Change, Repair
-from toolwire.engines.repair._engine import OrphanPolicy, UnansweredPolicy, rebuild
-from toolwire.engines.repair._protocols import ADAPTERS
-from toolwire.engines.repair._providers import Provider, lint, provider_for
-from toolwire.engines.repair._ui import UI_MESSAGES, rebuild_ui
+from toolwire.engines.repair._engine import rebuild
 from toolwire.errors import UsageError
+from toolwire.properties._change import Change, Repair
+from toolwire.properties._repair import Adapter, OrphanPolicy, Provider, UnansweredPolicy
+from toolwire.protocols import _registry
 
-__all__ = ["CONTAINERS", "REPAIRABLE", "repair"]
+__all__ = ["CONTAINERS", "PROVIDERS", "REPAIRABLE", "provider_for", "repair"]
 
-#: Each protocol the repairer reads, and the key of a request body that holds its history.
+#: Each protocol the repairer reads (its descriptor names its repair), and the key of a request
+#: body that holds its history.
 CONTAINERS: Final[dict[str, str]] = {
-    **{protocol: adapter.container for protocol, adapter in ADAPTERS.items()},
-    UI_MESSAGES: "messages",
+    name: spec.container or "messages"
+    for name, spec in _registry.PROTOCOLS.items()
+    if spec.repair is not None
 }
+#: The provider profiles, by name: each of a wire, kept in that wire's family.
+PROVIDERS: Final[dict[str, Provider]] = _registry.providers()
 #: The protocols the repairer reads.
 REPAIRABLE: Final[tuple[str, ...]] = tuple(CONTAINERS)
 
@@ -68,12 +70,14 @@ def repair(
         said = "; ".join(p.message for p in before.problems if p.severity == "error")
         raise UsageError(f"the input cannot be repaired as {protocol}: {said}")
     if before.exit_code == 0 and not [
-        b for b in (lint(messages, profile) if profile else []) if b[0].severity == "error"
+        b for b in (profile.lint(messages, profile) if profile else []) if b[0].severity == "error"
     ]:
         return Repair(history, protocol, provider=provider)
-    adapter = ADAPTERS.get(protocol)
-    if adapter is None:
-        rebuilt = rebuild_ui(messages, orphan_results=orphan_results, unanswered_calls=unanswered_calls)
+    spec = _registry.get_protocol(protocol)
+    assert spec.repair is not None
+    adapter = spec.repair()
+    if not isinstance(adapter, Adapter):
+        rebuilt = adapter(messages, orphan_results=orphan_results, unanswered_calls=unanswered_calls)
     else:
         rebuilt = rebuild(
             adapter,
@@ -86,11 +90,9 @@ def repair(
     changes = list(rebuilt.changes)
     out = rebuilt.messages
     if profile is not None:
-        out = _provider_fixes(out, profile, changes)
-    if protocol == "openai-responses":
-        out = _item_ids(out, changes)
-    if protocol == "anthropic-messages":
-        out = _server_ids(out, changes)
+        out = profile.fixes(out, profile, changes)
+    if isinstance(adapter, Adapter) and adapter.after is not None:
+        out = adapter.after(out, changes)
     repaired: Any = history
     if changes:
         repaired = out if body is None else {**body, container: out}
@@ -113,129 +115,6 @@ def _messages(history: Any, protocol: str, container: str) -> tuple[list[Any], d
     )
 
 
-def _provider_fixes(messages: list[Any], profile: Provider, changes: list[Change]) -> list[Any]:
-    """The profile's own repairs: no empty tool_calls array (DS-3), every call typed (AZ-2)."""
-    own = {r.id for r in profile.rules}
-    out: list[Any] = []
-    for i, msg in enumerate(messages):
-        if (
-            isinstance(msg, dict)
-            and msg.get("role") == "assistant"
-            and isinstance(msg.get("tool_calls"), list)
-        ):
-            calls = msg["tool_calls"]
-            if "DS-3" in own and not calls:
-                msg = {k: v for k, v in msg.items() if k != "tool_calls"}
-                changes.append(
-                    Change(
-                        "DS-3",
-                        f"messages[{i}].tool_calls",
-                        "drop-call",
-                        [],
-                        None,
-                        "an empty tool_calls array left out",
-                    )
-                )
-            elif "AZ-2" in own and any(isinstance(c, dict) and "type" not in c for c in calls):
-                msg = {
-                    **msg,
-                    "tool_calls": [
-                        {**c, "type": "function"} if isinstance(c, dict) and "type" not in c else c
-                        for c in calls
-                    ],
-                }
-                changes.append(
-                    Change(
-                        "AZ-2",
-                        f"messages[{i}].tool_calls",
-                        "fill-id",
-                        None,
-                        "function",
-                        "tool calls typed 'function'",
-                    )
-                )
-        out.append(msg)
-    return out
-
-
-def _item_ids(items: list[Any], changes: list[Change]) -> list[Any]:
-    """Responses input: an optional item id that breaks RS-1b (a function_call's not starting
-    with 'fc') or RS-5 (a second item of one id) is left out; the call_id still pairs."""
-    seen: set[Any] = set()
-    out: list[Any] = []
-    for i, item in enumerate(items):
-        if (
-            isinstance(item, dict)
-            and item.get("type") in ("function_call", "function_call_output")
-            and "id" in item
-        ):
-            ident = item["id"]
-            rule = None
-            if item["type"] == "function_call" and isinstance(ident, str) and not ident.startswith("fc"):
-                rule = "RS-1b"
-            elif ident in seen:
-                rule = "RS-5"
-            if rule is not None:
-                item = {k: v for k, v in item.items() if k != "id"}
-                changes.append(
-                    Change(
-                        rule,
-                        f"input[{i}].id",
-                        "drop-item-id",
-                        ident,
-                        None,
-                        "an optional item id that breaks the rule, left out",
-                    )
-                )
-        if isinstance(item, dict) and item.get("id") is not None:
-            seen.add(item["id"])
-        out.append(item)
-    return out
-
-
-def _server_ids(messages: list[Any], changes: list[Change]) -> list[Any]:
-    """Anthropic: a repeated server_tool_use id (AN-2) is renamed with the server tool's result in
-    the same assistant message; the server ran that tool, so neither moves."""
-    seen: set[Any] = set()
-    out: list[Any] = []
-    counter = 0
-    for i, msg in enumerate(messages):
-        blocks = msg.get("content") if isinstance(msg, dict) and msg.get("role") == "assistant" else None
-        if not isinstance(blocks, list):
-            out.append(msg)
-            continue
-        renames: dict[Any, str] = {}
-        for k, block in enumerate(blocks):
-            if isinstance(block, dict) and block.get("type") == "server_tool_use":
-                ident = block.get("id")
-                if ident in seen:
-                    counter += 1
-                    renames[ident] = f"srvtoolu_tw{counter}"
-                    changes.append(
-                        Change(
-                            "AN-2",
-                            f"messages[{i}].content[{k}].id",
-                            "rename",
-                            ident,
-                            renames[ident],
-                            "a repeated server tool id, renamed with its result",
-                        )
-                    )
-                seen.add(ident)
-        if renames:
-            blocks = [
-                {**b, "id": renames[b["id"]]}
-                if isinstance(b, dict) and b.get("type") == "server_tool_use" and b.get("id") in renames
-                else {**b, "tool_use_id": renames[b["tool_use_id"]]}
-                if isinstance(b, dict) and b.get("tool_use_id") in renames
-                else b
-                for b in blocks
-            ]
-            msg = {**msg, "content": blocks}
-        out.append(msg)
-    return out
-
-
 def _left(repaired: Any, protocol: str, profile: Provider | None) -> list[Change]:
     """What no repair is right for: each error rule still broken, as an ``unrepaired`` change."""
     after = check(repaired, protocol)
@@ -245,7 +124,26 @@ def _left(repaired: Any, protocol: str, profile: Provider | None) -> list[Change
         if f.severity == "error"
     ]
     messages = repaired if isinstance(repaired, list) else repaired.get(CONTAINERS[protocol], [])
-    for rule, path, what in lint(messages, profile) if profile else []:
+    for rule, path, what in profile.lint(messages, profile) if profile else []:
         if rule.severity == "error":
             left.append(Change(rule.id, path, "unrepaired", None, None, f"{what}: {rule.statement}"))
     return left
+
+
+def provider_for(name: str | None, protocol: str) -> Provider | None:
+    """The profile ``name`` for histories of ``protocol``; a :class:`UsageError` when there is none."""
+    if name is None:
+        return None
+    found = PROVIDERS.get(name)
+    if found is None:
+        raise UsageError(f"no provider profile {name!r}; choose among: {', '.join(PROVIDERS)}")
+    if protocol not in found.wire:
+        raise UsageError(
+            f"the {name} profile is for {', '.join(found.wire)} histories, not {protocol}; drop --for"
+        )
+    return found
+
+
+def lint(messages: list[Any], provider: Provider) -> list[tuple[Any, str, str]]:
+    """The profile's own rules ``messages`` break (those ``check`` does not say): (rule, path, what)."""
+    return provider.lint(messages, provider)

@@ -21,15 +21,12 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from toolwire.engines.repair._change import Change
-from toolwire.engines.repair._engine import OrphanPolicy, Rebuilt, UnansweredPolicy
-from toolwire.engines.repair._protocols import NOT_RUN, text_of
 from toolwire.models import aisdk as wire
+from toolwire.properties._change import Change
+from toolwire.properties._repair import NOT_RUN, OrphanPolicy, Rebuilt, UnansweredPolicy, text_of
 from toolwire.protocols.aisdk.messages import state_problem
 
-__all__ = ["UI_MESSAGES", "rebuild_ui"]
-
-UI_MESSAGES: Final = "aisdk-ui-messages"
+__all__ = ["rebuild_ui"]
 
 #: Parts a message may hold without saying anything to the model.
 _SILENT: Final = frozenset({"step-start"})

@@ -1,49 +1,20 @@
-"""Provider profiles: the stricter providers behind a shared wire, each rule with its recorded
-rejection and where it was read.
+"""Provider profiles of the OpenAI Chat Completions wire: the stricter providers behind it, each rule
+with its recorded rejection and where it was read.
 
 A rule either narrows the ids a provider takes (the repairer remaps others), or is a rule of the
 wire's own rule book that this provider is recorded enforcing (``same_as``: ``check`` already says
 it, and the repairer's output already keeps it).  A rule with no recorded error text is a warning.
+Mistral's profile is in Mistral's package (its id rule is Mistral's).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final
 
-from toolwire.errors import UsageError
-from toolwire.models import mistral
+from toolwire.properties._change import Change
+from toolwire.properties._repair import Provider, ProviderRule
 
-__all__ = ["PROVIDERS", "Provider", "ProviderRule", "lint", "provider_for"]
-
-
-@dataclass(frozen=True, slots=True)
-class ProviderRule:
-    """One provider's rule: its id, statement, source and the error text recorded for it."""
-
-    id: str
-    statement: str
-    source: str
-    error: str | None
-    severity: Literal["error", "warning"]
-    #: The wire's rule this one coincides with (``check`` reports it), or None.
-    same_as: str | None = None
-    #: For id rules: whether the provider takes an id.
-    accepts: Callable[[str], bool] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Provider:
-    """A provider reached over ``wire``, with the rules it adds to the wire's."""
-
-    name: str
-    wire: tuple[str, ...]
-    rules: tuple[ProviderRule, ...]
-
-    def accepts(self, value: str) -> bool:
-        """Whether every id rule of this provider takes ``value``."""
-        return all(r.accepts(value) for r in self.rules if r.accepts is not None)
+__all__ = ["PROVIDERS", "fixes", "lint"]
 
 
 _CC4_DEEPSEEK = ProviderRule(
@@ -105,16 +76,6 @@ _ADJACENT_MOONSHOT = ProviderRule(
     "warning",
     same_as="CC-3",
 )
-_MISTRAL_ID = ProviderRule(
-    "MS-1",
-    "Every tool_calls[].id and tool_call_id matches ^[a-zA-Z0-9]{9}$ (tokenizers v3 to v11).",
-    "mistral-common 1.13.1 validator.py; https://github.com/langchain-ai/langchain/pull/24668; "
-    "https://github.com/nearai/ironclaw/issues/1241",
-    "Tool call id was {id} but must be a-z, A-Z, 0-9, with a length of 9.",
-    "error",
-    same_as="MI-1",
-    accepts=lambda v: bool(mistral.TOOL_CALL_ID.fullmatch(v)),
-)
 _MISSING_TOOL_CALL_ID_GROQ = ProviderRule(
     "GQ-1",
     "Every tool message carries a tool_call_id.",
@@ -158,34 +119,6 @@ _AZURE_TYPE = ProviderRule(
     "error",
 )
 
-PROVIDERS: Final[dict[str, Provider]] = {
-    "openai": Provider("openai", ("openai-chat",), (_OPENAI_MISSING_TOOL_CALL_ID, _EMPTY_ARRAY)),
-    "azure": Provider("azure", ("openai-chat",), (_AZURE_ORPHAN, _AZURE_TYPE)),
-    "deepseek": Provider(
-        "deepseek",
-        ("openai-chat",),
-        (_CC4_DEEPSEEK, _CC2_DEEPSEEK, _EMPTY_ARRAY, _MISSING_ID_DEEPSEEK, _EMPTY_ID),
-    ),
-    "moonshot": Provider("moonshot", ("openai-chat",), (_CC4_MOONSHOT, _ADJACENT_MOONSHOT, _EMPTY_ID)),
-    "mistral": Provider("mistral", ("openai-chat", "mistral-chat"), (_MISTRAL_ID,)),
-    "groq": Provider("groq", ("openai-chat",), (_MISSING_TOOL_CALL_ID_GROQ,)),
-    "openrouter": Provider("openrouter", ("openai-chat",), (_OPENROUTER_PASSES_ON,)),
-}
-
-
-def provider_for(name: str | None, protocol: str) -> Provider | None:
-    """The profile ``name`` for histories of ``protocol``; a :class:`UsageError` when there is none."""
-    if name is None:
-        return None
-    found = PROVIDERS.get(name)
-    if found is None:
-        raise UsageError(f"no provider profile {name!r}; choose among: {', '.join(PROVIDERS)}")
-    if protocol not in found.wire:
-        raise UsageError(
-            f"the {name} profile is for {', '.join(found.wire)} histories, not {protocol}; drop --for"
-        )
-    return found
-
 
 def lint(messages: list[Any], provider: Provider) -> list[tuple[ProviderRule, str, str]]:
     """The profile's own rules ``messages`` break (those ``check`` does not say): (rule, path, what)."""
@@ -209,3 +142,62 @@ def lint(messages: list[Any], provider: Provider) -> list[tuple[ProviderRule, st
                 rule = next(r for r in provider.rules if r.accepts is not None and not r.accepts(ident))
                 broken.append((rule, f"messages[{i}].tool_calls[{k}].id", f"id {ident!r}"))
     return broken
+
+
+def fixes(messages: list[Any], profile: Provider, changes: list[Change]) -> list[Any]:
+    """The profile's own repairs: no empty tool_calls array (DS-3), every call typed (AZ-2)."""
+    own = {r.id for r in profile.rules}
+    out: list[Any] = []
+    for i, msg in enumerate(messages):
+        if (
+            isinstance(msg, dict)
+            and msg.get("role") == "assistant"
+            and isinstance(msg.get("tool_calls"), list)
+        ):
+            calls = msg["tool_calls"]
+            if "DS-3" in own and not calls:
+                msg = {k: v for k, v in msg.items() if k != "tool_calls"}
+                changes.append(
+                    Change(
+                        "DS-3",
+                        f"messages[{i}].tool_calls",
+                        "drop-call",
+                        [],
+                        None,
+                        "an empty tool_calls array left out",
+                    )
+                )
+            elif "AZ-2" in own and any(isinstance(c, dict) and "type" not in c for c in calls):
+                msg = {
+                    **msg,
+                    "tool_calls": [
+                        {**c, "type": "function"} if isinstance(c, dict) and "type" not in c else c
+                        for c in calls
+                    ],
+                }
+                changes.append(
+                    Change(
+                        "AZ-2",
+                        f"messages[{i}].tool_calls",
+                        "fill-id",
+                        None,
+                        "function",
+                        "tool calls typed 'function'",
+                    )
+                )
+        out.append(msg)
+    return out
+
+
+def _profile(name: str, *rules: ProviderRule) -> Provider:
+    return Provider(name, ("openai-chat",), rules, lint=lint, fixes=fixes)
+
+
+PROVIDERS: Final[tuple[Provider, ...]] = (
+    _profile("openai", _OPENAI_MISSING_TOOL_CALL_ID, _EMPTY_ARRAY),
+    _profile("azure", _AZURE_ORPHAN, _AZURE_TYPE),
+    _profile("deepseek", _CC4_DEEPSEEK, _CC2_DEEPSEEK, _EMPTY_ARRAY, _MISSING_ID_DEEPSEEK, _EMPTY_ID),
+    _profile("moonshot", _CC4_MOONSHOT, _ADJACENT_MOONSHOT, _EMPTY_ID),
+    _profile("groq", _MISSING_TOOL_CALL_ID_GROQ),
+    _profile("openrouter", _OPENROUTER_PASSES_ON),
+)

@@ -1,18 +1,40 @@
-"""What the repairer needs to know of one protocol's history: where calls and results sit, how to
-rewrite them, and which rule each repair answers.
+"""The repairer's kit: what it needs to know of one protocol's history (an :class:`Adapter`: where
+calls and results sit, how to rewrite them, and which rule each repair answers), and a provider's
+profile (:class:`Provider`).
 
-This table of adapters, keyed by protocol, is per-protocol knowledge kept here for now; each
-adapter belongs with its protocol family (``protocols/<family>/``) once the families take it.
+Each protocol family builds its adapter in its own package (``protocols/<family>/repair.py``) and
+names it in its descriptor (``Protocol.repair``); provider profiles live with the wire they are of
+(``Family.providers``).  The repair engine asks the registry, and never names a protocol.
 """
 
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
-__all__ = ["DROP", "Adapter", "Site"]
+from toolwire.properties._change import Change
+
+__all__ = [
+    "DROP",
+    "NOT_RUN",
+    "Adapter",
+    "OrphanPolicy",
+    "Provider",
+    "ProviderRule",
+    "Rebuilt",
+    "Site",
+    "UnansweredPolicy",
+    "text_of",
+]
+
+#: What an error result says of a call that was never run.
+NOT_RUN: Final = "Error: this tool call was not run (toolwire repair: no result was recorded for it)."
+
+OrphanPolicy = Literal["text", "drop"]
+UnansweredPolicy = Literal["error-result", "drop"]
 
 Message = dict[str, Any]
 Block = int | None
@@ -84,6 +106,8 @@ class Adapter:
     run_calls: bool = False
     #: A repeated call's copy, renamed: what else must change in it (Responses: its item id).
     renamed: Callable[[Message], Message] = field(default=lambda m: m)
+    #: A pass of the protocol's own over the rebuilt history (each change it makes appended).
+    after: Callable[[list[Any], list[Change]], list[Any]] | None = None
 
     def is_carrier(self, msg: Any) -> bool:
         return isinstance(msg, dict) and msg.get("role") == self.carrier_role and not self.calls(msg)
@@ -107,9 +131,12 @@ class Adapter:
 
     def strip(self, msg: Message, keep: dict[int, Any]) -> Message | None:
         """``msg`` with its result blocks gone, but those in ``keep`` (a block, or a note for it)."""
+        value = msg.get(self.blocks_key)
+        if not isinstance(value, list):
+            return msg  # a string content holds no result (its text is a block of the carrier)
         found = {b for b, _, _ in self.results(msg)}
         out: list[Any] = []
-        for k, block in enumerate(msg.get(self.blocks_key) or []):
+        for k, block in enumerate(value):
             if k not in found:
                 out.append(block)
             elif k in keep:
@@ -139,3 +166,93 @@ def replaced(
 def had_text(msg: Message, key: str) -> bool:
     """Whether ``msg[key]`` holds anything worth keeping."""
     return _has_text(msg.get(key))
+
+
+@dataclass(slots=True)
+class Rebuilt:
+    """The repaired messages, the changes made, and the ids remapped."""
+
+    messages: list[Any]
+    changes: list[Change] = field(default_factory=list)
+    ids: dict[str, str] = field(default_factory=dict)
+
+
+def text_of(value: Any) -> str:
+    """A result's content as plain text."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def as_dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def role_is(msg: Any, role: str) -> bool:
+    return isinstance(msg, dict) and msg.get("role") == role
+
+
+def blocks_left(out: Message | None, key: str = "content") -> Message | None:
+    """``out`` when it still holds blocks under ``key``, else None."""
+    return out if out is not None and out.get(key) else None
+
+
+def nonempty(value: str) -> bool:
+    return bool(value)
+
+
+def numbered(prefix: str, width: int = 0) -> Callable[[int], str]:
+    """Fresh ids: ``prefix`` and a counter (zero-padded to ``width``)."""
+    return lambda n: f"{prefix}{n:0{width}d}"
+
+
+def typed_parts(
+    msg: Any, role: str, key: str, kind: str, id_key: str, name_key: str
+) -> list[tuple[Block, Any, str | None]]:
+    """The parts of type ``kind`` under ``msg[key]`` of a ``role`` message: (index, id, name)."""
+    if not role_is(msg, role) or not isinstance(msg.get(key), list):
+        return []
+    return [
+        (k, p.get(id_key), p.get(name_key))
+        for k, p in enumerate(msg[key])
+        if isinstance(p, dict) and p.get("type") == kind and not p.get("providerExecuted")
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class ProviderRule:
+    """One provider's rule: its id, statement, source and the error text recorded for it."""
+
+    id: str
+    statement: str
+    source: str
+    error: str | None
+    severity: Literal["error", "warning"]
+    #: The wire's rule this one coincides with (``check`` reports it), or None.
+    same_as: str | None = None
+    #: For id rules: whether the provider takes an id.
+    accepts: Callable[[str], bool] | None = None
+
+
+Broken = list[tuple[ProviderRule, str, str]]
+
+
+@dataclass(frozen=True, slots=True)
+class Provider:
+    """A provider reached over ``wire``, with the rules it adds to the wire's.
+
+    ``lint`` says which of its own rules a history breaks (those ``check`` does not say):
+    (rule, path, what); ``fixes`` mends them where a repair is right, each change appended.
+    """
+
+    name: str
+    wire: tuple[str, ...]
+    rules: tuple[ProviderRule, ...]
+    lint: Callable[[list[Any], Provider], Broken] = field(default=lambda messages, provider: [])
+    fixes: Callable[[list[Any], Provider, list[Change]], list[Any]] = field(
+        default=lambda messages, provider, changes: messages
+    )
+
+    def accepts(self, value: str) -> bool:
+        """Whether every id rule of this provider takes ``value``."""
+        return all(r.accepts(value) for r in self.rules if r.accepts is not None)

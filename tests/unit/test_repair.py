@@ -11,15 +11,15 @@ from typing import Any
 import pytest
 
 import toolwire.engines.repair as repair_api
+from helpers.layout import DATA, ROOT
 from toolwire import check
 from toolwire.engines import explore
 from toolwire.engines.repair import PROVIDERS, REPAIRABLE, lint, repair, repair_path
 from toolwire.errors import UsageError
 from toolwire.properties import Bounds
 
-DATA = Path(__file__).parent / "data"
 #: toolwire's repairer as a converter, as explore and fuzz load one.
-EXAMPLE = str(Path(__file__).parent.parent / "examples" / "toolwire_repair.py") + ":{}"
+EXAMPLE = str(ROOT / "examples" / "toolwire_repair.py") + ":{}"
 
 
 def call(ident: Any, name: str = "get_weather") -> dict[str, Any]:
@@ -315,10 +315,13 @@ def test_json_lines_of_messages_are_one_history(tmp_path: Path) -> None:
     assert [m["role"] for m in written] == ["user", "assistant", "tool", "user"] and done.exit_code == 1
 
 
-def test_a_file_whose_protocol_check_cannot_tell_is_a_usage_error_saying_why() -> None:
-    with pytest.raises(UsageError, match="ambiguous"):
-        repair_path(DATA / "anthropic-messages" / "orphan-result.json")
+def test_a_file_s_protocol_is_detected_as_check_detects_it() -> None:
+    # Detection ranks readings by the calls and results each judges: Anthropic's tool_result
+    # blocks make this one Anthropic's, as naming the protocol does.
+    detected, _ = repair_path(DATA / "anthropic-messages" / "orphan-result.json")
     done, _ = repair_path(DATA / "anthropic-messages" / "orphan-result.json", "anthropic-messages")
+    assert detected.protocol == "anthropic-messages"
+    assert [(c.rule, c.action) for c in detected.changes] == [(c.rule, c.action) for c in done.changes]
     assert [(c.rule, c.action) for c in done.changes] == [("AN-4", "note")]
 
 
