@@ -23,7 +23,9 @@ target:
 * ``toolwire proxy``: added latency per chunk (median < 1 ms, p99 < 5 ms) on a ``--proxy-chunks``
   stream, throughput with 100 concurrent streams / direct (>= 0.8), peak RSS with 200 streams
   (``bench_proxy.py``: the upstream and the proxy run as processes of their own);
-* PySpark local mode (session start plus job) / ``check --jobs 2`` on one grouped log (``bench_spark.py``).
+* PySpark local mode (session start plus job) / ``check --jobs 2`` on one grouped log (``bench_spark.py``);
+* ``repair`` / ``check`` of one 1,000-message Chat history (``bench_repair.py``): clean (<= 1.1), damaged
+  every tenth turn (<= 2).
 
 Times are CPU seconds (user + system; of the child process for ``toolwire check``), medians of
 ``--runs`` interleaved runs: on a shared machine they vary far less than wall-clock time, which
@@ -608,11 +610,13 @@ def main() -> None:
     parser.add_argument("--proxy-streams", type=int, default=100, help="concurrent proxied streams")
     parser.add_argument("--gateway-examples", type=int, default=200, help="examples per gateway campaign")
     parser.add_argument(
-        "--only", help="comma-separated: check,memory,startup,requests,fuzz,explore,proxy,gateway,jobs,spark"
+        "--only",
+        help="comma-separated: check,memory,startup,requests,fuzz,explore,proxy,gateway,jobs,spark,repair",
     )
     args = parser.parse_args()
     OPTIONS["wall"] = args.wall
     every = {"check", "memory", "startup", "requests", "fuzz", "explore", "proxy", "gateway", "jobs", "spark"}
+    every.add("repair")
     only = set(args.only.split(",")) if args.only else every
     print(f"machine: {machine()}; times: {'wall-clock' if OPTIONS['wall'] else 'CPU'} seconds")
     print(f"{'figure':<44} {'ratio (measured / baseline)':<52} {'target':<14} verdict")
@@ -649,6 +653,10 @@ def main() -> None:
             from bench_spark import bench_spark
 
             bench_spark(table.add, args.requests)
+        if "repair" in only:
+            from bench_repair import bench_repair
+
+            bench_repair(table.add, args.runs * 3)
     missed = [figure for figure, _, _, met in table.rows if not met]
     print(
         f"{len(table.rows) - len(missed)} of {len(table.rows)} targets met"

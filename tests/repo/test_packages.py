@@ -1,7 +1,7 @@
 """The walls between the engines' job packages: a package takes from another only what that one shows.
 
 ``toolwire.engines`` holds one package per job (``checking``, ``logs``, ``fuzzing``, ``gateway``,
-``exploring``, ``proxy``) and ``_core``, what they share.  A job package imports another only
+``exploring``, ``proxy``, ``repair``) and ``_core``, what they share.  A job package imports another only
 through its ``__init__`` and only names in that package's ``__all__``; it imports ``_core``'s
 modules directly, but only names in their ``__all__``; ``_core`` imports no job package (but for
 types).  Code outside the engines (the CLI, the integrations) takes from them as a sibling does.
@@ -128,7 +128,7 @@ def test_core_importing_a_job_is_found(tmp_path: Path) -> None:
 
 
 def test_every_job_has_its_package() -> None:
-    assert JOBS == ["checking", "exploring", "fuzzing", "gateway", "logs", "proxy"]
+    assert JOBS == ["checking", "exploring", "fuzzing", "gateway", "logs", "proxy", "repair"]
 
 
 def test_no_module_is_over_six_hundred_lines() -> None:

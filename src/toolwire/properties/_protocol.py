@@ -131,6 +131,13 @@ class Protocol:
     #: Its trace is one JSON document (a non-streaming response body), where a stream's is many
     #: values: detection tells a body from a stream of the same shapes (Gemini's) by this.
     document: bool = False
+    #: Loads what the repairer needs of this protocol's histories (see :func:`load`): an
+    #: :class:`~toolwire.properties._repair.Adapter`, or a function rebuilding a history of its
+    #: own (``messages, orphan_results=, unanswered_calls=`` -> ``Rebuilt``); None: not repaired.
+    repair: Callable[[], Any] | None = None
+    #: The names the gateway integrations give a request of this protocol (LiteLLM's call types:
+    #: ``acompletion``, ``aresponses``, ...).
+    call_types: tuple[str, ...] = ()
 
     def make(self, profile: str | None = None) -> Monitor:
         """A fresh monitor, of ``profile`` when given; a :class:`UsageError` lists the profiles."""
@@ -170,3 +177,6 @@ class Family:
     quirks: tuple[Quirk, ...] = ()
     id_shapes: tuple[tuple[re.Pattern[str], str], ...] = ()
     envelope_ids: tuple[str, ...] = ()
+    #: Loads the provider profiles of this family's wires (a tuple of
+    #: :class:`~toolwire.properties._repair.Provider`; see :func:`load`).
+    providers: Callable[[], Any] | None = None

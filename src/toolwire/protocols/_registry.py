@@ -36,6 +36,7 @@ __all__ = [
     "id_shapes",
     "machines",
     "protocol_names",
+    "providers",
     "quirks_for",
     "register",
     "rules_for",
@@ -248,3 +249,15 @@ def envelope_ids() -> tuple[str, ...]:
     """Prefixes of envelope ids (a response's, a message's): ids that name no call."""
     _load_all()
     return tuple(prefix for family in _FAMILIES for prefix in family.envelope_ids)
+
+
+def providers() -> dict[str, Any]:
+    """Every family's provider profiles (:class:`~toolwire.properties._repair.Provider`), by name."""
+    _load_all()
+    found: dict[str, Any] = {}
+    for family in _FAMILIES:
+        for profile in family.providers() if family.providers is not None else ():
+            if profile.name in found:
+                raise DefinitionError(f"provider profile {profile.name} is declared twice")
+            found[profile.name] = profile
+    return found

@@ -27,6 +27,8 @@ FAMILY: Final = Family(
             "Anthropic Messages request: tool_use / tool_result blocks in messages (AN-1 to AN-7)",
             "conversation",
             ConversationMonitor,
+            repair=load(f"{__name__}.repair", "ADAPTER"),
+            call_types=("anthropic_messages",),
             endpoints=(r"/v1/messages/?$",),
             recognises=calls.recognises,
             container="messages",

@@ -27,6 +27,7 @@ FAMILY: Final = Family(
             "AWS Bedrock Converse request: toolUse / toolResult blocks in messages (BR-1 to BR-4)",
             "conversation",
             ConversationMonitor,
+            repair=load(f"{__name__}.repair", "ADAPTER"),
             endpoints=(r"/model/[^/]+/converse(-stream)?$",),
             container="messages",
             follows=(STREAM, RESPONSE),

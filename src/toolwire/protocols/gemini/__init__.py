@@ -27,6 +27,7 @@ FAMILY: Final = Family(
             "Google Gemini request contents, with Google ADK ids (GM-1 to GM-5b, GM-7, ADK-1, ADK-2)",
             "conversation",
             ContentsMonitor,
+            repair=load(f"{__name__}.repair", "ADAPTER"),
             endpoints=(r":(stream)?[gG]enerateContent$",),
             container="contents",
             follows=(STREAM, RESPONSE),

@@ -37,6 +37,7 @@ __all__ = [
 
 FAMILY: Final = Family(
     "mistral",
+    providers=load(f"{__name__}.providers", "PROVIDERS"),
     catalogue=7,
     protocols=(
         Protocol(
@@ -45,6 +46,7 @@ FAMILY: Final = Family(
             "profiles: tokenizer v11 (default, strictest), v3, v13",
             "conversation",
             ConversationMonitor,
+            repair=load(f"{__name__}.repair", "ADAPTER"),
             endpoints=(r"api\.mistral\.ai/v1/chat/completions/?$",),
             variant_of=OPENAI_CHAT,
             container="messages",

@@ -28,6 +28,7 @@ _BLOCK_INDEX: Final = (
 
 FAMILY: Final = Family(
     "openai-chat",
+    providers=load(f"{__name__}.providers", "PROVIDERS"),
     catalogue=1,
     protocols=(
         Protocol(
@@ -35,6 +36,8 @@ FAMILY: Final = Family(
             "OpenAI Chat Completions request: the messages list (CC-1 to CC-5)",
             "conversation",
             ConversationMonitor,
+            repair=load(f"{__name__}.repair", "ADAPTER"),
+            call_types=("completion", "acompletion"),
             endpoints=(r"/chat/completions/?$",),
             container="messages",
             follows=(CHAT_STREAM, CHAT_RESPONSE),

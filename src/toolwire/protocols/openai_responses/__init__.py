@@ -41,6 +41,8 @@ FAMILY: Final = Family(
             "OpenAI Responses request: the input items (RS-1 to RS-5)",
             "conversation",
             InputMonitor,
+            repair=load(f"{__name__}.repair", "ADAPTER"),
+            call_types=("responses", "aresponses"),
             endpoints=(r"/responses/?$",),
             container="input",
             follows=(STREAM, OPEN_STREAM, RESPONSE),

@@ -13,7 +13,7 @@ that holds them.
 from typing import Final
 
 from toolwire.machines import GenAIConversation
-from toolwire.properties._protocol import Family, Protocol
+from toolwire.properties._protocol import Family, Protocol, load
 from toolwire.protocols.otel import calls
 from toolwire.protocols.otel.monitors import InputMonitor, OutputMonitor
 from toolwire.protocols.otel.rules import INPUT, OUTPUT, RULES
@@ -30,6 +30,7 @@ FAMILY: Final = Family(
             "tool_call_response parts (GA-1 to GA-6)",
             "conversation",
             InputMonitor,
+            repair=load(f"{__name__}.repair", "ADAPTER"),
             container="messages",
             follows=(OUTPUT,),
             recognises=calls.recognises,

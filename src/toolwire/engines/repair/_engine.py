@@ -1,0 +1,423 @@
+"""The repairer: pair each result with its call, then write the history back with every call
+answered right after its turn, every id one the protocol (and provider) takes, and nothing lost.
+
+The pairing is the protocols' own: a result answers the nearest unanswered call of its id before
+it (else, out of place, the first one after it); a result without an id pairs by name, in order,
+with the calls of the turn right before it where the protocol allows calls without ids (Gemini,
+OpenTelemetry).  Nothing is paired by guess: a result that answers no call is an orphan, kept as
+a note saying which call it answered.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
+
+from toolwire.errors import UsageError
+from toolwire.properties._change import Change
+from toolwire.properties._repair import (
+    DROP,
+    Adapter,
+    Message,
+    OrphanPolicy,
+    Rebuilt,
+    Site,
+    UnansweredPolicy,
+    text_of,
+)
+
+__all__ = ["OrphanPolicy", "Rebuilt", "UnansweredPolicy", "rebuild"]
+
+#: Fresh ids tried before giving up (a target whose id rules admit none of toolwire's).
+_TRIES = 10_000
+
+
+def _sites(messages: list[Any], read: Callable[[Any], list[tuple[Any, Any, str | None]]]) -> list[Site]:
+    return [Site(i, b, ident, name) for i, msg in enumerate(messages) for b, ident, name in read(msg)]
+
+
+def _has_id(value: Any) -> bool:
+    return isinstance(value, str) and value != ""
+
+
+class _Pairing:
+    """Which call each result answers, and which results answer none."""
+
+    def __init__(self, adapter: Adapter, messages: list[Any], context: bool) -> None:
+        self.calls = _sites(messages, adapter.calls)
+        self.results = _sites(messages, adapter.results)
+        self.turn = self._turns(adapter, messages)
+        self.of_turn: dict[int, list[Site]] = defaultdict(list)  # turn -> its calls, in order
+        for call in self.calls:
+            self.of_turn[self.turn[call.msg]].append(call)
+        self.answer: dict[tuple[int, Any], Site] = {}  # call key -> its result
+        self.answers: dict[tuple[int, Any], Site] = {}  # result key -> its call
+        self.orphans: list[Site] = []
+        self.kept: list[Site] = []  # unpaired results a stored context may answer: left alone
+        by_id: dict[Any, list[Site]] = defaultdict(list)
+        for call in self.calls:
+            if _has_id(call.id):
+                by_id[call.id].append(call)
+        self.by_id = by_id
+        for result in self.results:
+            paired = self._pair(adapter, result)
+            if paired is not None:
+                self.answer[paired.key] = result
+                self.answers[result.key] = paired
+            elif context and _has_id(result.id) and result.id not in by_id:
+                self.kept.append(result)
+            else:
+                self.orphans.append(result)
+
+    @staticmethod
+    def _turns(adapter: Adapter, messages: list[Any]) -> dict[int, int]:
+        """Each call message's turn: its own index, or the first of its run (``run_calls``)."""
+        turn: dict[int, int] = {}
+        for i, msg in enumerate(messages):
+            if adapter.calls(msg):
+                turn[i] = turn[i - 1] if adapter.run_calls and i - 1 in turn else i
+        return turn
+
+    def _pair(self, adapter: Adapter, result: Site) -> Site | None:
+        if _has_id(result.id):
+            free = [c for c in self.by_id.get(result.id, []) if c.key not in self.answer]
+            before = [c for c in free if c.msg < result.msg]
+            if before:
+                return before[-1]
+            if free:
+                return free[0]
+        if not adapter.ids_optional:
+            return None
+        # The protocol's own pairing without ids: by name, in order, in the turn right before.
+        turns = [i for i in self.turn if i < result.msg]
+        if not turns:
+            return None
+        last = turns[-1]
+        for call in self.calls:
+            if (
+                self.turn.get(call.msg) == self.turn[last]
+                and call.key not in self.answer
+                and call.name == result.name
+                and (not _has_id(call.id) or not _has_id(result.id))
+            ):
+                return call
+        return None
+
+
+def rebuild(
+    adapter: Adapter,
+    messages: list[Any],
+    *,
+    accepts: Callable[[str], bool],
+    orphan_results: OrphanPolicy,
+    unanswered_calls: UnansweredPolicy,
+    context: bool = False,
+) -> Rebuilt:
+    """Repair ``messages`` (a list of ``adapter``'s messages); the input is not changed."""
+    pairing = _Pairing(adapter, messages, context)
+    rules = adapter.rules
+    done = Rebuilt([])
+    changes = done.changes
+
+    # Ids: each call's id in the output.
+    taken = {s.id for s in (*pairing.calls, *pairing.results) if isinstance(s.id, str)}
+    counter = [0]
+
+    def fresh() -> str:
+        # The protocol's own shape of id, else nine alphanumerics: the one shape every wire takes.
+        for _ in range(_TRIES):
+            counter[0] += 1
+            for candidate in (adapter.fresh(counter[0]), f"tw{counter[0]:07d}"):
+                if candidate not in taken and accepts(candidate):
+                    taken.add(candidate)
+                    return candidate
+        raise UsageError(
+            f"no fresh {adapter.protocol} id the target takes: its id rules admit none toolwire makes"
+        )
+
+    keeper: dict[Any, tuple[int, Any]] = {}
+    for ident, occurrences in pairing.by_id.items():
+        heard = [c for c in occurrences if c.key in pairing.answer]
+        keeper[ident] = (heard or occurrences)[0].key
+    new_id: dict[tuple[int, Any], Any] = {}
+    renamed: set[tuple[int, Any]] = set()
+    for call in pairing.calls:
+        path = adapter.call_path(call.msg, call.block)
+        if not _has_id(call.id):
+            if adapter.ids_optional and call.id is None:
+                new_id[call.key] = None
+                continue
+            new_id[call.key] = fresh()
+            changes.append(
+                Change(rules["missing"], path, "fill-id", call.id, new_id[call.key], "a call without an id")
+            )
+        elif keeper[call.id] != call.key:
+            new_id[call.key] = fresh()
+            renamed.add(call.key)
+            changes.append(
+                Change(
+                    rules["duplicate"],
+                    path,
+                    "rename",
+                    call.id,
+                    new_id[call.key],
+                    "a repeated call id, renamed in the call and its result",
+                )
+            )
+        elif not accepts(call.id):
+            if call.id not in done.ids:
+                done.ids[call.id] = fresh()
+            new_id[call.key] = done.ids[call.id]
+            changes.append(
+                Change(
+                    rules["id"], path, "remap", call.id, new_id[call.key], "an id the target will not take"
+                )
+            )
+        else:
+            new_id[call.key] = call.id
+
+    # Unanswered calls.
+    dropped: set[tuple[int, Any]] = set()
+    for call in pairing.calls:
+        if call.key in pairing.answer:
+            continue
+        path = adapter.call_path(call.msg, call.block)
+        if unanswered_calls == "drop":
+            dropped.add(call.key)
+            changes.append(
+                Change(
+                    rules["unanswered"],
+                    path,
+                    "drop-call",
+                    new_id[call.key],
+                    None,
+                    f"call {call.id!r} ({call.name}) has no result: dropped, its message's text kept",
+                )
+            )
+        else:
+            changes.append(
+                Change(
+                    rules["unanswered"],
+                    path,
+                    "answer",
+                    None,
+                    new_id[call.key],
+                    f"call {call.id!r} ({call.name}) has no result: answered with an error saying "
+                    "it was not run",
+                )
+            )
+
+    # Results: where each goes, and what becomes of orphans.
+    zone = _zones(adapter, messages, pairing)
+    for result in pairing.results:
+        answered = pairing.answers.get(result.key)
+        path = adapter.result_path(result.msg, result.block)
+        if answered is None:
+            continue
+        call = answered
+        if result.key not in zone.get(pairing.turn[call.msg], set()):
+            changes.append(
+                Change(
+                    rules["move"],
+                    path,
+                    "move",
+                    result.msg,
+                    None,
+                    f"the result of call {call.id!r} moved next to its call",
+                )
+            )
+        elif adapter.layout == "block" and _after_other(adapter, messages[result.msg], result.block):
+            changes.append(
+                Change(
+                    rules.get("first", rules["move"]),
+                    path,
+                    "move",
+                    result.msg,
+                    None,
+                    "results come first in their message",
+                )
+            )
+        if new_id[call.key] != call.id and new_id[call.key] is not None:
+            changes.append(
+                Change(
+                    rules["id"] if call.key not in renamed else rules["duplicate"],
+                    path,
+                    "remap" if call.key not in renamed else "rename",
+                    result.id,
+                    new_id[call.key],
+                    "the result follows its call's id",
+                )
+            )
+    notes: dict[tuple[int, Any], Any] = {}
+    for result in pairing.orphans:
+        path = adapter.result_path(result.msg, result.block)
+        said = adapter.said(messages[result.msg], result.block)
+        again = _has_id(result.id) and result.id in pairing.by_id
+        rule = rules["second"] if again else rules["orphan"]
+        why = "its call was answered already" if again else "its call is not in this history"
+        if orphan_results == "drop":
+            notes[result.key] = DROP
+            changes.append(
+                Change(
+                    rule, path, "drop-result", said, None, f"a result for call {result.id!r}: {why}; dropped"
+                )
+            )
+            continue
+        text = _note_text(result, why, said)
+        notes[result.key] = text
+        changes.append(
+            Change(rule, path, "note", said, text, f"a result for call {result.id!r}: {why}; kept as text")
+        )
+
+    done.messages = _write(adapter, messages, pairing, new_id, renamed, dropped, notes, unanswered_calls)
+    return done
+
+
+def _note_text(result: Site, why: str, said: Any) -> str:
+    name = f" ({result.name})" if result.name else ""
+    head = f"[toolwire repair] Result of tool call {result.id!r}{name}"
+    return f"{head}, kept as text because {why}: {text_of(said)}"
+
+
+def _after_other(adapter: Adapter, msg: Message, block: Any) -> bool:
+    found = {b for b, _, _ in adapter.results(msg)}
+    return any(k not in found for k in range(block))
+
+
+def _zones(adapter: Adapter, messages: list[Any], pairing: _Pairing) -> dict[int, set[tuple[int, Any]]]:
+    """Per turn, the results already where the repair puts them: right after the turn."""
+    zones: dict[int, set[tuple[int, Any]]] = {}
+    last: dict[int, int] = {}
+    for i, turn in pairing.turn.items():
+        last[turn] = max(last.get(turn, i), i)
+    by_msg: dict[int, list[Site]] = defaultdict(list)
+    for result in pairing.results:
+        by_msg[result.msg].append(result)
+    for turn, end in last.items():
+        mine = {c.key for c in pairing.of_turn[turn]}
+        zone: set[tuple[int, Any]] = set()
+        j = end + 1
+        while j < len(messages) and by_msg.get(j) and not adapter.calls(messages[j]):
+            zone.update(
+                r.key for r in by_msg[j] if pairing.answers.get(r.key, Site(-1, None, None, None)).key in mine
+            )
+            if adapter.layout == "block":
+                break
+            j += 1
+        zones[turn] = zone
+    return zones
+
+
+def _write(
+    adapter: Adapter,
+    messages: list[Any],
+    pairing: _Pairing,
+    new_id: dict[tuple[int, Any], Any],
+    renamed: set[tuple[int, Any]],
+    dropped: set[tuple[int, Any]],
+    notes: dict[tuple[int, Any], Any],
+    unanswered: UnansweredPolicy,
+) -> list[Any]:
+    calls_in: dict[int, list[Site]] = defaultdict(list)
+    for call in pairing.calls:
+        calls_in[call.msg].append(call)
+    results_of_turn: dict[int, list[tuple[Site, Site]]] = defaultdict(list)
+    for result in pairing.results:
+        answered = pairing.answers.get(result.key)
+        if answered is not None:
+            results_of_turn[pairing.turn[answered.msg]].append((result, answered))
+    out: list[Any] = []
+    consumed: set[int] = set()
+    for i, msg in enumerate(messages):
+        if i in consumed:
+            continue
+        if i in calls_in:
+            edit = {c.block: DROP if c.key in dropped else new_id[c.key] for c in calls_in[i]}
+            if any(edit[c.block] != c.id for c in calls_in[i]):
+                rewritten = adapter.with_calls(msg, edit)
+                if rewritten is not None and any(c.key in renamed for c in calls_in[i]):
+                    rewritten = adapter.renamed(rewritten)
+            else:
+                rewritten = msg
+            if rewritten is not None:
+                out.append(rewritten)
+            turn = pairing.turn[i]
+            if i + 1 in pairing.turn and pairing.turn[i + 1] == turn:
+                continue  # the turn's results follow its last call message
+            answers = [
+                _carried(adapter, messages, r, c, new_id[c.key]) for r, c in results_of_turn.get(turn, [])
+            ]
+            if unanswered == "error-result":
+                answers += [
+                    adapter.answer(None, None, new_id[c.key], c.name)
+                    for c in pairing.of_turn[turn]
+                    if c.key not in pairing.answer
+                ]
+            if not answers:
+                continue
+            if adapter.layout == "message":
+                out.extend(answers)
+                continue
+            base: Message | None = None
+            after: list[Any] = []
+            if i + 1 < len(messages) and adapter.is_carrier(messages[i + 1]):
+                consumed.add(i + 1)
+                base, after = _stripped(adapter, messages[i + 1], i + 1, pairing, notes)
+            out.append(adapter.carrier(answers, base))
+            out.extend(after)
+            continue
+        if adapter.layout == "message":
+            sites = adapter.results(msg)
+            if not sites:
+                out.append(msg)
+                continue
+            key = (i, None)
+            if key in pairing.answers:
+                continue
+            note = notes.get(key)
+            if note is None:
+                out.append(msg)  # kept: a stored context may answer it
+            elif note is not DROP:
+                out.append(adapter.note(note))
+            continue
+        if not adapter.results(msg):
+            out.append(msg)
+            continue
+        base, after = _stripped(adapter, msg, i, pairing, notes)
+        if base is not None:
+            out.append(base)
+        out.extend(after)
+    return out
+
+
+def _carried(adapter: Adapter, messages: list[Any], result: Site, call: Site, new: Any) -> Any:
+    """A result as it goes after its call: itself when its id stays, else with its call's new id."""
+    if new is None or new == result.id:
+        msg = messages[result.msg]
+        return msg if result.block is None else msg[adapter.blocks_key][result.block]
+    return adapter.answer(messages[result.msg], result.block, new, call.name)
+
+
+def _stripped(
+    adapter: Adapter, msg: Message, i: int, pairing: _Pairing, notes: dict[tuple[int, Any], Any]
+) -> tuple[Message | None, list[Any]]:
+    """A carrier message without the results that move to their calls; orphans as notes."""
+    keep: dict[int, Any] = {}
+    after: list[Any] = []
+    for block, _, _ in adapter.results(msg):
+        assert block is not None  # a carrier's results are blocks of it
+        key = (i, block)
+        if key in pairing.answers:
+            continue
+        note = notes.get(key)
+        if note is None:
+            keep[block] = copy.deepcopy(msg[adapter.blocks_key][block])
+        elif note is not DROP:
+            if adapter.note_in_place:
+                keep[block] = adapter.note(note)
+            else:
+                assert adapter.note_message is not None
+                after.append(adapter.note_message(note))
+    return adapter.strip(msg, keep), after

@@ -1,0 +1,78 @@
+"""Bedrock Converse histories as the repairer sees them: results are blocks of the next user message."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from toolwire.models import bedrock
+from toolwire.properties._repair import (
+    NOT_RUN,
+    Adapter,
+    Block,
+    Message,
+    as_dict,
+    blocks_left,
+    numbered,
+    replaced,
+    role_is,
+)
+
+__all__ = ["ADAPTER"]
+
+
+def _bedrock_calls(msg: Any) -> list[tuple[Block, Any, str | None]]:
+    if not role_is(msg, "assistant") or not isinstance(msg.get("content"), list):
+        return []
+    return [
+        (k, as_dict(b["toolUse"]).get("toolUseId"), as_dict(b["toolUse"]).get("name"))
+        for k, b in enumerate(msg["content"])
+        if isinstance(b, dict) and "toolUse" in b
+    ]
+
+
+def _bedrock_results(msg: Any) -> list[tuple[Block, Any, str | None]]:
+    if not role_is(msg, "user") or not isinstance(msg.get("content"), list):
+        return []
+    return [
+        (k, as_dict(b["toolResult"]).get("toolUseId"), None)
+        for k, b in enumerate(msg["content"])
+        if isinstance(b, dict) and "toolResult" in b
+    ]
+
+
+def _bedrock_answer(msg: Message | None, block: Block, new: Any, name: str | None) -> Any:
+    if msg is not None:
+        result = msg["content"][block]["toolResult"]
+        return {**msg["content"][block], "toolResult": {**result, "toolUseId": new}}
+    # No ``status: error``: botocore says only Nova and Claude 3/4 models take it (BR-7).
+    return {"toolResult": {"toolUseId": new, "content": [{"text": NOT_RUN}]}}
+
+
+def _bedrock_accepts(value: str) -> bool:
+    return len(value) <= bedrock.TOOL_USE_ID_MAX and bool(bedrock.TOOL_USE_ID.fullmatch(value))
+
+
+_BEDROCK_RULES: Final = {
+    "unanswered": "BR-2", "orphan": "BR-3", "move": "BR-2", "duplicate": "BR-4",
+    "id": "BR-1", "missing": "BR-1", "second": "BR-4",
+}  # fmt: skip
+
+
+ADAPTER: Final = Adapter(
+    protocol="bedrock-converse",
+    container="messages",
+    layout="block",
+    rules=_BEDROCK_RULES,
+    calls=_bedrock_calls,
+    results=_bedrock_results,
+    call_path=lambda i, b: f"messages[{i}].content[{b}].toolUse.toolUseId",
+    result_path=lambda i, b: f"messages[{i}].content[{b}]",
+    with_calls=lambda m, e: blocks_left(
+        replaced(m, "content", e, lambda b, new: {**b, "toolUse": {**b["toolUse"], "toolUseId": new}})
+    ),
+    answer=_bedrock_answer,
+    said=lambda m, b: as_dict(m["content"][b].get("toolResult")).get("content"),
+    note=lambda text: {"text": text},
+    accepts=_bedrock_accepts,
+    fresh=numbered("tooluse_tw"),
+)
