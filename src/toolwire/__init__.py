@@ -19,6 +19,7 @@ from toolwire.errors import DefinitionError, ToolwireError, UsageError
 
 if TYPE_CHECKING:
     from toolwire.engines import Problem, Report, check, check_file, check_path
+    from toolwire.engines.repair import Repair, repair
     from toolwire.properties import Finding, Rule
     from toolwire.protocols import PROTOCOLS, RULES, rules_for
 
@@ -30,6 +31,7 @@ __all__ = [
     "DefinitionError",
     "Finding",
     "Problem",
+    "Repair",
     "Report",
     "Rule",
     "ToolwireError",
@@ -38,12 +40,14 @@ __all__ = [
     "check",
     "check_file",
     "check_path",
+    "repair",
     "rules_for",
 ]
 
 # The engines and the registry load on first use: ``python -m toolwire check -p P`` imports P's family alone.
 _LAZY = {
     **dict.fromkeys(("Problem", "Report", "check", "check_file", "check_path"), "toolwire.engines"),
+    **dict.fromkeys(("Repair", "repair"), "toolwire.engines.repair"),
     **dict.fromkeys(("Finding", "Rule"), "toolwire.properties"),
     **dict.fromkeys(("PROTOCOLS", "RULES", "rules_for"), "toolwire.protocols"),
 }

@@ -22,6 +22,7 @@ PUBLIC = {
     toolwire: [
         "PROTOCOLS", "RULES", "DefinitionError", "Finding", "Problem", "Report", "Rule",
         "ToolwireError", "UsageError", "__version__", "check", "check_file", "check_path", "rules_for",
+        "Repair", "repair",
     ],
     toolwire.models: [
         "DONE", "MAX_LINE_BYTES", "Frame", "InputFormat", "ProblemSink", "aisdk", "anthropic", "bedrock",

@@ -229,6 +229,44 @@ def parser() -> argparse.ArgumentParser:
     shapes.add_argument("--protocol", "-p", required=True, metavar="P", help=f"one of: {names}")
     shapes.add_argument("--format", choices=("text", "json"), default="text")
 
+    repair = verbs.add_parser(
+        "repair",
+        help="repair a tool-call history so its protocol (and a stricter provider) accepts it",
+        description="Repair a request body or conversation: every call answered, every result next to "
+        "its call, ids unique and of a shape the provider takes; nothing silently lost (an orphaned "
+        "result is kept as a note). The repaired body goes to --out or standard output, each change to "
+        "standard error. Exit 0: nothing to repair (the output is the input, byte for byte); 1: "
+        "repaired; 2: unusable input, or a rule no repair is right for.",
+    )
+    repair.add_argument("file", metavar="FILE", help="a request body or conversation; - reads stdin")
+    repair.add_argument(
+        "--protocol", "-p", metavar="P", help="the protocol (default: detected as check does)"
+    )
+    repair.add_argument(
+        "--for",
+        dest="provider",
+        metavar="PROVIDER",
+        help="the stricter provider it is sent to, on a shared wire (openai, azure, deepseek, moonshot, "
+        "mistral, groq, openrouter, ...)",
+    )
+    repair.add_argument(
+        "--orphan-results",
+        choices=("text", "drop"),
+        default="text",
+        help="a result whose call is gone: kept as a text note naming its call (default), or dropped",
+    )
+    repair.add_argument(
+        "--unanswered-calls",
+        choices=("error-result", "drop"),
+        default="error-result",
+        help="a call no result answers: answered with an error result saying it was not run (default), "
+        "or dropped (its assistant text kept)",
+    )
+    repair.add_argument(
+        "--out", metavar="FILE", help="write the repaired body here (default: standard output)"
+    )
+    repair.add_argument("--format", choices=("text", "json"), default="text")
+
     protocols = verbs.add_parser("protocols", help="list the protocol names (stable)")
     protocols.add_argument("--format", choices=("text", "json"), default="text")
 
