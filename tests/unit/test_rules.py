@@ -183,8 +183,20 @@ def _named_rule_ids(paths: Iterable[Path]) -> set[str]:
 
 
 def _families() -> dict[Path, set[str]]:
-    """Each family's folder, and the rule book of its protocols."""
-    books = {module: {r.id for p in names for r in rules_for(p)} for module, names in INDEX.items()}
+    """Each family's folder, and the rule book of its protocols: the wire's rules and those of the
+    stricter providers on it (its provider profiles, which ``repair --for`` applies)."""
+    from toolwire.protocols import _registry
+
+    _registry._load_all()
+    profiles = {
+        name: {r.id for profile in (f.providers() if f.providers else ()) for r in profile.rules}
+        for f in _registry._FAMILIES
+        for name in (p.name for p in f.protocols)
+    }
+    books = {
+        module: {r.id for p in names for r in rules_for(p)} | {i for p in names for i in profiles.get(p, ())}
+        for module, names in INDEX.items()
+    }
     return {
         Path(str(importlib.import_module(module).__file__)).parent: book for module, book in books.items()
     }

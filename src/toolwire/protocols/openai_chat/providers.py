@@ -94,7 +94,7 @@ _OPENAI_MISSING_TOOL_CALL_ID = ProviderRule(
     same_as="CC-3",
 )
 _OPENROUTER_PASSES_ON = ProviderRule(
-    "OR-P1",
+    "ORT-1",
     "OpenRouter passes the upstream's 400 on as 'Provider returned error' with metadata.raw: the "
     "rules are the routed provider's (OpenAI's, seen here).",
     "https://github.com/ymichael/open-codex/issues/5; https://github.com/cline/cline/issues/269",
