@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from toolwire.properties._shapes import Shapes
     from toolwire.properties._sites import Sites
 
-__all__ = ["Family", "Protocol", "Quirk", "Result", "Shape", "load"]
+__all__ = ["SENDERS", "Family", "Protocol", "Quirk", "Result", "Shape", "load"]
 
 Shape = Literal["stream", "conversation"]
 
@@ -50,6 +50,35 @@ def load(module: str, name: str) -> Callable[[], Any]:
 
     loader.__qualname__ = f"load({module}.{name})"
     return loader
+
+
+#: Providers and gateways a quirk profile can name as its senders (``fuzz --providers``), by the
+#: name a user types, with the name a report shows.
+SENDERS: dict[str, str] = {
+    "openai": "OpenAI",
+    "azure": "Azure OpenAI",
+    "anthropic": "Anthropic",
+    "gemini": "Gemini",
+    "gemini-openai": "Gemini's OpenAI endpoint",
+    "vertex": "Vertex AI",
+    "bedrock": "Amazon Bedrock",
+    "mistral": "Mistral",
+    "ollama": "Ollama",
+    "vllm": "vLLM",
+    "sglang": "SGLang",
+    "llama-cpp": "llama.cpp",
+    "deepseek": "DeepSeek",
+    "qwen": "Qwen (DashScope)",
+    "moonshot": "Moonshot (Kimi)",
+    "groq": "Groq",
+    "together": "Together AI",
+    "fireworks": "Fireworks AI",
+    "openrouter": "OpenRouter",
+    "novita": "Novita AI",
+    "xai": "xAI",
+    "litellm": "LiteLLM",
+    "nvidia": "NVIDIA Inference Hub",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +104,10 @@ class Quirk:
     #: The shape features that mark traffic with this quirk (``toolwire shapes``, ``fuzz --like``).
     features: tuple[str, ...] = ()
     unanswered_optional: bool = False
+    #: The providers and gateways recorded or documented sending traffic with this quirk (keys of
+    #: :data:`SENDERS`; ``source`` says where each was seen): ``fuzz --providers`` draws only the
+    #: profiles of the providers named, and a finding that needs the profile names them.
+    providers: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

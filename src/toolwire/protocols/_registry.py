@@ -19,7 +19,7 @@ import re
 from typing import TYPE_CHECKING, Any, Final
 
 from toolwire.errors import DefinitionError, UsageError
-from toolwire.properties._protocol import Family, Protocol, Quirk
+from toolwire.properties._protocol import SENDERS, Family, Protocol, Quirk
 from toolwire.properties._roundtrip import round_trip_rules
 from toolwire.properties._rule import Rule
 
@@ -180,6 +180,9 @@ def _rebuild() -> None:
     for quirk in (q for family in _FAMILIES for q in family.quirks):
         if quirk.name in quirks:
             raise DefinitionError(f"quirk profile {quirk.name} is declared twice")
+        strangers = sorted(set(quirk.providers) - set(SENDERS))
+        if strangers:
+            raise DefinitionError(f"quirk profile {quirk.name} names unknown providers {strangers}")
         quirks[quirk.name] = quirk
     _PROTOCOLS.clear()
     _PROTOCOLS.update(protocols)
