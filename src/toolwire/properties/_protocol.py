@@ -53,31 +53,27 @@ def load(module: str, name: str) -> Callable[[], Any]:
 
 
 #: Providers and gateways a quirk profile can name as its senders (``fuzz --providers``), by the
-#: name a user types, with the name a report shows.
+#: name a user types, with the name a report shows.  A key is named by some profile, or is the name
+#: of a repair provider profile (``repair --for``: deepseek, groq, moonshot); a profile's ``source``
+#: spells the display names of its senders after "sent by:" (or "accepted by:").
 SENDERS: dict[str, str] = {
     "openai": "OpenAI",
     "azure": "Azure OpenAI",
-    "anthropic": "Anthropic",
     "gemini": "Gemini",
-    "gemini-openai": "Gemini's OpenAI endpoint",
     "vertex": "Vertex AI",
-    "bedrock": "Amazon Bedrock",
     "mistral": "Mistral",
     "ollama": "Ollama",
-    "vllm": "vLLM",
-    "sglang": "SGLang",
-    "llama-cpp": "llama.cpp",
     "deepseek": "DeepSeek",
-    "qwen": "Qwen (DashScope)",
     "moonshot": "Moonshot (Kimi)",
     "groq": "Groq",
-    "together": "Together AI",
-    "fireworks": "Fireworks AI",
     "openrouter": "OpenRouter",
     "novita": "Novita AI",
-    "xai": "xAI",
     "litellm": "LiteLLM",
     "nvidia": "NVIDIA Inference Hub",
+    "dynamo": "NVIDIA Dynamo",
+    "plexus": "Plexus",
+    "bedrock-access-gateway": "Bedrock Access Gateway",
+    "cliproxyapi": "CLIProxyAPI",
 }
 
 
@@ -105,8 +101,10 @@ class Quirk:
     features: tuple[str, ...] = ()
     unanswered_optional: bool = False
     #: The providers and gateways recorded or documented sending traffic with this quirk (keys of
-    #: :data:`SENDERS`; ``source`` says where each was seen): ``fuzz --providers`` draws only the
-    #: profiles of the providers named, and a finding that needs the profile names them.
+    #: :data:`SENDERS`; ``source`` says where each was seen, after "sent by:"): ``fuzz --providers``
+    #: draws only the profiles of the providers named, and a finding that needs the profile names
+    #: them.  A request-side profile (a history a client sends) names the providers recorded
+    #: accepting such requests (after "accepted by:"); none where no provider is known to.
     providers: tuple[str, ...] = ()
 
 

@@ -73,16 +73,23 @@ FAMILY: Final = Family(
             "missing-ids",
             "function calls and responses carry no id; they pair by order and name",
             (STREAM, CONTENTS, RESPONSE),
-            "docs/protocol-rules.md GM-1; the Gemini API omits FunctionCall.id",
+            "docs/protocol-rules.md GM-1; the Gemini API omits FunctionCall.id; sent by: Gemini "
+            "(shared/traffic: 11 gemini-stream and 26 gemini-response recordings without an id, e.g. "
+            "charmbracelet__fantasy TestGoogleCommon.gemini-2.5-flash.multi_tool_streaming.i1.sse) and "
+            "Vertex AI (4 streams and 6 responses, e.g. charmbracelet__fantasy "
+            "TestGoogleCommon.vertex-gemini-2-5-flash.multi_tool_streaming.i1.sse)",
             features=("call-without-id",),
+            providers=("gemini", "vertex"),
         ),
         Quirk(
             "snake-case",
             "parts spelled function_call / function_response, as a Python SDK dumps them",
             (CONTENTS,),
             "tests/data/traffic simonw__llm-gemini gemini-contents test_tools*.i2.req.json "
-            "(gemini-2.5-flash, gemini-3-flash-preview); the API reads both spellings",
+            "(gemini-2.5-flash, gemini-3-flash-preview); the API reads both spellings; accepted by: Gemini, "
+            "those 4 recorded requests (HTTP 200)",
             features=("snake-case-parts",),
+            providers=("gemini",),
         ),
         Quirk(
             "split-responses",
@@ -90,18 +97,22 @@ FAMILY: Final = Family(
             (CONTENTS,),
             "tests/data/traffic crewAIInc__crewAI gemini-contents TestGeminiNativeToolCalling."
             "test_gemini_parallel_native_tool_*.i2.req.json (gemini-2.5-flash, HTTP 200); "
-            "docs/protocol-rules.md GM-5b: the Gemini API merges them, Vertex AI rejects them",
+            "docs/protocol-rules.md GM-5b: the Gemini API merges them, Vertex AI rejects them; accepted by: "
+            "Gemini, those 2 recorded requests",
             features=("responses-split-over-contents",),
+            providers=("gemini",),
         ),
         Quirk(
             "streamed-arguments",
             "Gemini 3 streams each call's arguments in partialArgs pieces (streamFunctionCallArguments)",
             (STREAM,),
             "google-genai 3.4.0 FunctionCall.partial_args, will_continue; "
-            "FunctionCallingConfig.stream_function_call_arguments; vercel/ai#13929 (Vertex AI)",
+            "FunctionCallingConfig.stream_function_call_arguments; vercel/ai#13929 (Vertex AI); sent by: "
+            "Vertex AI (vercel/ai#13929; vercel/ai#11126: only the Vertex API streams arguments)",
             # Gemini 2.x neither ids its calls nor streams their arguments.
             excludes=("missing-ids",),
             features=("partial-arguments",),
+            providers=("vertex",),
         ),
     ),
     id_shapes=calls.ID_SHAPES,

@@ -106,18 +106,24 @@ FAMILY: Final = Family(
             "unindexed",
             "tool_calls fragments carry no index (mistralai reads 0): calls must come one after the other",
             (CHAT_STREAM,),
-            "docs/protocol-rules.md MI-6; comet-ml/opik#8362; mistralai 3.7.0 client/models/toolcall.py",
+            "docs/protocol-rules.md MI-6; comet-ml/opik#8362; mistralai 3.7.0 client/models/toolcall.py; "
+            "sent by: Mistral (comet-ml/opik#8362)",
             ("MI-6a",),
             sequential=True,
             features=("call-without-index",),
+            providers=("mistral",),
         ),
         Quirk(
             "split-arguments",
             'a call\'s arguments arrive over several fragments, the later ones with id "null"',
             (CHAT_STREAM,),
-            "docs/protocol-rules.md MI-6; langchain-ai/langchainjs#11373, langchain-ai/langchain#40028",
+            "docs/protocol-rules.md MI-6; langchain-ai/langchainjs#11373, langchain-ai/langchain#40028; "
+            "sent by: Mistral (GLM models it relays: langchain-ai/langchainjs#11373, "
+            "langchain-ai/langchainjs#11505; devstral-medium-latest: "
+            "zed-industries/zed#53605)",
             ("MI-6b",),
             features=("arguments-split-across-fragments",),
+            providers=("mistral",),
         ),
     ),
     id_shapes=((re.compile(r"[A-Za-z0-9]{9}"), "Mistral id (9 alphanumerics: valid everywhere)"),),

@@ -23,7 +23,11 @@ _CC6: Final = "docs/protocol-rules.md CC-6, deviations seen in practice"
 _BLOCK_INDEX: Final = (
     "agno-agi/agno#6579 (Claude via LiteLLM); aws-samples/bedrock-access-gateway#134 (index 1 after a "
     "reasoning block); NVIDIA-NeMo/Switchyard#712 (NVIDIA Inference Hub, text before the call); "
-    "router-for-me/CLIProxyAPI#5229 (Claude upstream: calls at 1, 2, 3)"
+    "router-for-me/CLIProxyAPI#5229 (Claude upstream: calls at 1, 2, 3); sent by: LiteLLM "
+    "(agno-agi/agno#6579; BerriAI/litellm#5025: Claude on Bedrock, the only call at index 1), "
+    "Bedrock Access Gateway (aws-samples/bedrock-access-gateway#134), NVIDIA Inference Hub "
+    "(NVIDIA-NeMo/Switchyard#712, "
+    "azure/anthropic/claude-opus-5), CLIProxyAPI (router-for-me/CLIProxyAPI#5229)"
 )
 
 FAMILY: Final = Family(
@@ -93,38 +97,52 @@ FAMILY: Final = Family(
             "repeated-ids",
             "the call id is repeated on every fragment, not only the first",
             (CHAT_STREAM,),
-            "docs/protocol-rules.md CC-6(b); OpenAI sends the id on the first fragment only",
+            "docs/protocol-rules.md CC-6(b); OpenAI sends the id on the first fragment only; sent by: "
+            "OpenRouter and Novita AI (kimi-k2, its chunks naming Novita as OpenRouter's upstream): "
+            "shared/traffic simonw__llm openai-chat-stream test_tools_streaming_variant_a.i1.sse",
             excludes=("null-ids",),
             features=("continuation-repeats-id",),
+            providers=("openrouter", "novita"),
         ),
         Quirk(
             "null-ids",
             'continuation fragments carry the string "null" as id',
             (CHAT_STREAM,),
-            f"{_CC6}; langchain-ai/langchainjs#11373",
+            f"{_CC6}; langchain-ai/langchainjs#11373; sent by: Mistral (zai-glm-5-2 relayed by Mistral: "
+            "langchain-ai/langchainjs#11373, langchain-ai/langchainjs#11505; devstral-medium-latest: "
+            "zed-industries/zed#53605)",
             ("CC-6b",),
             excludes=("repeated-ids",),
             features=("continuation-id-null-string",),
+            providers=("mistral",),
         ),
         Quirk(
             "index-0",
             "every call arrives at index 0, one after the other (Mistral, Ollama via LiteLLM)",
             (CHAT_STREAM,),
-            f"{_CC6}; comet-ml/opik#8362, huggingface/smolagents#1958, ai-dynamo/dynamo#4723",
+            f"{_CC6}; comet-ml/opik#8362, huggingface/smolagents#1958, ai-dynamo/dynamo#4723; sent by: "
+            "Mistral (comet-ml/opik#8362), Ollama's /v1 endpoint (ollama/ollama#15457, vercel/ai#14277), "
+            "LiteLLM relaying Ollama (huggingface/smolagents#1958; google-deepmind/amplio#3: LiteLLM 1.99.0 "
+            "ollama_chat), NVIDIA Dynamo (ai-dynamo/dynamo#4723, fixed there), Plexus translating a "
+            "Responses upstream (mcowger/plexus#691)",
             ("CC-6c",),
             excludes=("index-reuse", "block-index"),
             sequential=True,
             features=("index-0-for-every-call",),
+            providers=("mistral", "ollama", "litellm", "dynamo", "plexus"),
         ),
         Quirk(
             "index-reuse",
             "a new call reuses the index of the call before it, with a new id",
             (CHAT_STREAM,),
-            f"{_CC6}; mcowger/plexus#691",
+            f"{_CC6}; mcowger/plexus#691; sent by: Plexus (mcowger/plexus#691, fixed by mcowger/plexus#694), "
+            "Ollama (vercel/ai#14277: a second call at index 0 with its own id, ollama/ollama#15457), "
+            "LiteLLM (google-deepmind/amplio#3: two ids at index 0 from ollama_chat)",
             ("CC-6c",),
             excludes=("index-0", "block-index"),
             sequential=True,
             features=("index-reused",),
+            providers=("plexus", "ollama", "litellm"),
         ),
         Quirk(
             "block-index",
@@ -135,22 +153,27 @@ FAMILY: Final = Family(
             excludes=("index-0", "index-reuse"),
             sequential=True,
             features=("index-gap",),
+            providers=("litellm", "bedrock-access-gateway", "nvidia", "cliproxyapi"),
         ),
         Quirk(
             "omitted-finish-reason",
             "no chunk carries finish_reason: the stream just ends (kimi-k2 via OpenRouter and Novita)",
             (CHAT_STREAM,),
             f"{_CC6}; tests/data/traffic simonw__llm test_tools_streaming_variant_a.i1.sse, which ends "
-            "with [DONE] (a warning); a list of events has no [DONE], so check reports an error",
+            "with [DONE] (a warning); a list of events has no [DONE], so check reports an error; sent by: "
+            "OpenRouter relaying Novita AI (kimi-k2), that recording (shared/traffic simonw__llm)",
             ("CC-6d",),
             features=("no-finish-reason",),
+            providers=("openrouter", "novita"),
         ),
         Quirk(
             "forced-tool-choice",
             'a choice that calls tools finishes "stop": tool_choice named the function (CC-9c, a warning)',
             (CHAT_RESPONSE,),
-            "shared/traffic crewAIInc__crewAI openai-chat-response (gpt-4o-mini, gpt-4o)",
+            "shared/traffic crewAIInc__crewAI openai-chat-response (gpt-4o-mini, gpt-4o); sent by: OpenAI, "
+            "those 11 recorded responses",
             features=("finish-reason-stop-with-calls",),
+            providers=("openai",),
         ),
         Quirk(
             "two-per-chunk",

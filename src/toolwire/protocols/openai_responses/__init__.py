@@ -104,16 +104,22 @@ FAMILY: Final = Family(
             (INPUT,),
             "tests/data/traffic: 90 of the 116 recorded requests with function_call items "
             "(posit-dev/chatlas, simonw/llm, charmbracelet/fantasy, ...); docs/protocol-rules.md RS "
-            "(id is optional on input). Without item ids a duplicated call is only RS-4b, a warning",
+            "(id is optional on input). Without item ids a duplicated call is only RS-4b, a warning; "
+            "accepted by: OpenAI (84 of those requests) and Azure OpenAI (6: charmbracelet__fantasy "
+            "openai-responses TestAzureResponsesCommon.azure-gpt-5-mini.tool.i2.req.json and 5 more), "
+            "all answered HTTP 200",
             features=("call-item-without-id",),
+            providers=("openai", "azure"),
         ),
         Quirk(
             "unnumbered",
             "events without sequence_number (or obfuscation): streams from before 2025-05-21",
             (STREAM,),
             "docs/protocol-rules.md RS-8 (check warns RS-8a: an older stream); tests/data/traffic "
-            "DataDog__dd-trace-py response_function_call_streamed.sse (gpt-4.1, 2025-05-20)",
+            "DataDog__dd-trace-py response_function_call_streamed.sse (gpt-4.1, 2025-05-20); sent by: "
+            "OpenAI, that recording",
             features=("no-sequence-number",),
+            providers=("openai",),
         ),
     ),
     id_shapes=calls.ID_SHAPES,
