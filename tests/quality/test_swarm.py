@@ -184,7 +184,10 @@ def test_the_summary_says_which_profiles_the_findings_needed(
     out = capsys.readouterr().out
     assert "quirks a swarm of repeated-ids" in out.splitlines()[0]
     assert re.search(r"^  quirk profiles: .*index-(0|reuse)", out, re.MULTILINE), out
-    assert re.search(r"quirk profiles the findings needed: .*index-(0|reuse)", out), out
+    # An index-keyed accumulator is right on the strict wire: every finding needs a provider's shape.
+    summary = r"0 on the strict wire, \d+ needing a provider.s shapes \(needs index-(0|reuse): sent by "
+    assert re.search(summary, out), out
+    assert re.search(r"^== needs index-(0|reuse): sent by .*Mistral", out, re.MULTILINE), out
 
 
 @pytest.mark.parametrize("ignore", [(), ("raises",)], ids=["all", "first-ignored"])

@@ -43,8 +43,8 @@ PUBLIC = {
     toolwire.properties: [
         "BlockRules", "BlockStreamMonitor", "BodyMonitor", "BodyRules", "Bounds", "Call", "Family", "Feature",
         "Finding", "FragmentMonitor", "Generator", "Item", "KeyedMonitor", "Kind", "LaneSpace", "Lanes",
-        "Lifecycle", "Monitor", "Notice", "Plan", "Protocol", "Quirk", "Result", "Rule", "Severity", "Shapes",
-        "Sites", "Space", "Turn", "Violations", "load",
+        "Lifecycle", "Monitor", "Notice", "Plan", "Protocol", "Quirk", "Result", "Rule", "SENDERS",
+        "Severity", "Shapes", "Sites", "Space", "Turn", "Violations", "load",
     ],
     toolwire.protocols: [
         "BREAKS", "EXPLORED", "GENERATED", "MUTATORS", "PROTOCOLS", "QUIRKS", "RELATIONS", "RULES", "Broken",

@@ -139,6 +139,14 @@ def parser() -> argparse.ArgumentParser:
         "(what real providers send: ids on every fragment, every call at index 0, ...), so one campaign "
         "covers them all; 'none' keeps the strictest wire; PROFILE,... pins those on every example",
     )
+    fuzz.add_argument(
+        "--providers",
+        metavar="NAME,...",
+        type=lambda text: tuple(name.strip() for name in text.split(",") if name.strip()),
+        help="the swarm draws only the quirk profiles of the providers you route (mistral, ollama, vllm, "
+        "deepseek, qwen, azure, gemini-openai, ...; the list below says who sends which profile); "
+        "the strict wire is always drawn",
+    )
     fuzz.add_argument("--timeout", type=float, default=5.0, metavar="S", help="per example (default 5 s)")
     fuzz.add_argument(
         "--mutate",
@@ -395,6 +403,7 @@ def _explain(verbs: Mapping[str, argparse.ArgumentParser]) -> None:
 
 def _epilog(name: str) -> str:
     """A verb's epilog: the choices it accepts, an example and its exit codes (this reads every family)."""
+    from toolwire.properties import SENDERS
     from toolwire.protocols import EXPLORED, GENERATED, PROTOCOLS, QUIRKS
 
     requests = [p for p in PROTOCOLS.values() if p.follows]
@@ -411,6 +420,14 @@ def _epilog(name: str) -> str:
         parts.append(_wrapped("--from: " + ", ".join(p for p in PROTOCOLS if p in sources)))
         parts.append(_wrapped("--to: " + ", ".join(PROTOCOLS)))
         parts.append(_wrapped("quirk profiles: " + ", ".join(sorted(QUIRKS))))
+        if name == "fuzz":
+            sent = {p: sorted(q.name for q in QUIRKS.values() if p in q.providers) for p in SENDERS}
+            who = [f"{p} ({', '.join(names)})" for p, names in sent.items() if names]
+            parts.append(
+                _wrapped(
+                    "--providers, and the profiles each is recorded sending: " + (", ".join(who) or "none")
+                )
+            )
     if name in ("diagram", "analyse"):
         parts.append("machines: `toolwire analyse` lists every machine with its states")
     parts.append("example:\n  " + _EXAMPLES[name].format(**names))

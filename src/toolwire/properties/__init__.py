@@ -10,12 +10,13 @@ from typing import TYPE_CHECKING
 
 from toolwire._lazy import lazy
 from toolwire.properties._monitor import Monitor, Notice, Violations
-from toolwire.properties._protocol import Family, Protocol, Quirk, Result, load
+from toolwire.properties._protocol import SENDERS, Family, Protocol, Quirk, Result, load
 from toolwire.properties._rule import Finding, Kind, Rule, Severity
 from toolwire.properties._sites import Sites
 from toolwire.properties._turn import Call, Turn
 
 __all__ = [
+    "SENDERS",
     "BlockRules",
     "BlockStreamMonitor",
     "BodyMonitor",

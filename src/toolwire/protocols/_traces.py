@@ -119,11 +119,16 @@ def drawn_traces(
     swarm: bool = False,
     swarm_quirks: bool = False,
     plain: bool = False,
+    without: frozenset[str] = frozenset(),
+    profiles: Iterable[str] | None = None,
 ) -> st.SearchStrategy[Drawn]:
     """:func:`traces`, each with the quirk profiles it was drawn with (what a campaign judges it by).
 
     ``plain`` makes about half the traces the plainest the protocol has: no quirk profile or
     shape feature beyond those pinned, no text or fillers, the first of every choice of shape.
+    ``without`` names quirk profiles switched off after they are drawn: the same choices give
+    the same trace but for those profiles (how a campaign asks what a finding needs).
+    ``profiles`` narrows the swarm to those profiles (the providers a user routes).
     """
     spec = PROTOCOLS.get(protocol)
     if spec is None or spec.generator is None:
@@ -150,18 +155,23 @@ def drawn_traces(
     # Features drawn with repeats (cheaper to draw than a set; shrinks the same way: fewer, earlier ones).
     features = st.lists(st.sampled_from(catalogue)) if catalogue else st.nothing()
     others = swarm_profiles(protocol, chosen) if swarm_quirks and like is None else []
+    if profiles is not None:
+        others = [name for name in others if name in set(profiles)]
     extra = st.lists(st.sampled_from(others), max_size=3) if others else st.nothing()
 
     @st.composite
     def rendered(draw: st.DrawFn) -> Drawn:
         bare = plain and draw(st.booleans())
         if bare:
-            on, active = frozenset({PLAIN}), chosen
+            on, drawn = frozenset({PLAIN}), chosen
         else:
             on = frozenset(draw(features)) if catalogue else frozenset()
-            active = _compatible(draw(extra), chosen) if others else chosen
-        weave = interleave and not any(QUIRKS[q].sequential for q in active)
+            drawn = _compatible(draw(extra), chosen) if others else chosen
+        # The plan is drawn as the profiles drawn ask (calls one after the other for a sequential
+        # one), also when ``without`` switches them off: the same calls, on the strict wire.
+        weave = interleave and not any(QUIRKS[q].sequential for q in drawn)
         plan: Plan = draw(plan_strategies[weave, bare])
+        active = drawn - without
         return Drawn(shape.render(draw, plan, active | shaped | on), active)
 
     return rendered()

@@ -36,6 +36,7 @@ def run(args: argparse.Namespace) -> int:
         database=args.database,
         workers=args.workers,
         min_coverage=args.min_coverage,
+        providers=args.providers,
     )
     if args.like:
         from toolwire.engines.checking import learned

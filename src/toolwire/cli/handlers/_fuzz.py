@@ -7,6 +7,8 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from toolwire.engines.fuzzing import PROPERTIES, Counterexample, FuzzRun, Outcome
+from toolwire.properties import SENDERS
+from toolwire.protocols import QUIRKS
 
 __all__ = ["counterexample_text", "render_fuzz", "render_replay", "reproduces"]
 
@@ -18,8 +20,10 @@ def _line(value: Any) -> str:
 def counterexample_text(found: Counterexample, saved: str | None, how: str = "minimal") -> list[str]:
     """A counterexample as report lines: the input, the output events that show it, where it is saved."""
     lines = [f"FAIL {_name(found)}: {found.message}"]
-    if found.quirks:  # shrinking drops the profiles a finding does not need
+    if found.quirks:  # the profiles the input was drawn with and shows; its cause is among them
         lines.append(f"  quirk profiles: {found.quirks}")
+    if found.cause:
+        lines.append(f"  finding: {found.finding} (without {' or '.join(found.cause)} the same input passes)")
     lines.append(f"  input ({len(found.input)} events, {how}):")
     lines.extend(f"    {_line(event)}" for event in found.input)
     if found.output is not None:
@@ -38,8 +42,28 @@ def counterexample_text(found: Counterexample, saved: str | None, how: str = "mi
 
 
 def _name(found: Counterexample) -> str:
-    """How a FAIL line names a finding: its property, and how it broke (each usable with --ignore)."""
-    return f"{found.property} [{found.kind}]" if found.kind else found.property
+    """How a FAIL line names a finding: its property, how it broke, and what it needs (each usable
+    with --ignore)."""
+    name = f"{found.property} [{found.kind}]" if found.kind else found.property
+    return f"{name}, needs {' + '.join(found.cause)}" if found.cause else name
+
+
+def senders(cause: tuple[str, ...]) -> list[str]:
+    """The providers known to send every quirk profile of ``cause``, as a report names them."""
+    named = [set(QUIRKS[q].providers) if q in QUIRKS else set() for q in cause]
+    common = set.intersection(*named) if named else set()
+    return [SENDERS[p] for p in SENDERS if p in common]
+
+
+def _audience(cause: tuple[str, ...]) -> str:
+    """The heading of the findings that need ``cause``: the profiles and who sends them."""
+    sent = senders(cause)
+    who = f"sent by {_joined(sent)}" if sent else "no provider is recorded sending it"
+    return f"needs {' + '.join(cause)}: {who}"
+
+
+def _joined(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _header(run: FuzzRun) -> str:
@@ -87,6 +111,11 @@ def render_fuzz(run: FuzzRun, fmt: str = "text") -> str:
                 "problems": list(run.problems),
                 "exit_code": run.exit_code,
                 "findings": len(run.counterexamples),
+                "strict_wire": sum(1 for c in run.counterexamples if not c.cause),
+                "provider_shapes": sum(1 for c in run.counterexamples if c.cause),
+                "providers": list(run.providers) if run.providers is not None else None,
+                "cause_runs": run.cause_tests,
+                "slow": round(run.slow, 2) if run.slow is not None else None,
                 "ignored": run.ignored,
                 "coverage": run.coverage.to_json(),
                 "min_coverage": run.min_coverage,
@@ -95,6 +124,7 @@ def render_fuzz(run: FuzzRun, fmt: str = "text") -> str:
                     | {
                         "saved": str(run.saved[c.finding]) if c.finding in run.saved else None,
                         "examples": run.hits.get(c.finding, 0),
+                        "sent_by": senders(c.cause) if c.cause else None,
                     }
                     for c in run.counterexamples
                 ],
@@ -105,9 +135,18 @@ def render_fuzz(run: FuzzRun, fmt: str = "text") -> str:
     if fmt == "junit":
         return _junit(run)
     lines = [_header(run)]
-    for found in run.counterexamples:
+    strict = [c for c in run.counterexamples if not c.cause]
+    shaped = [c for c in run.counterexamples if c.cause]
+    if strict and shaped:
+        lines.append("== on the strict wire (no provider deviation needed: every user hits these)")
+    for found in strict:
         saved = run.saved.get(found.finding)
         lines.extend(counterexample_text(found, str(saved) if saved else None))
+    for cause in sorted({c.cause for c in shaped}):
+        lines.append(f"== {_audience(cause)}")
+        for found in (c for c in shaped if c.cause == cause):
+            saved = run.saved.get(found.finding)
+            lines.extend(counterexample_text(found, str(saved) if saved else None))
     rate = run.examples / run.seconds if run.seconds else 0.0
     shrinking = f" (+{run.shrinks} shrinking)" if run.shrinks else ""
     summary = (
@@ -117,9 +156,11 @@ def render_fuzz(run: FuzzRun, fmt: str = "text") -> str:
     count = len(run.counterexamples)
     if count:
         summary += f"{count} distinct finding{'s' if count != 1 else ''}"
-        needed = sorted({q for c in run.counterexamples for q in (c.quirks or "").split(",") if q})
-        if run.swarm:
-            summary += f"; quirk profiles the findings needed: {', '.join(needed) or 'none'}"
+        causes = sorted({c.cause for c in run.counterexamples if c.cause})
+        plain = sum(1 for c in run.counterexamples if not c.cause)
+        summary += f": {plain} on the strict wire, {count - plain} needing a provider's shapes"
+        if causes:
+            summary += f" ({'; '.join(_audience(cause) for cause in causes)})"
     elif run.problems:
         summary += "no counterexample on the examples that finished, but part of the campaign was lost"
     else:
@@ -130,6 +171,11 @@ def render_fuzz(run: FuzzRun, fmt: str = "text") -> str:
     if run.ignored:
         summary += f"; ignored {', '.join(f'{k} ({n} examples)' for k, n in sorted(run.ignored.items()))}"
     lines.append(summary)
+    if run.slow is not None:
+        lines.append(
+            f"slow target ({run.slow:.1f} examples/s): its examples went to breadth: shorter traces, no "
+            "shrinking while searching, each finding shrunk once at the end, in the time kept for it"
+        )
     lines.extend(_coverage_lines(run))
     if not run.covered_enough:
         lines.append(
@@ -175,8 +221,9 @@ def _junit(run: FuzzRun) -> str:
     for found in run.counterexamples:
         saved = run.saved.get(found.finding)
         body = escape("\n".join(counterexample_text(found, str(saved) if saved else None)))
+        group = "toolwire.fuzz" + (f".needs.{'+'.join(found.cause)}" if found.cause else "")
         cases.append(
-            f'  <testcase classname="toolwire.fuzz" name={quoteattr(found.finding)}>'
+            f"  <testcase classname={quoteattr(group)} name={quoteattr(found.finding)}>"
             f"<failure message={quoteattr(found.message)}>{body}</failure></testcase>"
         )
     suite = quoteattr(f"{run.target} {run.source}->{run.destination}")
@@ -188,10 +235,11 @@ def _junit(run: FuzzRun) -> str:
 
 
 def reproduces(saved: Counterexample, outcome: Outcome) -> bool:
-    """The saved finding still occurs on its input (an older file without a kind: its property)."""
+    """The saved finding's symptom still occurs on its input (an older file without a kind: its
+    property); its cause is in the input, which is replayed as saved."""
     faults = outcome.faults()
     if saved.kind:
-        return any(f.finding == saved.finding for f in faults)
+        return any(f.finding == saved.symptom for f in faults)
     return any(f.property == saved.property for f in faults) if saved.property else bool(faults)
 
 

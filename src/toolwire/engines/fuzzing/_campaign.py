@@ -37,19 +37,18 @@ from toolwire.engines._core._events import (
     Progress,
     Started,
 )
-from toolwire.engines.fuzzing._counterexample import Counterexample
+from toolwire.engines.fuzzing._cause import Causes, Mode
+from toolwire.engines.fuzzing._counterexample import Counterexample, finding_id
 from toolwire.engines.fuzzing._coverage import Coverage, Watch
 from toolwire.engines.fuzzing._handlers import SaveCounterexamples
-from toolwire.engines.fuzzing._judge import MUTATIONS, Fault, Outcome, judge
+from toolwire.engines.fuzzing._inputs import catalogue_size, drawn, inputs, shapes
+from toolwire.engines.fuzzing._judge import Fault, Outcome, judge
 from toolwire.engines.fuzzing._options import FuzzOptions, deviated, hypothesis_folder, waiting
 from toolwire.engines.fuzzing._rounds import _interrupted, _Interrupts, _Resteer, _round, _Spent, _Tripped
 from toolwire.engines.fuzzing._run import FuzzRun, _ordered
-from toolwire.engines.fuzzing._steer import Example, Signature, Steering, steered
+from toolwire.engines.fuzzing._steer import Example, Signature, Steering
 from toolwire.engines.fuzzing._targets import Target, TargetRecipe, load_target
 from toolwire.engines.fuzzing._workers import _fan_out
-from toolwire.protocols import get_protocol, mutate
-from toolwire.protocols._shapes import shapes_of
-from toolwire.protocols._traces import Drawn, drawn_traces, swarm_profiles
 
 __all__ = ["Campaign", "FuzzRun", "fuzz", "fuzz_with", "hypothesis_home"]
 
@@ -60,34 +59,20 @@ PROGRESS_EVERY = 0.25
 
 #: How often (in examples) a round checks whether it should steer anew.
 RESTEER_EVERY: Final = 10
-
-
-def _inputs(
-    options: FuzzOptions, signatures: Sequence[Signature] = (), plain: bool = False
-) -> st.SearchStrategy[Example]:
-    """The campaign's examples: valid traces of the source (a swarm of its quirk profiles by
-    default), damaged with ``--mutate``, drawn away from the ``signatures`` of what was found
-    (and half of them ``plain`` when nothing tells a finding apart)."""
-    source = options.source
-    valid = drawn_traces(
-        source, options.pinned, like=options.like, swarm=True, swarm_quirks=options.swarm, plain=plain
-    )
-    drawn: st.SearchStrategy[Drawn] = valid
-    if options.mutate:
-
-        @st.composite
-        def broken(draw: st.DrawFn) -> Drawn:
-            trace, quirks = draw(valid)
-            for name in draw(st.lists(st.sampled_from(MUTATIONS), max_size=2)):
-                trace = mutate(trace, source, name) or trace
-            return Drawn(trace, quirks)
-
-        drawn = broken()
-
-    def describe(example: Drawn) -> Example:
-        return Example(example.trace, example.quirks, frozenset(_shapes(example.trace, source)))
-
-    return steered(drawn, describe, signatures)
+#: A target that runs fewer examples a second than this is served as slow: shorter traces, each
+#: drawn again more often while it shows a held finding's signature, and shrinking cut short.
+SLOW: Final = 20.0
+#: The examples and seconds a campaign waits before it judges the target's speed.
+SLOW_AFTER: Final = (8, 1.5)
+#: A slow campaign's runs of the target one polish may spend shrinking a finding (its traces and
+#: drawings: :mod:`~toolwire.engines.fuzzing._inputs`) ...
+SLOW_SHRINKS: Final = 40
+#: ... runs a round that was shrinking when the target was found slow may go on shrinking ...
+SLOW_ROUND_SHRINKS: Final = 8
+#: ... the share of the time limit kept for those polishes (the search does not shrink) ...
+SLOW_RESERVE: Final = 0.25
+#: ... and how often (in examples) a slow round checks whether it should steer anew.
+SLOW_RESTEER_EVERY: Final = 30
 
 
 class Campaign:
@@ -105,7 +90,14 @@ class Campaign:
         self.signatures: tuple[Signature, ...] = ()
         self.plain = False
         self.round_examples, self.shrinking = 0, False
-        self.strategy = _inputs(options)
+        #: The target is slow (:data:`SLOW`): judged once, after :data:`SLOW_AFTER`.
+        self.slow: bool | None = None
+        #: Runs of the target this round has spent shrinking, and the findings it tripped.
+        self.round_shrinks, self.round_found = 0, set[str]()
+        self.strategy = inputs(options)
+        #: Whether the round's strategy serves a slow target.
+        self.slowed = False
+        self.causes = Causes(self._judge, self._redrawn)
         shaped = tuple(sorted(options.like)) if options.like is not None else ()
         self.result = FuzzRun(
             target.name,
@@ -116,12 +108,13 @@ class Campaign:
             options.quirks,
             options.mutate,
             shaped,
-            swarm=tuple(swarm_profiles(options.source)) if options.swarm else (),
+            swarm=options.swarm_profiles,
+            providers=options.providers,
             time_limit=options.seconds,
             ignoring=options.ignore,
             min_coverage=options.min_coverage,
             coverage=Coverage(
-                input_total=_catalogue_size(options.source), output_total=_catalogue_size(options.destination)
+                input_total=catalogue_size(options.source), output_total=catalogue_size(options.destination)
             ),
         )
         self.key = hashlib.sha256(
@@ -130,14 +123,16 @@ class Campaign:
             ).encode()
         ).digest()
         self.best: dict[str, Counterexample] = {}
-        #: Hypothesis's choices that drew each finding's best example, and the round's strategy
-        #: that read them (to shrink it again on its own).
-        self.choices: dict[str, tuple[tuple[Any, ...], st.SearchStrategy[Example]]] = {}
+        #: Hypothesis's choices that drew each finding's best example, the round's strategy that
+        #: read them and whether it drew plain examples (to shrink it again on its own).
+        self.choices: dict[str, tuple[tuple[Any, ...], st.SearchStrategy[Example], Mode]] = {}
         #: Findings a finished round has shrunk: later rounds look for others.
         self.done: set[str] = set()
         self.watch = Watch(self.result.coverage)
         self.started = time.monotonic()
         self.deadline = self.started + options.seconds if options.seconds is not None else None
+        #: When the search ends: the deadline, or earlier for a slow target (:data:`SLOW_RESERVE`).
+        self.searched = self.deadline if self.deadline is not None else float("inf")
         self.reported = -PROGRESS_EVERY
 
     def run(self) -> FuzzRun:
@@ -154,7 +149,7 @@ class Campaign:
                 self._search(database)
                 # Each finding's best example, shrunk once more on its own: while searching, an
                 # example that showed two findings could only count for one of them.
-                for finding in list(self.best):
+                for finding in sorted(self.best, key=lambda f: bool(self.best[f].cause)):
                     self.polish(finding)
         except _Spent:
             pass  # the time limit ended the polishing; the examples kept so far stand
@@ -196,9 +191,7 @@ class Campaign:
                     derandomize=False,
                     verbosity=Verbosity.quiet,
                     report_multiple_bugs=True,
-                    phases=(Phase.reuse, Phase.generate, Phase.shrink)
-                    if replay_first
-                    else (Phase.generate, Phase.shrink),
+                    phases=self._phases(replay_first),
                     suppress_health_check=list(HealthCheck),
                 )(seed(options.seed + round_number)(given(self.strategy)(self.attempt)))
                 test._hypothesis_internal_database_key = self.key  # type: ignore[attr-defined]
@@ -214,6 +207,13 @@ class Campaign:
         except _Spent as spent:
             result.stopped = spent.reason
 
+    def _phases(self, replay_first: bool) -> tuple[Phase, ...]:
+        """A round's phases: a slow target's rounds only generate (its findings are shrunk once,
+        by :meth:`polish`, in the time kept for it)."""
+        if self.slowed:
+            return (Phase.generate,)
+        return (Phase.reuse, Phase.generate, Phase.shrink) if replay_first else (Phase.generate, Phase.shrink)
+
     def _resteer(self) -> None:
         """End the round when the findings' signatures have changed since it began.
 
@@ -221,18 +221,21 @@ class Campaign:
         to shrink (ending the round would cut its shrinking short).
         """
         self.round_examples += 1
-        if self.shrinking or self.round_examples % RESTEER_EVERY:
+        if self.shrinking or self.round_examples % (SLOW_RESTEER_EVERY if self.slowed else RESTEER_EVERY):
             return
         if (self.steering.signatures(), self.steering.saturated()) != (self.signatures, self.plain):
+            raise _Resteer
+        if bool(self.slow) != self.slowed:
             raise _Resteer
 
     def _steer(self) -> None:
         """A new round draws away from every finding held so far (:mod:`~toolwire.engines.fuzzing._steer`)."""
         self.round_examples, self.shrinking = 0, False
+        self.round_shrinks, self.round_found = 0, set()
         signatures, plain = self.steering.signatures(), self.steering.saturated()
-        if (signatures, plain) != (self.signatures, self.plain):
-            self.signatures, self.plain = signatures, plain
-            self.strategy = _inputs(self.options, signatures, plain)
+        if (signatures, plain) != (self.signatures, self.plain) or bool(self.slow) != self.slowed:
+            self.signatures, self.plain, self.slowed = signatures, plain, bool(self.slow)
+            self.strategy = inputs(self.options, signatures, plain, bool(self.slow))
 
     def _judge(self, example: Example, watch: Watch | None = None) -> Outcome:
         options = self.options
@@ -269,37 +272,112 @@ class Campaign:
         result = self.result
         if result.examples >= self.options.limit:
             raise _Spent("max-examples")
-        if self.deadline is not None and time.monotonic() >= self.deadline:
+        if self.deadline is not None and time.monotonic() >= self.searched:
             raise _Spent("time-limit")
         result.examples += 1
         self._progress()
+        self._judge_speed()
+        if self.shrinking and self.slow:
+            self.round_shrinks += 1
+            if self.round_shrinks > SLOW_ROUND_SHRINKS:
+                # A slow target's examples go to finding more: the polish shrinks this one later.
+                self.done.update(self.round_found)
+                raise _Resteer
         outcome = self._judge(example, self.watch)
         judged = outcome.judged if outcome.judged is not None else example.trace
-        result.coverage.add(set(example.features), _shapes(outcome.output, self.options.destination))
+        result.coverage.add(set(example.features), shapes(outcome.output, self.options.destination))
         fresh = []
         steering = {s.finding for s in self.signatures if s.finding in self.done}
-        faults = outcome.faults()
-        self.steering.observe(example, (fault.finding for fault in faults))
-        for fault in faults:
-            if fault.names() & set(result.ignoring):
-                result.ignored[fault.finding] = result.ignored.get(fault.finding, 0) + 1
-                if fault.finding not in steering:
-                    self.steering.hold(fault.finding, example, (len(judged), len(json.dumps(judged))))
-            elif fault.finding not in self.done:
-                result.hits[fault.finding] = result.hits.get(fault.finding, 0) + 1
-                result.first_seen.setdefault(fault.finding, time.monotonic() - self.started)
-                fresh.append(fault)
+        made = current_build_context().data.choices
+        keyed = self._keyed(outcome.faults(), example, made, (self.plain, self.slowed))
+        self.steering.observe(example, (key for _, key, _ in keyed))
+        for fault, key, cause in keyed:
+            if (fault.names() | {key}) & set(result.ignoring):
+                result.ignored[key] = result.ignored.get(key, 0) + 1
+                if key not in steering:
+                    self.steering.hold(key, example, (len(judged), len(json.dumps(judged))), cause)
+            elif key not in self.done:
+                result.hits[key] = result.hits.get(key, 0) + 1
+                result.first_seen.setdefault(key, time.monotonic() - self.started)
+                fresh.append((fault, key, cause))
+        if self.slowed:
+            # No shrinking in a slow round: each finding keeps its smallest example so far.
+            for fault, key, cause in keyed:
+                if key in result.hits and not (fault.names() | {key}) & set(result.ignoring):
+                    self._hold(judged, outcome, fault, example, cause, key, made)
+            self._resteer()
+            return
         if not fresh:
             self._resteer()
             return
         self.shrinking = True
-        made = current_build_context().data.choices
-        for fault in fresh:
-            found = self._counterexample(judged, outcome, fault, example.shown)
-            if self.keep(found):
-                self.choices[fault.finding] = (made, self.strategy)
-                self.steering.hold(fault.finding, example, found.key())
-        raise _Tripped.named(fresh[0].finding, self.best[fresh[0].finding])
+        self.round_found.update(key for _, key, _ in fresh)
+        for fault, key, cause in fresh:
+            self._hold(judged, outcome, fault, example, cause, key, made)
+        first = fresh[0][1]
+        raise _Tripped.named(first, self.best[first])
+
+    def _hold(
+        self,
+        judged: Wire,
+        outcome: Outcome,
+        fault: Fault,
+        example: Example,
+        cause: frozenset[str],
+        key: str,
+        made: Sequence[Any],
+    ) -> None:
+        """Keep ``example`` as ``key``'s counterexample when it is the first or the smallest."""
+        found = self._counterexample(judged, outcome, fault, example.shown, cause)
+        if self.keep(found):
+            self.choices[key] = (tuple(made), self.strategy, (self.plain, self.slowed))
+            self.steering.hold(key, example, found.key(), cause)
+
+    def _judge_speed(self) -> None:
+        """Once :data:`SLOW_AFTER` has passed, judge whether the target is slow (:data:`SLOW`)."""
+        if self.slow is not None:
+            return
+        elapsed = time.monotonic() - self.started
+        examples = self.result.examples + self.result.shrinks + self.causes.tests
+        if examples < SLOW_AFTER[0] or elapsed < SLOW_AFTER[1]:
+            return
+        rate = examples / elapsed
+        self.slow = rate < SLOW
+        if self.slow:
+            self.result.slow = rate
+            if self.deadline is not None and self.options.seconds is not None:
+                self.searched = self.deadline - SLOW_RESERVE * self.options.seconds
+
+    def _keyed(
+        self, faults: Sequence[Fault], example: Example, made: Sequence[Any], mode: Mode
+    ) -> list[tuple[Fault, str, frozenset[str]]]:
+        """Each fault with its finding's id and cause (:mod:`~toolwire.engines.fuzzing._cause`);
+        a fault ``--ignore`` sets aside by its symptom needs no cause."""
+        keyed = []
+        ignoring = set(self.result.ignoring)
+        known = {*self.best, *self.result.ignored}
+        for fault in faults:
+            if fault.names() & ignoring:
+                cause: frozenset[str] = frozenset()
+            else:
+                cause = self.causes.of(
+                    fault.finding,
+                    example,
+                    made,
+                    mode,
+                    known=known,
+                    examples=self.result.examples,
+                    slow=bool(self.slow),
+                )
+            keyed.append((fault, finding_id(fault.finding, cause), cause))
+        self.result.cause_tests = self.causes.tests
+        return keyed
+
+    def _redrawn(self, mode: Mode, without: frozenset[str]) -> st.SearchStrategy[Example]:
+        source, (plain, slow) = self.options.source, mode
+        return drawn(self.options, plain, without, slow).map(
+            lambda d: Example(d.trace, d.quirks, frozenset(shapes(d.trace, source)))
+        )
 
     def keep(self, found: Counterexample) -> bool:
         """Hold ``found`` when it is the first of its finding or smaller than the one held.
@@ -318,19 +396,28 @@ class Campaign:
     def polish(self, finding: str) -> None:
         """Shrink ``finding``'s best example on its own: only that finding counts as a failure."""
 
+        made, strategy, mode = self.choices[finding]
+        symptom = self.best[finding].symptom
+        spent = [0]
+
         def only(example: Example) -> None:
             if self.deadline is not None and time.monotonic() >= self.deadline:
                 raise _Spent("time-limit")
             self.result.shrinks += 1
+            spent[0] += 1
+            if self.slow and spent[0] > SLOW_SHRINKS:
+                raise _Resteer
             outcome = self._judge(example)
             judged = outcome.judged if outcome.judged is not None else example.trace
-            for fault in outcome.faults():
-                if fault.finding == finding:
-                    self.keep(self._counterexample(judged, outcome, fault, example.shown))
+            faults = [fault for fault in outcome.faults() if fault.finding == symptom]
+            choices = current_build_context().data.choices
+            # The same symptom from another cause is not this finding: the shrinker keeps its cause.
+            for fault, key, cause in self._keyed(faults, example, choices, mode):
+                if key == finding:
+                    self.keep(self._counterexample(judged, outcome, fault, example.shown, cause))
                     raise _Tripped.named(finding, self.best[finding])
 
         # Under the secondary key: Hypothesis takes a primary-key example as shrunk already.
-        made, strategy = self.choices[finding]
         start = InMemoryExampleDatabase()
         start.save(b"polish.secondary", choices_to_bytes(made))
         test = settings(
@@ -341,11 +428,11 @@ class Campaign:
             suppress_health_check=list(HealthCheck),
         )(seed(self.options.seed)(given(strategy)(only)))
         test._hypothesis_internal_database_key = b"polish"  # type: ignore[attr-defined]
-        with contextlib.suppress(_Tripped):
+        with contextlib.suppress(_Tripped, _Resteer):
             test()
 
     def _counterexample(
-        self, trace: Wire, outcome: Outcome, fault: Fault, quirks: frozenset[str]
+        self, trace: Wire, outcome: Outcome, fault: Fault, quirks: frozenset[str], cause: frozenset[str]
     ) -> Counterexample:
         result = self.result
         return Counterexample(
@@ -362,22 +449,8 @@ class Campaign:
             seed=result.seed,
             kind=fault.kind,
             exchange=outcome.exchange,
+            cause=tuple(sorted(cause)),
         )
-
-
-def _catalogue_size(protocol: str) -> int:
-    shapes = get_protocol(protocol).shapes
-    return len(shapes.features) if shapes is not None else 0
-
-
-def _shapes(trace: Wire | None, protocol: str) -> set[str]:
-    """The shape features of a trace, or none when it has none to show (no catalogue, unreadable)."""
-    if trace is None or get_protocol(protocol).shapes is None:
-        return set()
-    try:
-        return shapes_of(trace, protocol)
-    except Exception:  # an output too broken to describe: validity says what is wrong with it
-        return set()
 
 
 def _database(spec: str | None) -> Any:
@@ -429,6 +502,7 @@ def fuzz(
     database: str | None = None,
     workers: int = 1,
     min_coverage: float | None = None,
+    providers: Iterable[str] | None = None,
     handlers: Sequence[Handler] = (),
 ) -> FuzzRun:
     """Fuzz ``target`` (``module:function``, a callable, or a command) from ``source`` to ``destination``.
@@ -451,6 +525,12 @@ def fuzz(
     seeds sharing one database (a temporary folder unless given), and merges
     what they find.  Bad options are a :class:`~toolwire.errors.UsageError`,
     as from the CLI.
+
+    A finding is its symptom and its cause: the quirk profiles its example
+    cannot do without (``one-to-one:lost`` on the strict wire,
+    ``one-to-one:lost [index-0]`` with Mistral's and Ollama's shape), each
+    shrunk and saved on its own.  ``providers`` (``["mistral", "ollama"]``)
+    draws only the quirk profiles those providers are known to send.
     """
     options = FuzzOptions(
         source=source,
@@ -466,6 +546,7 @@ def fuzz(
         database=database,
         workers=workers,
         min_coverage=min_coverage,
+        providers=tuple(providers) if providers is not None and not isinstance(providers, str) else providers,  # type: ignore[arg-type]
     )
     wired: list[Handler] = [SaveCounterexamples(out)] if out is not None else []
     return fuzz_with(target, options, [*wired, *handlers])

@@ -12,7 +12,7 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from toolwire.engines.fuzzing._judge import Outcome
     from toolwire.engines.fuzzing._targets import Target
 
-__all__ = ["Counterexample", "file_name", "load_counterexample", "replay", "save", "smaller"]
+__all__ = ["Counterexample", "file_name", "finding_id", "load_counterexample", "replay", "save", "smaller"]
 
 Wire = list[dict[str, Any]]
 #: The keys older files wrote for ``mutate``, read in this order when ``mutate`` is absent.
@@ -53,11 +53,19 @@ class Counterexample:
     #: A gateway's whole exchange, turn by turn: the client's request, each upstream request and
     #: the mock provider's answer, the gateway's answer (credentials redacted); None for other targets.
     exchange: dict[str, Any] | None = None
+    #: The quirk profiles the input cannot do without (sorted; empty: the strict wire): drawn again
+    #: without any one of them, the same example no longer shows the symptom.
+    cause: tuple[str, ...] = ()
+
+    @builtins.property
+    def symptom(self) -> str:
+        """What broke: its property, and how it broke (``one-to-one:lost``)."""
+        return f"{self.property}:{self.kind}" if self.kind else self.property
 
     @builtins.property
     def finding(self) -> str:
-        """The finding this counterexample shows: its property, and how it broke."""
-        return f"{self.property}:{self.kind}" if self.kind else self.property
+        """The finding this counterexample shows: its symptom and its cause (:func:`finding_id`)."""
+        return finding_id(self.symptom, self.cause)
 
     def to_json(self) -> dict[str, Any]:
         """The saved form (``toolwire replay`` reads it back)."""
@@ -69,6 +77,8 @@ class Counterexample:
             "property": self.property,
             "kind": self.kind,
             "finding": self.finding,
+            "symptom": self.symptom,
+            "cause": list(self.cause),
             "message": self.message,
             "quirks": self.quirks,
             "mutate": self.mutate,
@@ -81,6 +91,13 @@ class Counterexample:
     def key(self) -> tuple[int, int]:
         """Smaller is better: fewer input events, then less text."""
         return (len(self.input), len(json.dumps(self.input)))
+
+
+def finding_id(symptom: str, cause: Iterable[str] = ()) -> str:
+    """A finding's id: its symptom alone on the strict wire (``one-to-one:lost``), with the quirk
+    profiles it needs after it otherwise (``one-to-one:lost [index-0]``)."""
+    needs = ",".join(sorted(cause))
+    return f"{symptom} [{needs}]" if needs else symptom
 
 
 def smaller(found: Counterexample, than: Counterexample | None) -> bool:
@@ -171,7 +188,9 @@ def load_counterexample(path: str | os.PathLike[str]) -> Counterexample:
     }  # fmt: skip
     wrong = [key for key, kind in expected.items() if key in data and not isinstance(data[key], kind)]
     wrong += [key for key in ("seed",) if isinstance(data.get(key), bool)]
-    shown = data.get("showing", [])
+    shown, cause = data.get("showing", []), data.get("cause", [])
+    if not isinstance(cause, list) or not all(isinstance(name, str) for name in cause):
+        wrong.append("cause")
     if wrong or not all(isinstance(n, int) and not isinstance(n, bool) for n in shown):
         raise UsageError(f"{path}: the fields {', '.join(wrong) or 'showing'} have the wrong type")
     for key in ("input", "output"):
@@ -196,6 +215,8 @@ def load_counterexample(path: str | os.PathLike[str]) -> Counterexample:
         seed=int(data.get("seed", 0)),
         kind=str(data.get("kind", "")),
         exchange=data.get("exchange"),
+        # Files written before findings had causes carry none: their finding is their symptom.
+        cause=tuple(sorted(cause)),
     )
 
 

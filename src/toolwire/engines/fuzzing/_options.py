@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Final
 
 from toolwire.errors import UsageError
-from toolwire.protocols import QUIRKS, get_protocol
+from toolwire.properties import SENDERS
+from toolwire.protocols import QUIRKS, get_protocol, quirks_for
 from toolwire.protocols._relations import damageable
 
 __all__ = [
@@ -120,6 +121,9 @@ class FuzzOptions:
     database: str | None = None
     workers: int = 1
     min_coverage: float | None = None
+    #: The providers a user routes (``--providers``, keys of :data:`~toolwire.properties.SENDERS`):
+    #: the swarm draws only the quirk profiles they are known to send.  None: every profile.
+    providers: tuple[str, ...] | None = None
     #: The pinned quirk profiles' rules every input breaks on purpose (derived; a swarm adds per example).
     deviates: frozenset[str] = field(init=False, default=frozenset())
 
@@ -156,6 +160,17 @@ class FuzzOptions:
             set_(self, "like", tuple(self.like))
         if self.quirks is not None and not isinstance(self.quirks, str):
             raise UsageError(f"quirks takes comma-separated profile names, not {self.quirks!r}")
+        if self.providers is not None:
+            if isinstance(self.providers, str) or not all(isinstance(p, str) for p in self.providers):
+                raise UsageError(f"providers takes a list of provider names, not {self.providers!r}")
+            unknown = sorted(set(self.providers) - set(SENDERS))
+            if unknown:
+                raise UsageError(
+                    f"--providers: no provider {', '.join(map(repr, unknown))}; known: {', '.join(SENDERS)}"
+                )
+            if self.quirks is not None or self.like is not None:
+                raise UsageError("--providers picks the swarm's quirk profiles: not with --quirks or --like")
+            set_(self, "providers", tuple(self.providers))
         set_(self, "deviates", deviated(self.pinned))
 
     @property
@@ -169,6 +184,17 @@ class FuzzOptions:
     def swarm(self) -> bool:
         """Each example switches a random few of the source's quirk profiles on (the default)."""
         return self.quirks is None and self.like is None
+
+    @property
+    def swarm_profiles(self) -> tuple[str, ...]:
+        """The quirk profiles the swarm switches on at random: every profile of the source, or those
+        of the providers named (``--providers``); none when profiles are pinned."""
+        if not self.swarm:
+            return ()
+        names = quirks_for(self.source)
+        if self.providers is None:
+            return tuple(names)
+        return tuple(n for n in names if not set(QUIRKS[n].providers).isdisjoint(self.providers))
 
     @property
     def limit(self) -> int:

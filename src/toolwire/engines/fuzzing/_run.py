@@ -29,6 +29,8 @@ class FuzzRun:
     like: tuple[str, ...] = ()
     #: The quirk profiles each example switched a random few of on (the default), empty when pinned.
     swarm: tuple[str, ...] = ()
+    #: The providers whose profiles the swarm drew (``--providers``); None: every profile.
+    providers: tuple[str, ...] | None = None
     examples: int = 0
     seconds: float = 0.0
     #: One minimal counterexample per distinct finding, in :data:`PROPERTIES` order.
@@ -49,6 +51,10 @@ class FuzzRun:
     hits: dict[str, int] = field(default_factory=dict)
     #: Runs of the target spent shrinking each finding once more on its own, after the search.
     shrinks: int = 0
+    #: Runs of the target spent telling each finding's cause (:mod:`~._cause`).
+    cause_tests: int = 0
+    #: The target's examples a second when it was judged slow and served so (None: it was not).
+    slow: float | None = None
     #: Seconds into the campaign when each finding was first tripped.
     first_seen: dict[str, float] = field(default_factory=dict)
     coverage: Coverage = field(default_factory=Coverage)
@@ -92,12 +98,14 @@ class FuzzRun:
             self,
             examples=self.examples + other.examples,
             shrinks=self.shrinks + other.shrinks,
+            cause_tests=self.cause_tests + other.cause_tests,
             seconds=max(self.seconds, other.seconds),
             counterexamples=_ordered(best.values()),
             saved={**other.saved, **self.saved},
             interrupted=interrupted,
             stopped="interrupted" if interrupted else self.stopped,
             note=self.note or other.note,
+            slow=min((r for r in (self.slow, other.slow) if r is not None), default=None),
             problems=self.problems + other.problems,
             ignored=_added(self.ignored, other.ignored),
             hits=_added(self.hits, other.hits),
@@ -114,4 +122,6 @@ def _added(one: Mapping[str, int], other: Mapping[str, int]) -> dict[str, int]:
 
 
 def _ordered(found: Iterable[Counterexample]) -> list[Counterexample]:
-    return sorted(found, key=lambda c: (PROPERTIES.index(c.property), c.kind))
+    """Findings on the strict wire first, then those that need a provider's shapes; each group in
+    :data:`PROPERTIES` order."""
+    return sorted(found, key=lambda c: (bool(c.cause), PROPERTIES.index(c.property), c.kind, c.cause))

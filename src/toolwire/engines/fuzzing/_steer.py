@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple
 
 from hypothesis import strategies as st
+from hypothesis.control import current_build_context
 
 from toolwire.protocols import QUIRKS
 
@@ -35,11 +36,16 @@ STRONG: Final = 0.9
 
 
 class Example(NamedTuple):
-    """One generated input: its trace, the quirk profiles it was drawn with, its shape features."""
+    """One generated input: its trace, the quirk profiles it was drawn with, its shape features.
+
+    ``start`` is where its own draw begins among the test case's choices (a steered example may
+    follow drawings it set aside): those choices, drawn again, give this example again.
+    """
 
     trace: list[dict[str, Any]]
     quirks: frozenset[str]
     features: frozenset[str]
+    start: int = 0
 
     @property
     def shown(self) -> frozenset[str]:
@@ -93,6 +99,9 @@ class Steering:
     together: dict[str, Counter[str]] = field(default_factory=dict)
     #: Each finding's smallest example so far: (its size, its marks).
     held: dict[str, tuple[tuple[int, int], frozenset[str]]] = field(default_factory=dict)
+    #: The marks of each finding's cause: examples that show them and its other telling marks are
+    #: drawn again, so that the same symptom from another cause surfaces.
+    needed: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def observe(self, example: Example, findings: Iterable[str]) -> None:
         """Count ``example``'s marks, and the ``findings`` it tripped (held ones included)."""
@@ -103,17 +112,25 @@ class Steering:
             self.tripped[finding] += 1
             self.together.setdefault(finding, Counter()).update(shown)
 
-    def hold(self, finding: str, example: Example, size: tuple[int, int]) -> None:
-        """Steer away from ``finding``, as shown by ``example`` (kept when the smallest so far)."""
+    def hold(
+        self, finding: str, example: Example, size: tuple[int, int], cause: frozenset[str] = frozenset()
+    ) -> None:
+        """Steer away from ``finding``, as shown by ``example`` (kept when the smallest so far);
+        the quirk profiles of its ``cause`` are always part of its signature."""
         current = self.held.get(finding)
         if current is None or size < current[0]:
             self.held[finding] = (size, marks(example))
+            self.needed[finding] = frozenset(f"quirk:{name}" for name in cause)
 
     def signatures(self) -> tuple[Signature, ...]:
         """One signature per held finding, of the marks that go with it; none empty."""
         found = []
         for finding, (_, shown) in sorted(self.held.items()):
-            alternatives = {self._telling(finding, shown), *(frozenset({m}) for m in self._strong(finding))}
+            cause = self.needed.get(finding, frozenset())
+            alternatives = {
+                self._telling(finding, shown) | cause,
+                *(frozenset({m}) | cause for m in self._strong(finding)),
+            }
             alternatives.discard(frozenset())
             if alternatives:
                 found.append(Signature(finding, tuple(sorted(alternatives, key=sorted))))
@@ -157,6 +174,7 @@ def steered(
     drawn: st.SearchStrategy[Any],
     describe: Any,
     signatures: Sequence[Signature],
+    tries: int = TRIES,
 ) -> st.SearchStrategy[Example]:
     """Examples of ``drawn`` (via ``describe``), each drawn again while it matches a signature.
 
@@ -169,10 +187,11 @@ def steered(
     @st.composite
     def away(draw: st.DrawFn) -> Example:
         example: Example = describe(draw(drawn))
-        for _ in range(TRIES - 1):
+        for _ in range(tries - 1):
             if not _matched(example, signatures):
                 break
-            example = describe(draw(drawn))
+            start = len(current_build_context().data.choices)
+            example = describe(draw(drawn))._replace(start=start)
         return example
 
     return away()
