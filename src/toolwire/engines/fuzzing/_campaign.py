@@ -66,7 +66,7 @@ SLOW: Final = 20.0
 SLOW_AFTER: Final = (8, 1.5)
 #: A slow campaign's runs of the target one polish may spend shrinking a finding (its traces and
 #: drawings: :mod:`~toolwire.engines.fuzzing._inputs`) ...
-SLOW_SHRINKS: Final = 40
+SLOW_SHRINKS: Final = 20
 #: ... runs a round that was shrinking when the target was found slow may go on shrinking ...
 SLOW_ROUND_SHRINKS: Final = 8
 #: ... the share of the time limit kept for those polishes (the search does not shrink) ...
@@ -131,8 +131,6 @@ class Campaign:
         self.watch = Watch(self.result.coverage)
         self.started = time.monotonic()
         self.deadline = self.started + options.seconds if options.seconds is not None else None
-        #: When the search ends: the deadline, or earlier for a slow target (:data:`SLOW_RESERVE`).
-        self.searched = self.deadline if self.deadline is not None else float("inf")
         self.reported = -PROGRESS_EVERY
 
     def run(self) -> FuzzRun:
@@ -272,7 +270,7 @@ class Campaign:
         result = self.result
         if result.examples >= self.options.limit:
             raise _Spent("max-examples")
-        if self.deadline is not None and time.monotonic() >= self.searched:
+        if self.deadline is not None and time.monotonic() >= self.deadline - self._kept():
             raise _Spent("time-limit")
         result.examples += 1
         self._progress()
@@ -333,6 +331,13 @@ class Campaign:
             self.choices[key] = (tuple(made), self.strategy, (self.plain, self.slowed))
             self.steering.hold(key, example, found.key(), cause)
 
+    def _kept(self) -> float:
+        """The seconds before the deadline a slow target's search ends, kept to shrink what it
+        found: :data:`SLOW_SHRINKS` runs a finding, at most :data:`SLOW_RESERVE` of the limit."""
+        if not self.slow or self.result.slow is None or self.options.seconds is None:
+            return 0.0
+        return min(SLOW_RESERVE * self.options.seconds, len(self.best) * SLOW_SHRINKS / self.result.slow)
+
     def _judge_speed(self) -> None:
         """Once :data:`SLOW_AFTER` has passed, judge whether the target is slow (:data:`SLOW`)."""
         if self.slow is not None:
@@ -345,8 +350,6 @@ class Campaign:
         self.slow = rate < SLOW
         if self.slow:
             self.result.slow = rate
-            if self.deadline is not None and self.options.seconds is not None:
-                self.searched = self.deadline - SLOW_RESERVE * self.options.seconds
 
     def _keyed(
         self, faults: Sequence[Fault], example: Example, made: Sequence[Any], mode: Mode
