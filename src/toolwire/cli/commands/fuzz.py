@@ -36,6 +36,7 @@ def run(args: argparse.Namespace) -> int:
         database=args.database,
         workers=args.workers,
         min_coverage=args.min_coverage,
+        strict=args.strict,
     )
     if args.like:
         from toolwire.engines.checking import learned

@@ -120,6 +120,7 @@ class Campaign:
             time_limit=options.seconds,
             ignoring=options.ignore,
             min_coverage=options.min_coverage,
+            strict=options.strict,
             coverage=Coverage(
                 input_total=_catalogue_size(options.source), output_total=_catalogue_size(options.destination)
             ),
@@ -246,6 +247,7 @@ class Campaign:
             deviates=options.deviates | deviated(example.quirks),
             watch=watch,
             unanswered_optional=waiting(example.quirks) or waiting(options.pinned),
+            strict=options.strict,
         )
 
     def _progress(self) -> None:
@@ -362,6 +364,7 @@ class Campaign:
             seed=result.seed,
             kind=fault.kind,
             exchange=outcome.exchange,
+            strict=self.options.strict,
         )
 
 
@@ -429,6 +432,7 @@ def fuzz(
     database: str | None = None,
     workers: int = 1,
     min_coverage: float | None = None,
+    strict: bool = False,
     handlers: Sequence[Handler] = (),
 ) -> FuzzRun:
     """Fuzz ``target`` (``module:function``, a callable, or a command) from ``source`` to ``destination``.
@@ -441,7 +445,9 @@ def fuzz(
     (``out=None`` saves nothing); a found finding no longer stops the search
     for others.  ``ignore`` names findings set aside (a property, a rule id, or
     ``property:kind``).  ``mutate`` feeds mutated history (for sanitizers), and
-    then only intact call/result pairs must survive.  The same ``seed`` gives
+    then only intact call/result pairs must survive.  ``strict`` makes an
+    output that breaks a warning rule a validity finding too (``--strict``;
+    by default validity counts error rules only).  The same ``seed`` gives
     the same run.  ``handlers`` get every event (``toolwire.engines`` lists them)
     after the saving; ``toolwire.engines.ShowProgress(sys.stderr)`` shows progress.
 
@@ -466,6 +472,7 @@ def fuzz(
         database=database,
         workers=workers,
         min_coverage=min_coverage,
+        strict=strict,
     )
     wired: list[Handler] = [SaveCounterexamples(out)] if out is not None else []
     return fuzz_with(target, options, [*wired, *handlers])

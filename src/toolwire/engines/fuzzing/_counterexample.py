@@ -53,6 +53,8 @@ class Counterexample:
     #: A gateway's whole exchange, turn by turn: the client's request, each upstream request and
     #: the mock provider's answer, the gateway's answer (credentials redacted); None for other targets.
     exchange: dict[str, Any] | None = None
+    #: Found under ``--strict`` (a warning rule broken counts): replay judges it so.
+    strict: bool = False
 
     @builtins.property
     def finding(self) -> str:
@@ -61,7 +63,7 @@ class Counterexample:
 
     def to_json(self) -> dict[str, Any]:
         """The saved form (``toolwire replay`` reads it back)."""
-        return {
+        saved = {
             "toolwire": __version__,
             "target": self.target,
             "from": self.source,
@@ -77,6 +79,8 @@ class Counterexample:
             "output": self.output,
             "showing": list(self.showing),
         } | ({"exchange": self.exchange} if self.exchange is not None else {})
+        # Absent without --strict: the files (and their names) of other runs stay as they were.
+        return saved | {"strict": True} if self.strict else saved
 
     def key(self) -> tuple[int, int]:
         """Smaller is better: fewer input events, then less text."""
@@ -167,7 +171,7 @@ def load_counterexample(path: str | os.PathLike[str]) -> Counterexample:
     expected: dict[str, type | tuple[type, ...]] = {
         "from": str, "to": str, "target": str, "property": str, "kind": str, "message": str,
         "quirks": (str, type(None)), mutate_key: bool, "seed": int, "showing": list,
-        "output": (list, type(None)), "exchange": (dict, type(None)),
+        "output": (list, type(None)), "exchange": (dict, type(None)), "strict": bool,
     }  # fmt: skip
     wrong = [key for key, kind in expected.items() if key in data and not isinstance(data[key], kind)]
     wrong += [key for key in ("seed",) if isinstance(data.get(key), bool)]
@@ -196,13 +200,15 @@ def load_counterexample(path: str | os.PathLike[str]) -> Counterexample:
         seed=int(data.get("seed", 0)),
         kind=str(data.get("kind", "")),
         exchange=data.get("exchange"),
+        strict=bool(data.get("strict", False)),
     )
 
 
 def replay(
     path: str | os.PathLike[str], target: str | Callable[..., Any] | Target, *, timeout: float = 5.0
 ) -> tuple[Counterexample, Outcome]:
-    """Re-run a saved counterexample's input through ``target``: the saved case and today's outcome."""
+    """Re-run a saved counterexample's input through ``target``: the saved case and today's outcome
+    (judged under ``--strict`` when the case was found so)."""
     from toolwire.engines.fuzzing._judge import judge
     from toolwire.engines.fuzzing._options import check_timeout, deviated, waiting
     from toolwire.engines.fuzzing._targets import load_target
@@ -221,6 +227,7 @@ def replay(
             mutate=saved.mutate,
             deviates=deviated(quirks),
             unanswered_optional=waiting(quirks),
+            strict=saved.strict,
         )
     finally:
         if loaded is not target:

@@ -120,6 +120,8 @@ class FuzzOptions:
     database: str | None = None
     workers: int = 1
     min_coverage: float | None = None
+    #: ``--strict``: an output that breaks a warning rule breaks validity (else error rules only).
+    strict: bool = False
     #: The pinned quirk profiles' rules every input breaks on purpose (derived; a swarm adds per example).
     deviates: frozenset[str] = field(init=False, default=frozenset())
 
@@ -185,13 +187,16 @@ class FuzzOptions:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ExploreOptions:
-    """What an exploration runs within its bounds: limits, timeout, mutation; valid once made."""
+    """What an exploration runs within its bounds: limits, timeout, mutation, strictness; valid once
+    made."""
 
     max_traces: int | None = None
     time_limit: float | str | None = None
     timeout: float = 5.0
     mutate: bool = False
     compare: bool = True
+    #: ``--strict``: an output that breaks a warning rule breaks validity (else error rules only).
+    strict: bool = False
 
     def __post_init__(self) -> None:
         message = "--timeout must be above 0 and --max-traces at least 1"
