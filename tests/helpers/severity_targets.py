@@ -1,18 +1,14 @@
 """Converters of the Responses stream (``openai-responses-stream`` to itself) whose output breaks a
 warning rule, an error rule, or no rule: what ``fuzz --strict`` and ``explore --strict`` judge.
 
-Each is a target as the CLI names one (``path/to/severity_targets.py:trailing``) and a callable the
-engines take.  Pure functions of their input: they copy, never change it.
+Each is a target as the CLI names one (``tests/helpers/severity_targets.py:trailing``, imported by
+path in a worker process: so this module imports nothing of the tests) and a callable the engines
+take.  Pure functions of their input: they copy, never change it.
 """
 
 from __future__ import annotations
 
 from typing import Any
-
-from helpers import layout
-
-#: This file, as a target's path (``f"{FILE}:trailing"``).
-FILE = layout.TESTS / "helpers" / "severity_targets.py"
 
 Wire = list[dict[str, Any]]
 
