@@ -4,7 +4,7 @@
 (:mod:`toolwire.cli.commands`, one module each); the handlers (:mod:`toolwire.cli.handlers`)
 print and write what the engines return or report.
 
-Exit codes: 0 clean, 1 violations found, 2 unusable input or usage.
+Exit codes: 0 clean, 1 violations found (with ``--strict``, warnings too), 2 unusable input or usage.
 """
 
 from __future__ import annotations
