@@ -177,6 +177,8 @@ def self_signed(folder: Path) -> tuple[str, str]:
 
 #: Traces of ``tests/data`` and a request that the proxy's tests send.
 RS7C = "openai-responses-stream/rs7c-two-items-one-call-id.sse"
+#: Breaks RS-7b alone, a warning (an event after response.completed).
+RS7B = "openai-responses-stream/rs7b-event-after-completed.sse"
 GOOD_RESPONSES = "openai-responses-stream/good-parallel-same-tool.sse"
 CHAT_STREAM = "openai-chat-stream/seed002-provider-stream.sse"
 RESPONSES_REQUEST = {"model": "gpt-4o", "input": [{"role": "user", "content": "weather?"}], "stream": True}

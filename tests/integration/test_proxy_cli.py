@@ -18,6 +18,7 @@ from helpers.proxy_support import (
     DATA,
     GOOD_RESPONSES,
     RESPONSES_REQUEST,
+    RS7B,
     RS7C,
     fake,
     free_port,
@@ -110,6 +111,52 @@ def test_the_cli_proxy_prints_its_summary_when_stopped_and_exits_by_what_it_saw(
         check=False,
     )
     assert check.returncode == code, check.stdout + check.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("trace", "strict", "code", "verdict"),
+    [
+        (RS7B, False, 0, "clean"),
+        (RS7B, True, 1, "warnings (failing: --strict)"),
+        (RS7C, True, 1, "violations"),
+        (GOOD_RESPONSES, True, 0, "clean"),
+    ],
+    ids=["warning", "warning-strict", "error-strict", "clean-strict"],
+)
+def test_the_cli_proxy_under_strict_fails_on_a_warning_it_saw(
+    tmp_path: Path, trace: str, strict: bool, code: int, verdict: str
+) -> None:
+    """A warning seen makes the exit 1 under --strict, and 0 without it (an error: 1 either way)."""
+    with serving(upstream_app()) as upstream:
+        port = free_port()
+        report = tmp_path / "findings.jsonl"
+        argv = ["proxy", "--upstream", upstream, "--listen", f"127.0.0.1:{port}", "--report", str(report)]
+        process = subprocess.Popen(
+            [sys.executable, "-m", "toolwire", *argv, *(["--strict"] * strict)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+        )
+        try:
+            assert process.stdout is not None
+            assert process.stdout.readline().startswith("toolwire proxy: listening on")
+            response = httpx.post(
+                f"http://127.0.0.1:{port}/v1/responses", json=RESPONSES_REQUEST, headers=fake(trace)
+            )
+            assert response.content == (DATA / trace).read_bytes()
+            deadline = time.time() + 20
+            while trace != GOOD_RESPONSES and not report.read_bytes() and time.time() < deadline:
+                time.sleep(0.05)
+            process.send_signal(signal.SIGTERM)
+            out, err = process.communicate(timeout=30)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+    assert process.returncode == code, err
+    assert out.splitlines()[-1].endswith(f"unreadable parts: {verdict}"), out
 
 
 def _children(pid: int) -> list[int]:

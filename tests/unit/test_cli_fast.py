@@ -17,7 +17,7 @@ WORDS = st.sampled_from(
     [
         "check", "-p", "--protocol", "--after", "--input-format", "--profile", "--format", "--for",
         "--protocol=x", "-px", "--", "-h", "--help", "-1", "-", "", "a.jsonl", "b.sse", "sse", "jsonl",
-        "json", "text", "auto", "eventstream", "openai-chat", "v11", "fuzz",
+        "json", "text", "auto", "eventstream", "openai-chat", "v11", "fuzz", "--strict",
     ]
 )  # fmt: skip
 
@@ -45,6 +45,7 @@ def test_a_plain_line_is_read_as_argparse_reads_it(words: list[str]) -> None:
         ["check", "a.sse", "b.sse", "-p", "openai-chat-stream", "--format", "json"],
         ["check", "--protocol", "openai-chat", "req.json", "--after", "-", "--profile", "v11"],
         ["check", "-", "--input-format", "sse", "-p", "-"],
+        ["check", "trace.jsonl", "--strict", "--format", "json"],
     ],
 )
 def test_common_lines_take_the_fast_path(words: list[str]) -> None:

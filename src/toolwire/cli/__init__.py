@@ -4,7 +4,7 @@
 (:mod:`toolwire.cli.commands`, one module each); the handlers (:mod:`toolwire.cli.handlers`)
 print and write what the engines return or report.
 
-Exit codes: 0 clean, 1 violations found, 2 unusable input or usage.
+Exit codes: 0 clean, 1 violations found (with ``--strict``, warnings too), 2 unusable input or usage.
 """
 
 from __future__ import annotations
@@ -19,23 +19,25 @@ from toolwire.errors import UsageError
 __all__ = ["main"]
 
 
-def _check_options() -> tuple[dict[str, tuple[str, tuple[str, ...]]], dict[str, Any]]:
-    """``check``'s options the fast reader reads, by spelling (destination, choices), and every
-    option's default: from the one table argparse is built from too
-    (:data:`toolwire.cli._options.CHECK_OPTIONS`)."""
+def _check_options() -> tuple[dict[str, tuple[str, tuple[str, ...], bool]], dict[str, Any]]:
+    """``check``'s options the fast reader reads, by spelling (destination, choices, whether it is a
+    flag, taking no value), and every option's default: from the one table argparse is built from
+    too (:data:`toolwire.cli._options.CHECK_OPTIONS`)."""
     from toolwire.cli._options import CHECK_OPTIONS
 
-    spellings = {flag: (o.dest, o.choices) for o in CHECK_OPTIONS if o.plain for flag in o.flags}
+    spellings = {
+        flag: (o.dest, o.choices, o.kind == "flag") for o in CHECK_OPTIONS if o.plain for flag in o.flags
+    }
     return spellings, {o.dest: o.default for o in CHECK_OPTIONS}
 
 
 def _plain_check(argv: Sequence[str]) -> SimpleNamespace | None:
     """The arguments of a plain ``check`` command line, read without building the parser.
 
-    Files in one run and ``check``'s one-word options, each as two words with a valid value: what
-    argparse reads from it, exactly (``tests/unit/test_cli_fast.py``).  Anything else (help,
-    ``--opt=value``, an abbreviation, a log option, an error) is None: argparse reads it, and says
-    what is wrong.
+    Files in one run, ``check``'s one-word options, each as two words with a valid value, and its
+    flags (``--strict``): what argparse reads from it, exactly (``tests/unit/test_cli_fast.py``).
+    Anything else (help, ``--opt=value``, an abbreviation, a log option, an error) is None: argparse
+    reads it, and says what is wrong.
     """
     if len(argv) < 2 or argv[0] != "check":
         return None
@@ -53,10 +55,13 @@ def _plain_check(argv: Sequence[str]) -> SimpleNamespace | None:
             continue
         last_was_file = False
         option = spellings.get(word)
+        if option is not None and option[2]:
+            values[option[0]] = True
+            continue
         value = next(words, None)
         if option is None or value is None or (value[:1] == "-" and value != "-"):
             return None
-        destination, choices = option
+        destination, choices, _ = option
         if choices and value not in choices:
             return None
         values[destination] = value

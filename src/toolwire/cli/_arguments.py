@@ -35,13 +35,16 @@ def parser() -> argparse.ArgumentParser:
     )
     presets = ", ".join(_presets())
     for option in CHECK_OPTIONS:
+        # A flag takes no value: argparse refuses choices and a metavar for it.
+        values: dict[str, Any] = {"choices": option.choices or None, "metavar": option.metavar}
+        if option.kind == "flag":
+            values = {}
         check.add_argument(
             *option.flags,
             dest=option.dest,
-            choices=option.choices or None,
             default=option.default,
-            metavar=option.metavar,
             help=None if option.help is None else option.help.format(names=names, presets=presets),
+            **values,
             **_KINDS[option.kind],
         )
 
@@ -160,6 +163,12 @@ def parser() -> argparse.ArgumentParser:
         help="generate traffic shaped like this recording of --from (repeatable): its shape features "
         "and the quirk profiles they match (toolwire shapes shows them)",
     )
+    fuzz.add_argument(
+        "--strict",
+        action="store_true",
+        help="fail on warnings too: an output that breaks a warning rule is a validity finding (exit 1); "
+        "without it, validity counts error rules only",
+    )
     fuzz.add_argument("--out", default="counterexamples", help="folder for counterexamples")
     fuzz.add_argument("--format", choices=("text", "json", "junit"), default="text")
     _gateway_options(fuzz)
@@ -217,6 +226,12 @@ def parser() -> argparse.ArgumentParser:
         help="stop after this long: 90s, 10m, 1h (a number alone is seconds); the run says so",
     )
     explore.add_argument("--timeout", type=float, default=5.0, metavar="S", help="per input (default 5 s)")
+    explore.add_argument(
+        "--strict",
+        action="store_true",
+        help="fail on warnings too: an output that breaks a warning rule is a counterexample (exit 1); "
+        "without it, validity counts error rules only",
+    )
     explore.add_argument("--out", default="counterexamples", help="folder for the counterexample")
     explore.add_argument(
         "--suite", metavar="DIR", help="write a transition-coverage suite of traces (JSON Lines)"
@@ -303,6 +318,12 @@ def parser() -> argparse.ArgumentParser:
         "--record", metavar="FILE", help="record the exchanges as a HAR file (.har) or a cassette (.yaml)"
     )
     proxy.add_argument(
+        "--strict",
+        action="store_true",
+        help="fail on warnings too: a rule warning seen makes the exit 1, as an error does (the summary "
+        "says it fails under --strict)",
+    )
+    proxy.add_argument(
         "--mitmproxy-addon-path",
         action="store_true",
         help="print the path of toolwire's mitmproxy addon (mitmdump -s PATH) and exit",
@@ -313,7 +334,12 @@ def parser() -> argparse.ArgumentParser:
 
 
 #: How argparse reads each kind of :class:`~toolwire.cli._options.Option`.
-_KINDS: dict[str, dict[str, Any]] = {"store": {}, "append": {"action": "append"}, "int": {"type": int}}
+_KINDS: dict[str, dict[str, Any]] = {
+    "store": {},
+    "append": {"action": "append"},
+    "int": {"type": int},
+    "flag": {"action": "store_true"},
+}
 
 
 class _Help(argparse.RawDescriptionHelpFormatter):
@@ -354,15 +380,17 @@ _EXAMPLES = {
 
 #: What each verb's exit codes mean.
 _EXITS = {
-    "check": "0 events were read and none broke a rule; 1 rule violations; "
-    "2 unreadable, unrecognised or empty input, or bad usage",
+    "check": "0 events were read and none broke a rule; 1 rule violations (with --strict, rule warnings "
+    "too); 2 unreadable, unrecognised or empty input, or bad usage",
     "ids": "0 the id is valid everywhere asked; 1 some protocol rejects it; 2 bad usage",
-    "fuzz": "0 no counterexample (and --min-coverage met); 1 counterexamples found or coverage "
-    "short; 2 bad usage, a target that cannot be loaded, or a --workers process lost (and nothing found); "
+    "fuzz": "0 no counterexample (and --min-coverage met); 1 counterexamples found (with --strict, an "
+    "output that breaks a warning rule is one) or coverage short; "
+    "2 bad usage, a target that cannot be loaded, or a --workers process lost (and nothing found); "
     "130 interrupted",
     "replay": "0 the saved case no longer fails; 1 it still fails; 2 bad usage or file",
-    "explore": "0 holds within the bounds; 1 a counterexample; 2 bad usage",
-    "proxy": "0 nothing broke a rule; 1 rule violations seen; 2 bad usage",
+    "explore": "0 holds within the bounds; 1 a counterexample (with --strict, an output that breaks a "
+    "warning rule is one); 2 cut short by a limit, or bad usage",
+    "proxy": "0 nothing broke a rule; 1 rule violations seen (with --strict, rule warnings too); 2 bad usage",
 }
 
 

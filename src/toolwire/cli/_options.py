@@ -15,29 +15,30 @@ __all__ = ["CHECK_OPTIONS", "Option"]
 
 
 class Option(NamedTuple):
-    """An option that takes a value: its spellings (the first is its help's), where argparse puts it,
-    the values it accepts (any when empty), its default and its help text (``{names}``: the
-    protocols; ``{presets}``: the log presets).
+    """An option: its spellings (the first is its help's), where argparse puts it, the values it
+    accepts (any when empty), its default and its help text (``{names}``: the protocols;
+    ``{presets}``: the log presets).
 
     ``kind`` is what argparse makes of the values: one word (``store``), every word given, in a list
-    (``append``), a whole number (``int``).  ``log``: given, it says FILE is a log of records (the
-    log check takes over).  The fast line reader reads the one-word options that are not ``log``'s;
-    a line with any other takes the parser's path.
+    (``append``), a whole number (``int``); a ``flag`` takes no value (True when given, else its
+    default, False).  ``log``: given, it says FILE is a log of records (the log check takes over).
+    The fast line reader reads the one-word options and the flags that are not ``log``'s; a line with
+    any other takes the parser's path.
     """
 
     flags: tuple[str, ...]
     dest: str
     choices: tuple[str, ...] = ()
-    default: str | None = None
+    default: str | bool | None = None
     metavar: str | None = None
     help: str | None = None
-    kind: Literal["store", "append", "int"] = "store"
+    kind: Literal["store", "append", "int", "flag"] = "store"
     log: bool = False
 
     @property
     def plain(self) -> bool:
         """Whether the fast line reader reads this option (else the line goes to argparse)."""
-        return self.kind == "store" and not self.log
+        return self.kind in ("store", "flag") and not self.log
 
 
 #: ``check``'s options, in the order its help lists them.
@@ -68,6 +69,14 @@ CHECK_OPTIONS: tuple[Option, ...] = (
         help="a variant of the protocol (`toolwire protocols` lists them)",
     ),
     Option(("--format",), "format", choices=("text", "json"), default="text"),
+    Option(
+        ("--strict",),
+        "strict",
+        default=False,
+        help="fail on warnings too: a rule warning makes the exit 1, as an error does (the report still "
+        "calls it a warning; its summary says it fails under --strict)",
+        kind="flag",
+    ),
     Option(
         ("--request",),
         "request",

@@ -75,8 +75,9 @@ def results(trace: list[Any], protocol: str) -> list[Result]:
     return [Result(*result) for result in reader(trace)] if reader else []
 
 
-def ledger(trace: list[Any], protocol: str) -> Ledger:
-    """Check ``trace`` and read its calls and results."""
+def ledger(trace: list[Any], protocol: str, *, warnings: bool = False) -> Ledger:
+    """Check ``trace`` and read its calls and results; its findings are the rules it breaks as
+    errors, and with ``warnings`` (``--strict``) those it breaks as warnings too."""
     spec = get_protocol(protocol)
     monitor = spec.make()
     monitor.finish(*monitor.consume((None, value, None) for value in trace))
@@ -84,7 +85,7 @@ def ledger(trace: list[Any], protocol: str) -> Ledger:
         calls = [Call(*call) for call in spec.calls(trace)]
     else:
         calls = [Call(*call) for turn in monitor.calls() for call in turn.calls]
-    findings = [f for f in monitor.findings if f.severity == "error"]
+    findings = [f for f in monitor.findings if warnings or f.severity == "error"]
     return Ledger(calls, results(trace, protocol), findings)
 
 

@@ -27,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
     if [*args.files, args.after].count("-") > 1:
         raise UsageError(STDIN_TWICE)
     fmt = None if args.input_format == "auto" else args.input_format
-    options = {"input_format": fmt, "after": args.after, "profile": args.profile}
+    options = {"input_format": fmt, "after": args.after, "profile": args.profile, "strict": args.strict}
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
     if args.jobs == 1 or not _worth_a_pool(args.files):
@@ -87,6 +87,7 @@ def _check_logs(args: argparse.Namespace) -> int:
         profile=args.profile,
         jobs=args.jobs,
         handlers=[print_part_failures],
+        strict=args.strict,
     )
     render = render_json if args.format == "json" else render_text
     print(render(reports))

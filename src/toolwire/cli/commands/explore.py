@@ -28,7 +28,11 @@ def run(args: argparse.Namespace) -> int:
     from toolwire.protocols import space_for
 
     options = ExploreOptions(
-        max_traces=args.max_traces, time_limit=args.time_limit, timeout=args.timeout, mutate=args.mutate
+        max_traces=args.max_traces,
+        time_limit=args.time_limit,
+        timeout=args.timeout,
+        mutate=args.mutate,
+        strict=args.strict,
     )
     quirks = frozenset(q for q in (args.quirks or "").split(",") if q)
     bounds = Bounds(

@@ -37,6 +37,7 @@ def run(args: argparse.Namespace) -> int:
         workers=args.workers,
         min_coverage=args.min_coverage,
         providers=args.providers,
+        strict=args.strict,
     )
     if args.like:
         from toolwire.engines.checking import learned

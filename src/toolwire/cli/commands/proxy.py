@@ -44,6 +44,7 @@ def run(args: argparse.Namespace) -> int:
         handlers=[outputs],
         record=args.record is not None,
         isolate=True,
+        strict=args.strict,
     )
 
     def started(address: str) -> None:

@@ -67,6 +67,12 @@ def render_text(reports: Sequence[Report]) -> str:
         warnings = len(report.findings) - errors
         unread = unreadable_parts(report.problems)
         verdict = "clean" if report.exit_code == 0 else "violations" if errors else "input errors"
+        if report.strict and warnings:
+            # The warnings fail the check: named so even beside errors, which fail it anyway.
+            verdict = verdict if errors else "warnings"
+            failing = "; failing: --strict"
+        else:
+            failing = ""
         unit = {"messages": "messages", "input": "input items"}.get(
             get_protocol(report.protocol).container or "", "events"
         )
@@ -75,7 +81,7 @@ def render_text(reports: Sequence[Report]) -> str:
             f"{report.source}: {report.protocol}, {report.events} {unit}, {calls} call{'s' * (calls != 1)} "
             f"and {results} result{'s' * (results != 1)} checked: {verdict} "
             f"({errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}, "
-            f"{unread} unreadable part{'s' * (unread != 1)})"
+            f"{unread} unreadable part{'s' * (unread != 1)}{failing})"
         )
     return "\n".join(out)
 
@@ -87,9 +93,12 @@ def _cut(message: str) -> str:
 
 
 def render_json(reports: Sequence[Report]) -> str:
-    """``{"reports": [...], "exit_code": n}``, one report per checked file."""
+    """``{"reports": [...], "exit_code": n}``, one report per checked file; ``"strict": true`` too when
+    they were judged under ``--strict`` (warnings counted in the exit codes)."""
     exit_code = max((r.exit_code for r in reports), default=0)
-    document = {"reports": [r.to_json() for r in reports], "exit_code": exit_code}
+    document: dict[str, object] = {"reports": [r.to_json() for r in reports], "exit_code": exit_code}
+    if any(r.strict for r in reports):
+        document["strict"] = True
     return orjson.dumps(document, option=orjson.OPT_INDENT_2).decode()
 
 

@@ -61,6 +61,7 @@ def render_exploration(run: Exploration, fmt: str = "text") -> str:
             "to": run.destination,
             "bounds": run.bounds,
             "mutate": run.mutate,
+            **({"strict": True} if run.strict else {}),  # absent without --strict
             "verdict": run.verdict,
             "exit_code": run.exit_code,
             "cut": run.cut,
@@ -76,6 +77,7 @@ def render_exploration(run: Exploration, fmt: str = "text") -> str:
         }
         return json.dumps(data, indent=2, ensure_ascii=False)
     damaged = ", each also damaged by every mutator and pair of mutators" if run.mutate else ""
+    damaged += ", warning rules failing (--strict)" if run.strict else ""
     route = f"{run.source} -> {run.destination}"
     lines = [f"toolwire explore {run.target}: {route} within {_bounds(run.bounds)}{damaged}"]
     lines.extend(

@@ -77,6 +77,8 @@ def _header(run: FuzzRun) -> str:
         bounds += ", damaged input (--mutate)"
     if run.ignoring:
         bounds += f", ignoring {', '.join(run.ignoring)}"
+    if run.strict:
+        bounds += ", warning rules fail (--strict)"
     return f"toolwire fuzz {run.target}: {run.source} -> {run.destination} ({bounds})"
 
 
@@ -119,6 +121,7 @@ def render_fuzz(run: FuzzRun, fmt: str = "text") -> str:
                 "ignored": run.ignored,
                 "coverage": run.coverage.to_json(),
                 "min_coverage": run.min_coverage,
+                **({"strict": True} if run.strict else {}),  # absent without --strict
                 "counterexamples": [
                     c.to_json()
                     | {

@@ -80,6 +80,9 @@ def render_summary(totals: ProxyTotals, fmt: str) -> str:
         return orjson.dumps({"summary": data}).decode()
     rules = ", ".join(f"{rule}: {count}" for rule, count in data["by_rule"].items())
     verdict = "violations" if data["exit_code"] else "clean" if not data["unreadable"] else "not all read"
+    if totals.strict and totals.warnings:
+        # The warnings fail the run: named so even beside errors, which fail it anyway.
+        verdict = f"{'violations' if totals.errors else 'warnings'} (failing: --strict)"
     return (
         f"toolwire proxy: {data['exchanges']} exchanges, {data['findings']} findings"
         + (f" ({rules})" if rules else "")

@@ -5,12 +5,12 @@ traffic (``check``, the log check, the proxy) makes these."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal
 
 from toolwire.properties import Finding
 
-__all__ = ["MAX_PROBLEMS", "Problem", "Report", "unreadable_parts"]
+__all__ = ["MAX_PROBLEMS", "Problem", "Report", "strictly", "unreadable_parts"]
 
 #: Input problems reported one by one; past this many, only their count.
 MAX_PROBLEMS: Final = 50
@@ -54,8 +54,9 @@ class Report:
     """What checking one trace found.
 
     ``exit_code`` is what ``toolwire check`` exits with for it: 1 when a rule
-    was broken (an error finding), else 2 when part of the input could not be
-    read, else 0.
+    was broken (an error finding, or with ``strict`` any finding: ``--strict``
+    fails on warnings too), else 2 when part of the input could not be read,
+    else 0.
     """
 
     source: str
@@ -75,6 +76,8 @@ class Report:
     results: int = field(default=0, compare=False)
     #: When ``protocol`` was detected: the protocol whose reading came next, if any read it.
     runner_up: str | None = field(default=None, compare=False)
+    #: Judged under ``--strict``: a warning fails the check as an error does (:func:`strictly`).
+    strict: bool = field(default=False, compare=False)
 
     @property
     def errors(self) -> list[Finding]:
@@ -88,10 +91,14 @@ class Report:
 
     @property
     def exit_code(self) -> int:
-        """1: rules broken; 2: input partly unreadable; 0: clean (a recording: its worst part's)."""
+        """1: rules broken (under ``strict``, warnings too); 2: input partly unreadable; 0: clean (a
+        recording: its worst part's)."""
+        return self._exit_code(self.strict)
+
+    def _exit_code(self, strict: bool) -> int:
         if self.parts:
-            return max(part.exit_code for part in self.parts)
-        if self.errors:
+            return max(part._exit_code(strict or part.strict) for part in self.parts)
+        if self.errors or (strict and self.findings):
             return 1
         if any(p.severity == "error" for p in self.problems):
             return 2
@@ -117,7 +124,16 @@ class Report:
             "findings": [f.to_json() for f in self.findings],
             "problems": [p.to_json() for p in self.problems],
         }
+        if self.strict:
+            out["strict"] = True  # warnings counted in exit_code (absent without --strict)
         if self.detected:
             # What detection chose (no -p) and the reading it was preferred to.
             out["detection"] = {"protocol": self.protocol, "runner_up": self.runner_up}
         return out
+
+
+def strictly(reports: Iterable[Report], strict: bool = True) -> list[Report]:
+    """``reports`` judged under ``--strict`` (a warning fails as an error does), or as they are."""
+    if not strict:
+        return list(reports)
+    return [replace(report, strict=True) for report in reports]

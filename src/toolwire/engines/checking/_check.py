@@ -37,11 +37,13 @@ def check(
     *,
     after: Iterable[Any] | None = None,
     profile: str | None = None,
+    strict: bool = False,
 ) -> Report:
     """Check a trace given as Python values: stream events, messages, or a request body.
 
     ``after`` is the stream the request followed, for the round-trip rules;
-    ``profile`` picks a variant of the protocol (``toolwire protocols`` lists them).
+    ``profile`` picks a variant of the protocol (``toolwire protocols`` lists them);
+    ``strict`` fails the report on a warning too (its ``exit_code`` is 1, as ``--strict``'s).
 
     >>> report = check([{"role": "tool", "tool_call_id": "call_1", "content": "Result"},
     ...                 {"role": "user", "content": "Hello"}], "openai-chat")
@@ -52,7 +54,8 @@ def check(
     values = [trace] if isinstance(trace, dict) else trace
     frames: Iterator[Frame] = ((None, value, None) for value in values)
     previous = None if after is None else _stream_before(spec, iter([(None, v, None) for v in after]))[0]
-    return _run(spec, frames, "<python>", [], None, previous, profile)
+    report = _run(spec, frames, "<python>", [], None, previous, profile)
+    return replace(report, strict=True) if strict else report
 
 
 def _run_quietly(

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, BinaryIO, Final
 
 from toolwire.engines._core._events import Handler, PartFailed, ReportReady
-from toolwire.engines._core._results import Problem, Report
+from toolwire.engines._core._results import Problem, Report, strictly
 from toolwire.engines.checking._check import (
     _EMPTY,
     _SAMPLE,
@@ -53,6 +53,7 @@ def check_path(
     after: str | os.PathLike[str] | None = None,
     profile: str | None = None,
     handlers: Sequence[Handler] = (),
+    strict: bool = False,
 ) -> list[Report]:
     """What ``toolwire check PATH`` reports: one report for a trace, one per request and response
     of a VCR cassette or HAR file, one per protocol of an OTLP JSON file (and of each file of a
@@ -64,13 +65,13 @@ def check_path(
     :attr:`Report.unreadable` saying why); only usage that is wrong for every file (an unknown
     protocol or profile, ``after`` without a protocol, standard input twice) raises
     :class:`UsageError`.  ``handlers`` are called with a :class:`ReportReady` event when the reports
-    are made.
+    are made.  ``strict`` judges them under ``--strict``: a warning fails as an error does.
 
     >>> reports = check_path("tests/data/recordings/crewai-anthropic-gzip.yaml")
     >>> [(r.source.split("#")[1], r.protocol, r.exit_code) for r in reports]
     [('1 request', 'anthropic-messages', 0), ('1 response', 'anthropic-message-response', 0)]
     """
-    reports = _check_path(path, protocol, input_format, after, profile)
+    reports = strictly(_check_path(path, protocol, input_format, after, profile), strict)
     for handler in handlers:
         handler(ReportReady(engine="check", source=str(path), reports=tuple(reports)))
     return reports
@@ -138,9 +139,10 @@ def check_file(
     input_format: InputFormat | None = None,
     after: str | os.PathLike[str] | None = None,
     profile: str | None = None,
+    strict: bool = False,
 ) -> Report:
     """Check a recorded trace on disk (``-`` reads standard input) as ``protocol``: :func:`check_path`
-    as one report.
+    as one report (``strict``: a warning fails it too).
 
     A recording's parts come as the report's :attr:`~Report.parts`, their findings and problems
     gathered into its own.  Anything wrong with the file, inside or out, is a :class:`Problem`.
@@ -149,13 +151,15 @@ def check_file(
     >>> report.exit_code, [part.protocol for part in report.parts]
     (0, ['anthropic-messages', ''])
     """
-    reports = check_path(path, protocol, input_format=input_format, after=after, profile=profile)
+    reports = check_path(
+        path, protocol, input_format=input_format, after=after, profile=profile, strict=strict
+    )
     if len(reports) == 1 and reports[0].source == str(path):
         return reports[0]
     findings = tuple(f for r in reports for f in r.findings)
     problems = tuple(p for r in reports for p in r.problems)
     events = sum(r.events for r in reports)
-    return Report(str(path), protocol, events, findings, problems, parts=tuple(reports))
+    return Report(str(path), protocol, events, findings, problems, parts=tuple(reports), strict=strict)
 
 
 def check_usage(
@@ -287,18 +291,20 @@ def check_paths(
     profile: str | None = None,
     jobs: int | None = None,
     handlers: Sequence[Handler] = (),
+    strict: bool = False,
 ) -> list[list[Report]]:
     """:func:`check_path` of each of ``paths``, in their order, on ``jobs`` processes (default: the
     CPU count): the files are the parts, the largest first, and a big JSON Lines log of request
     bodies is cut at line boundaries.  What it reports is what ``jobs=1`` does.  ``handlers`` are
     called with a :class:`PartFailed` event for each part whose check raised, as it is met, then a
-    :class:`ReportReady` per path, in order.
+    :class:`ReportReady` per path, in order.  ``strict``: a warning fails as an error does.
 
     >>> [[r.protocol for r in found] for found in check_paths(
     ...     ["tests/data/openai-chat/cc1-missing-id.json"], jobs=2)]
     [['openai-chat']]
     """
-    out = _check_paths(paths, protocol, input_format, after, profile, jobs, handlers)
+    checked = _check_paths(paths, protocol, input_format, after, profile, jobs, handlers)
+    out = [strictly(found, strict) for found in checked]
     for path, reports in zip(paths, out, strict=True):
         for handler in handlers:
             handler(ReportReady(engine="check", source=str(path), reports=tuple(reports)))

@@ -296,6 +296,8 @@ class Exploration:
     #: Where the counterexample is saved (filled by the saving handler).
     saved: Path | None = None
     mutate: bool = False
+    #: ``--strict``: an output that broke a warning rule was a counterexample too.
+    strict: bool = False
 
     @property
     def verdict(self) -> Verdict:
@@ -326,6 +328,7 @@ def explore(
     timeout: float = 5.0,
     mutate: bool = False,
     compare: bool = True,
+    strict: bool = False,
     out: str | os.PathLike[str] | None = "counterexamples",
     handlers: Sequence[Handler] = (),
 ) -> Exploration:
@@ -335,13 +338,19 @@ def explore(
     breadth first), and saves it under ``out`` (``out=None`` saves nothing).
     ``mutate`` also feeds each trace broken by every mutator and pair of
     mutators (for sanitizers).  ``compare`` measures the state space without
-    symmetry reduction too.  ``time_limit`` reads as for :func:`fuzz`
+    symmetry reduction too.  ``strict`` makes an output that breaks a warning
+    rule a counterexample too (``--strict``).  ``time_limit`` reads as for :func:`fuzz`
     (``"90s"``, ``"10m"`` or seconds).  ``handlers`` get every event after the
     saving.  Bad options are a :class:`~toolwire.errors.UsageError`, as from
     the CLI.
     """
     options = ExploreOptions(
-        max_traces=max_traces, time_limit=time_limit, timeout=timeout, mutate=mutate, compare=compare
+        max_traces=max_traces,
+        time_limit=time_limit,
+        timeout=timeout,
+        mutate=mutate,
+        compare=compare,
+        strict=strict,
     )
     wired: list[Handler] = [SaveCounterexamples(out, resolve=False)] if out is not None else []
     return explore_with(target, source, destination, bounds, options, [*wired, *handlers])
@@ -369,7 +378,14 @@ def explore_with(
     try:
         searched, unreduced = state_spaces(space, time_limit=options.seconds, compare=options.compare)
         run = Exploration(
-            loaded.name, source, destination, searched.bounds, searched, unreduced, mutate=options.mutate
+            loaded.name,
+            source,
+            destination,
+            searched.bounds,
+            searched,
+            unreduced,
+            mutate=options.mutate,
+            strict=options.strict,
         )
         emit(Started(engine="explore", target=loaded.name, source=source, destination=destination))
         if searched.cut is not None:
@@ -426,6 +442,7 @@ def _run_all(
                     mutate=run.mutate,
                     deviates=deviates,
                     unanswered_optional=unanswered_optional,
+                    strict=run.strict,
                 )
                 if outcome.verdict is not None:
                     judged = outcome.judged if outcome.judged is not None else given
@@ -454,6 +471,7 @@ def _counterexample(
         mutate=run.mutate,
         seed=0,
         kind=first.kind,
+        strict=run.strict,
     )
 
 

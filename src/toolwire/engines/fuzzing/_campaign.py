@@ -113,6 +113,7 @@ class Campaign:
             time_limit=options.seconds,
             ignoring=options.ignore,
             min_coverage=options.min_coverage,
+            strict=options.strict,
             coverage=Coverage(
                 input_total=catalogue_size(options.source), output_total=catalogue_size(options.destination)
             ),
@@ -247,6 +248,7 @@ class Campaign:
             deviates=options.deviates | deviated(example.quirks),
             watch=watch,
             unanswered_optional=waiting(example.quirks) or waiting(options.pinned),
+            strict=options.strict,
         )
 
     def _progress(self) -> None:
@@ -453,6 +455,7 @@ class Campaign:
             kind=fault.kind,
             exchange=outcome.exchange,
             cause=tuple(sorted(cause)),
+            strict=self.options.strict,
         )
 
 
@@ -506,6 +509,7 @@ def fuzz(
     workers: int = 1,
     min_coverage: float | None = None,
     providers: Iterable[str] | None = None,
+    strict: bool = False,
     handlers: Sequence[Handler] = (),
 ) -> FuzzRun:
     """Fuzz ``target`` (``module:function``, a callable, or a command) from ``source`` to ``destination``.
@@ -518,7 +522,9 @@ def fuzz(
     (``out=None`` saves nothing); a found finding no longer stops the search
     for others.  ``ignore`` names findings set aside (a property, a rule id, or
     ``property:kind``).  ``mutate`` feeds mutated history (for sanitizers), and
-    then only intact call/result pairs must survive.  The same ``seed`` gives
+    then only intact call/result pairs must survive.  ``strict`` makes an
+    output that breaks a warning rule a validity finding too (``--strict``;
+    by default validity counts error rules only).  The same ``seed`` gives
     the same run.  ``handlers`` get every event (``toolwire.engines`` lists them)
     after the saving; ``toolwire.engines.ShowProgress(sys.stderr)`` shows progress.
 
@@ -550,6 +556,7 @@ def fuzz(
         workers=workers,
         min_coverage=min_coverage,
         providers=tuple(providers) if providers is not None and not isinstance(providers, str) else providers,  # type: ignore[arg-type]
+        strict=strict,
     )
     wired: list[Handler] = [SaveCounterexamples(out)] if out is not None else []
     return fuzz_with(target, options, [*wired, *handlers])

@@ -56,6 +56,8 @@ class Counterexample:
     #: The quirk profiles the input cannot do without (sorted; empty: the strict wire): drawn again
     #: without any one of them, the same example no longer shows the symptom.
     cause: tuple[str, ...] = ()
+    #: Found under ``--strict`` (a warning rule broken counts): replay judges it so.
+    strict: bool = False
 
     @builtins.property
     def symptom(self) -> str:
@@ -69,7 +71,7 @@ class Counterexample:
 
     def to_json(self) -> dict[str, Any]:
         """The saved form (``toolwire replay`` reads it back)."""
-        return {
+        saved = {
             "toolwire": __version__,
             "target": self.target,
             "from": self.source,
@@ -87,6 +89,8 @@ class Counterexample:
             "output": self.output,
             "showing": list(self.showing),
         } | ({"exchange": self.exchange} if self.exchange is not None else {})
+        # Absent without --strict: the files (and their names) of other runs stay as they were.
+        return saved | {"strict": True} if self.strict else saved
 
     def key(self) -> tuple[int, int]:
         """Smaller is better: fewer input events, then less text."""
@@ -184,7 +188,7 @@ def load_counterexample(path: str | os.PathLike[str]) -> Counterexample:
     expected: dict[str, type | tuple[type, ...]] = {
         "from": str, "to": str, "target": str, "property": str, "kind": str, "message": str,
         "quirks": (str, type(None)), mutate_key: bool, "seed": int, "showing": list,
-        "output": (list, type(None)), "exchange": (dict, type(None)),
+        "output": (list, type(None)), "exchange": (dict, type(None)), "strict": bool,
     }  # fmt: skip
     wrong = [key for key, kind in expected.items() if key in data and not isinstance(data[key], kind)]
     wrong += [key for key in ("seed",) if isinstance(data.get(key), bool)]
@@ -217,13 +221,15 @@ def load_counterexample(path: str | os.PathLike[str]) -> Counterexample:
         exchange=data.get("exchange"),
         # Files written before findings had causes carry none: their finding is their symptom.
         cause=tuple(sorted(cause)),
+        strict=bool(data.get("strict", False)),
     )
 
 
 def replay(
     path: str | os.PathLike[str], target: str | Callable[..., Any] | Target, *, timeout: float = 5.0
 ) -> tuple[Counterexample, Outcome]:
-    """Re-run a saved counterexample's input through ``target``: the saved case and today's outcome."""
+    """Re-run a saved counterexample's input through ``target``: the saved case and today's outcome
+    (judged under ``--strict`` when the case was found so)."""
     from toolwire.engines.fuzzing._judge import judge
     from toolwire.engines.fuzzing._options import check_timeout, deviated, waiting
     from toolwire.engines.fuzzing._targets import load_target
@@ -242,6 +248,7 @@ def replay(
             mutate=saved.mutate,
             deviates=deviated(quirks),
             unanswered_optional=waiting(quirks),
+            strict=saved.strict,
         )
     finally:
         if loaded is not target:

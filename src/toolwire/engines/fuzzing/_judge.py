@@ -137,6 +137,7 @@ def judge(
     deviates: frozenset[str] = frozenset(),
     watch: Watch | None = None,
     unanswered_optional: bool = False,
+    strict: bool = False,
 ) -> Outcome:
     """Run ``target`` on ``trace`` and judge the output against every relation.
 
@@ -151,7 +152,9 @@ def judge(
     monitors.  A target that changes its input (``mutates``) is also judged on
     its output, against the input as it was generated.  ``unanswered_optional``:
     the input's calls without a result wait on the client, and are not owed
-    (:attr:`Quirk.unanswered_optional`).
+    (:attr:`Quirk.unanswered_optional`).  ``strict`` (``--strict``): an output that breaks a
+    warning rule breaks validity too, unless the input breaks that rule already (by default
+    validity counts error rules only; the input is judged by its error rules either way).
     """
     returns = round_trip(source, destination)
     # A worker converts its own copy of the input while this process copies and reads the input:
@@ -160,12 +163,16 @@ def judge(
     try:
         snapshot = copy.deepcopy(trace)
         with watch.input() if watch else contextlib.nullcontext():
-            before = ledger(snapshot, source)
+            before = ledger(snapshot, source, warnings=strict)
     except BaseException:
         with contextlib.suppress(TargetFailure):
             finish()  # the worker's answer, so that the next example does not read it
         raise
-    invalid = () if mutate else tuple(f for f in before.findings if f.rule not in deviates)
+    invalid = (
+        ()
+        if mutate
+        else tuple(f for f in before.findings if f.severity == "error" and f.rule not in deviates)
+    )
     try:
         output = finish()
     except TargetFailure as failure:
@@ -184,7 +191,7 @@ def judge(
         before.results = [r for r in before.results if r.id in kept]
     try:
         with watch.output() if watch else contextlib.nullcontext():
-            after = ledger(output, destination)
+            after = ledger(output, destination, warnings=strict)
     except Exception as exc:
         unread = TargetFailure("garbage", f"toolwire could not read the output: {exc!r}")
         return Outcome(
@@ -194,6 +201,11 @@ def judge(
             judged=snapshot,
             exchange=target.exchange(),
         )
+    if strict:
+        # A warning the input shows already, passed on, is the input's deviation, not the
+        # converter's (as a quirk profile's is): only the warnings the output adds count.
+        carried = {f.rule for f in before.findings}
+        after.findings = [f for f in after.findings if f.severity == "error" or f.rule not in carried]
     answered = {result.id for result in before.results}
     optional = [n for n, c in enumerate(before.calls) if c.id not in answered] if unanswered_optional else []
     broken = relate(before, after, exact_ids=returns, keep=keep, target=destination, optional=optional)

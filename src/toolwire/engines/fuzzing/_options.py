@@ -124,6 +124,8 @@ class FuzzOptions:
     #: The providers a user routes (``--providers``, keys of :data:`~toolwire.properties.SENDERS`):
     #: the swarm draws only the quirk profiles they are known to send.  None: every profile.
     providers: tuple[str, ...] | None = None
+    #: ``--strict``: an output that breaks a warning rule breaks validity (else error rules only).
+    strict: bool = False
     #: The pinned quirk profiles' rules every input breaks on purpose (derived; a swarm adds per example).
     deviates: frozenset[str] = field(init=False, default=frozenset())
 
@@ -211,13 +213,16 @@ class FuzzOptions:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ExploreOptions:
-    """What an exploration runs within its bounds: limits, timeout, mutation; valid once made."""
+    """What an exploration runs within its bounds: limits, timeout, mutation, strictness; valid once
+    made."""
 
     max_traces: int | None = None
     time_limit: float | str | None = None
     timeout: float = 5.0
     mutate: bool = False
     compare: bool = True
+    #: ``--strict``: an output that breaks a warning rule breaks validity (else error rules only).
+    strict: bool = False
 
     def __post_init__(self) -> None:
         message = "--timeout must be above 0 and --max-traces at least 1"

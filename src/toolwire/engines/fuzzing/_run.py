@@ -62,6 +62,8 @@ class FuzzRun:
     min_coverage: float | None = None
     #: What kept part of the campaign from finishing (a ``--workers`` process that died).
     problems: tuple[str, ...] = ()
+    #: ``--strict``: outputs that broke a warning rule were findings too.
+    strict: bool = False
 
     @property
     def covered_enough(self) -> bool:

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, BinaryIO
 
 from toolwire.engines._core._events import Handler, PartFailed, ReportReady
-from toolwire.engines._core._results import Report
+from toolwire.engines._core._results import Report, strictly
 from toolwire.engines.logs._envelopes import Preset, preset
 from toolwire.engines.logs._pipeline import LogFile, check_files
 from toolwire.engines.logs._reader import files_under, is_otlp_file
@@ -46,6 +46,7 @@ def check_log(
     profile: str | None = None,
     jobs: int | None = 1,
     handlers: Sequence[Handler] = (),
+    strict: bool = False,
 ) -> list[Report]:
     """Check the bodies logged in ``paths`` (files or folders), one :class:`Report` per file and protocol.
 
@@ -58,7 +59,8 @@ def check_log(
     record's meaning depends on another file's or line's: no ``group_by``, no joined batch halves,
     no OpenTelemetry file (:mod:`._plans`); the reports are the same.  ``handlers`` are called
     with a :class:`ReportReady` event per file once the reports are made (and a :class:`PartFailed`
-    for each part of a pool whose check raised, as it is met).
+    for each part of a pool whose check raised, as it is met).  ``strict`` judges the reports under
+    ``--strict``: a warning fails as an error does.
 
     >>> import json, tempfile, os
     >>> record = {"session": "s1", "body": {"messages": [
@@ -102,7 +104,7 @@ def check_log(
             )
     if reports is None:
         reports = check_files(files, body, group_by, order_by, protocol, profile)
-    return _ready(reports, handlers)
+    return _ready(strictly(reports, strict), handlers)
 
 
 def check_log_input(

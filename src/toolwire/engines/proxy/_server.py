@@ -79,6 +79,7 @@ class Proxy:
     event: every finding and problem as it is made, every exchange once checked, in exchange order
     (one waits for those before it), with its record (redacted) when ``record``; ``done`` gets each
     exchange with its checker (not when ``isolate``d).  ``isolate``: check in a process of its own.
+    ``strict`` (``--strict``): a warning fails the run (:attr:`tally`'s exit code) as an error does.
     """
 
     def __init__(
@@ -91,6 +92,7 @@ class Proxy:
         record: bool = False,
         verify: bool = True,
         isolate: bool = False,
+        strict: bool = False,
     ) -> None:
         parts = urlsplit(upstream)
         if parts.scheme not in ("http", "https") or not parts.netloc:
@@ -101,7 +103,7 @@ class Proxy:
             get_protocol(name)
         self.upstream = upstream.rstrip("/")
         self.protocols = protocols
-        self.tally = ProxyTotals()
+        self.tally = ProxyTotals(strict=strict)
         self.ledger = LiveConversations()
         self._handlers = tuple(handlers)
         self._done = done

@@ -14,13 +14,17 @@ __all__ = ["ProxyTotals", "unreadable"]
 
 @dataclass(slots=True)
 class ProxyTotals:
-    """What a proxy run came to: exchanges, findings by rule, unreadable parts."""
+    """What a proxy run came to: exchanges, findings by rule, unreadable parts.
+
+    ``strict`` (``--strict``): a warning fails the run as an error does.
+    """
 
     exchanges: int = 0
     findings: Counter[str] = field(default_factory=Counter)
     errors: int = 0
     warnings: int = 0
     unreadable: int = 0
+    strict: bool = False
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def add(self, told: LiveFinding) -> None:
@@ -36,8 +40,8 @@ class ProxyTotals:
 
     @property
     def exit_code(self) -> int:
-        """1 when a rule was broken (an error finding), else 0."""
-        return 1 if self.errors else 0
+        """1 when a rule was broken (an error finding, or under ``strict`` any finding), else 0."""
+        return 1 if self.errors or (self.strict and self.warnings) else 0
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict of the summary."""
@@ -49,7 +53,7 @@ class ProxyTotals:
             "by_rule": dict(sorted(self.findings.items())),
             "unreadable": self.unreadable,
             "exit_code": self.exit_code,
-        }
+        } | ({"strict": True} if self.strict else {})  # absent without --strict
 
 
 def unreadable(message: str, severity: str) -> bool:
