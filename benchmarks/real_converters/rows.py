@@ -3,10 +3,11 @@
 Each row names one project's converter, the release that has a public tool-call bug and the
 release that fixed it, the upstream reference, the protocol pair toolwire fuzzes it on, and which
 findings are the row's bug. ``install.py`` makes one virtual environment per (row, pin) and
-``run.py`` runs a campaign in each.
+``run.py`` runs a campaign in each. A row's project comes from PyPI (``runtime="python"``, a Python
+adapter) or from npm (``runtime="node"``, a Node adapter run as a command target in the pin's folder).
 
-The projects are deliberately none of those the outside measure uses (LiteLLM, LangChain,
-LlamaIndex, openai-agents, the openai SDK, the Vercel AI SDK, Google ADK, pydantic-ai,
+The projects are deliberately none of those the outside measure uses (LiteLLM, LangChain and
+LangChain.js, LlamaIndex, openai-agents, the openai SDK, the Vercel AI SDK, Google ADK, pydantic-ai,
 open-responses-server), so that the two measures stay independent.
 """
 

@@ -14,7 +14,8 @@
 
 import { completion, fetchStreaming, load, namedSse, readTrace, writeTrace } from "./_npm_wire.mjs";
 
-const { Anthropic } = load("@posthog/ai");
+// The per-provider entry point PostHog documents since 4.0.0 (it spares loading the other wrappers).
+const { Anthropic } = load("@posthog/ai/anthropic");
 
 const events = readTrace();
 const captured = [];

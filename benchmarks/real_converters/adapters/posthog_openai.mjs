@@ -12,7 +12,8 @@
 
 import { completion, fetchStreaming, load, readTrace, writeTrace } from "./_npm_wire.mjs";
 
-const { OpenAI } = load("@posthog/ai");
+// The per-provider entry point PostHog documents since 4.0.0 (it spares loading the other wrappers).
+const { OpenAI } = load("@posthog/ai/openai");
 
 const chunks = readTrace();
 const events = [];
