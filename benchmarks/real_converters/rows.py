@@ -82,7 +82,8 @@ class Row:
     adapter: str
     bug: tuple[Bug, ...]
     how: str
-    # What pip installs beside the project at both pins (the adapter's needs, contemporary versions).
+    # What pip (npm for a Node row) installs beside the project at both pins (the adapter's needs,
+    # contemporary versions).
     extra: tuple[str, ...] = ()
     # Other real bugs of the project with findings of the row's kind (the table names them apart).
     others: tuple[Known, ...] = ()
