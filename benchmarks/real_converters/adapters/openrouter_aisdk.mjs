@@ -6,7 +6,7 @@
 // The provider is made by createOpenRouter with a fetch that answers with the generated chunks as the
 // SSE body OpenRouter sends; the stream parts doStream yields are written out as they are, one a line.
 
-import { ENV, fetchStreaming, load, readTrace, writeTrace } from "./_npm_wire.mjs";
+import { fetchStreaming, load, readTrace, writeTrace } from "./_npm_wire.mjs";
 
 const { createOpenRouter } = load("@openrouter/ai-sdk-provider");
 
@@ -21,4 +21,3 @@ for await (const part of stream) {
   parts.push(part.type === "error" ? { type: "error", error: String(part.error?.message ?? part.error) } : part);
 }
 writeTrace(parts);
-void ENV;
