@@ -70,8 +70,9 @@ tables: $(STAMP)
 
 # Real converters pinned at a buggy and a fixed release each (benchmarks/real_converters/README.md):
 # one environment per release (toolwire from this tree, editable), then a default one-minute campaign
-# on each, and the table caught / missed / false alarm. On demand only: it installs from PyPI and runs
-# about twenty minutes. RC_ARGS passes options to run.py (--only ROW, --time-limit 30s, --extra-args ...).
+# on each, and the table caught / missed / false alarm. On demand only: it installs from PyPI and npm
+# (the npm rows need Node 20 and npm on the PATH) and runs about twenty-five minutes. RC_ARGS passes
+# options to run.py (--only ROW, --time-limit 30s, --extra-args ...).
 real-converters:
 	python3 benchmarks/real_converters/install.py
 	python3 benchmarks/real_converters/run.py $(RC_ARGS)

@@ -3,16 +3,18 @@
 Each row names one project's converter, the release that has a public tool-call bug and the
 release that fixed it, the upstream reference, the protocol pair toolwire fuzzes it on, and which
 findings are the row's bug. ``install.py`` makes one virtual environment per (row, pin) and
-``run.py`` runs a campaign in each.
+``run.py`` runs a campaign in each. A row's project comes from PyPI (``runtime="python"``, a Python
+adapter) or from npm (``runtime="node"``, a Node adapter run as a command target in the pin's folder).
 
-The projects are deliberately none of those the outside measure uses (LiteLLM, LangChain,
-LlamaIndex, openai-agents, the openai SDK, the Vercel AI SDK, Google ADK, pydantic-ai,
+The projects are deliberately none of those the outside measure uses (LiteLLM, LangChain and
+LangChain.js, LlamaIndex, openai-agents, the openai SDK, the Vercel AI SDK, Google ADK, pydantic-ai,
 open-responses-server), so that the two measures stay independent.
 """
 
 from __future__ import annotations
 
 import re
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -29,6 +31,7 @@ class Bug:
 
     finding: str
     message: str | None = None
+    cause: tuple[str, ...] | None = None
 
     def matches(self, finding: str, message: str) -> bool:
         if finding != self.finding and finding.split(":", 1)[0] != self.finding:
@@ -79,15 +82,28 @@ class Row:
     adapter: str
     bug: tuple[Bug, ...]
     how: str
-    # What pip installs beside the project at both pins (the adapter's needs, contemporary versions).
+    # What pip (npm for a Node row) installs beside the project at both pins (the adapter's needs,
+    # contemporary versions).
     extra: tuple[str, ...] = ()
     # Other real bugs of the project with findings of the row's kind (the table names them apart).
     others: tuple[Known, ...] = ()
+    # "python": the project is a PyPI package, the adapter a Python callable (module.py:function) that
+    # toolwire imports; "node": an npm package, the adapter a Node script run as a command target.
+    runtime: str = "python"
 
     def requirements(self, pin: str) -> list[str]:
+        """What the package manager installs: pip's specifiers, or npm's (``name@version``)."""
+        if self.runtime == "node":
+            return [f"{self.source}@{pin}", *self.extra]
         return [f"{self.source}=={pin}", *self.extra]
 
-    def target(self) -> str:
+    def target(self, env: Path | None = None) -> str:
+        """The toolwire target: the adapter's ``file.py:function``, or for a Node adapter the command
+        line ``node ADAPTER ENV``, which loads the packages of the pin's folder ``env``."""
+        if self.runtime == "node":
+            if env is None:
+                raise ValueError(f"{self.name}: a Node adapter needs the pin's folder")
+            return shlex.join(["node", str(ADAPTERS / self.adapter), str(env)])
         return f"{ADAPTERS / self.adapter}"
 
     def is_bug(self, finding: str, message: str) -> bool:
@@ -99,14 +115,15 @@ class Row:
 
 @dataclass(frozen=True)
 class Project:
-    """What the rows of one project share: its name, its PyPI name, its adapter, the protocol pair it is
-    fuzzed on and its known other bugs."""
+    """What the rows of one project share: its name, its PyPI (or npm) name, its adapter, the protocol
+    pair it is fuzzed on, its known other bugs and its runtime."""
 
     project: str
     source: str
     adapter: str
     protocols: tuple[str, str] = ("openai-chat-stream", "openai-chat-response")
     others: tuple[Known, ...] = ()
+    runtime: str = "python"
 
     def row(
         self,
@@ -118,11 +135,11 @@ class Project:
         how: str,
         extra: tuple[str, ...],
     ) -> Row:
-        """The row of one bug: its ``(buggy, fixed)`` pins and what pip installs beside them."""
+        """The row of one bug: its ``(buggy, fixed)`` pins and what pip (or npm) installs beside them."""
         buggy, fixed = pins
         return Row(
             name, self.project, function, buggy, fixed, reference, self.source, self.protocols,
-            self.adapter, bug, how, extra, self.others,
+            self.adapter, bug, how, extra, self.others, self.runtime,
         )  # fmt: skip
 
 
@@ -163,6 +180,33 @@ _LLM: Final = Project(
     "llm_openai.py:convert",
     others=(Known("index-merge", INDEX_MERGE, "(no upstream issue found)"),),
 )
+_OPENROUTER: Final = Project(
+    "OpenRouter AI SDK provider (@openrouter/ai-sdk-provider)",
+    "@openrouter/ai-sdk-provider",
+    "openrouter_aisdk.mjs",
+    ("openai-chat-stream", "aisdk-stream"),
+    others=(Known("index-merge", INDEX_MERGE, "(no upstream issue found)"),),
+    runtime="node",
+)
+_POSTHOG_OPENAI: Final = Project(
+    "PostHog LLM analytics (@posthog/ai), openai wrapper",
+    "@posthog/ai",
+    "posthog_openai.mjs",
+    # 6.1.2 keys streamed calls by index and takes any truthy id of a later fragment as the call's.
+    others=_by_index("(no upstream issue found)"),
+    runtime="node",
+)
+_POSTHOG_ANTHROPIC: Final = Project(
+    "PostHog LLM analytics (@posthog/ai), anthropic wrapper",
+    "@posthog/ai",
+    "posthog_anthropic.mjs",
+    ("anthropic-stream", "openai-chat-response"),
+    runtime="node",
+)
+#: What npm installs beside @posthog/ai at both pins: its peer posthog-node and the openai SDK of the
+#: time (its own dependency range, ^5, pinned so both pins run the same one). The anthropic SDK is
+#: its own dependency (^0.36.3), which npm resolves alike for both pins.
+_POSTHOG_EXTRA: Final = ("posthog-node@5.7.0", "openai@5.12.2")
 #: The streamed tool-call accumulation of LLM's OpenAI plugin, which both of its rows exercise.
 _LLM_FUNCTION: Final = (
     "llm.default_plugins.openai_models.Chat.execute(stream=True): streamed tool-call "
@@ -306,6 +350,65 @@ ROWS: tuple[Row, ...] = (
         "and Gemini's OpenAI endpoint send them): the first fragment's arguments are doubled and "
         "json.loads raises",
         ("openai==1.82.0",),
+    ),
+    _OPENROUTER.row(
+        "openrouter-resend",
+        "OpenRouterChatLanguageModel.doStream (the chat model of createOpenRouter, as streamText "
+        "calls it): Chat Completions chunks -> provider stream parts",
+        ("2.8.1", "2.9.0"),
+        (
+            "https://github.com/OpenRouterTeam/ai-sdk-provider/pull/489",
+            "https://github.com/anomalyco/opencode/pull/30800",
+        ),
+        # 2.8.1's merge path emits tool-input-end and tool-call whenever the arguments gathered so
+        # far parse as JSON, and never asks whether the call was sent: any fragment after the call's
+        # arguments are complete (a trailing space or newline, an empty "arguments": "", a fragment
+        # after a whole call in one chunk) sends the call again, with the same id. toolwire's pieces
+        # are never empty and its arguments end at their closing brace (upstream's trigger, a
+        # trailing whitespace fragment, is no quirk of its), so the strict wire cannot show it: a
+        # second call at the same index whose first fragment opens with "arguments": "" can
+        # (index-0, index-reuse), the call before it sent whole.
+        tuple(
+            Bug(finding, cause=cause)
+            for finding in ("validity:VS-1", "one-to-one:duplicated")
+            for cause in (("index-0",), ("index-reuse",))
+        ),
+        "a fragment that comes after the call's arguments are complete JSON (' ', '', a "
+        "continuation of a call sent whole, a second call's empty opening fragment at the same "
+        "index): a second tool-input-end and tool-call with the same id, which streamText runs as "
+        "a second call",
+        # Its peer (ai ^6.0.0) at the release its own tests ran against.
+        ("ai@6.0.162",),
+    ),
+    _POSTHOG_OPENAI.row(
+        "posthog-openai-stream",
+        "@posthog/ai OpenAI wrapper, chat.completions.create(stream=true): the streamed chunks "
+        "accumulated into the $ai_generation event's $ai_output_choices",
+        ("6.1.1", "6.1.2"),
+        (
+            "https://github.com/PostHog/posthog-js/pull/2230",
+            "https://github.com/PostHog/posthog-js/blob/main/packages/ai/CHANGELOG.md",
+        ),
+        # Before 6.1.2 the wrapper reads only delta.content: every streamed call is missing from
+        # the traced output, on the strict wire.
+        (Bug("one-to-one:lost", cause=()),),
+        "every streamed tool call is missing from the traced output (only the text is kept)",
+        _POSTHOG_EXTRA,
+    ),
+    _POSTHOG_ANTHROPIC.row(
+        "posthog-anthropic-stream",
+        "@posthog/ai Anthropic wrapper, messages.create(stream=true): the streamed events "
+        "accumulated into the $ai_generation event's $ai_output_choices",
+        ("6.1.1", "6.1.2"),
+        (
+            "https://github.com/PostHog/posthog-js/pull/2230",
+            "https://github.com/PostHog/posthog-js/blob/main/packages/ai/CHANGELOG.md",
+        ),
+        # Before 6.1.2 the wrapper reads only text_delta events: every tool_use block is missing
+        # from the traced output, on the strict wire.
+        (Bug("one-to-one:lost", cause=()),),
+        "every tool_use block of the stream is missing from the traced output (only the text is kept)",
+        _POSTHOG_EXTRA,
     ),
 )
 

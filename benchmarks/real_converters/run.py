@@ -124,7 +124,7 @@ def campaign(row: Row, pin: str, args: argparse.Namespace) -> Campaign:
     command = [
         str(toolwire),
         "fuzz",
-        row.target(),
+        row.target(venv),
         "--from",
         source,
         "--to",
@@ -183,11 +183,12 @@ def shapes(row: Row, pin: str, saved: str, venvs: Path) -> list[str] | None:
 
 def replay(row: Row, pin: str, saved: str, venvs: Path) -> bool | None:
     """Whether the pin's release fails a saved counterexample with the same finding (toolwire replay)."""
-    toolwire = venv_dir(row, pin, venvs) / "bin" / "toolwire"
+    venv = venv_dir(row, pin, venvs)
+    toolwire = venv / "bin" / "toolwire"
     if not toolwire.exists() or not Path(saved).exists():
         return None
     done = subprocess.run(
-        [str(toolwire), "replay", saved, row.target(), "--format", "json"],
+        [str(toolwire), "replay", saved, row.target(venv), "--format", "json"],
         capture_output=True,
         text=True,
         check=False,

@@ -1,0 +1,63 @@
+// PostHog's LLM analytics for the openai SDK (@posthog/ai): the traced output of a streamed chat
+// completion, the $ai_output_choices of the $ai_generation event its OpenAI wrapper captures.
+//
+//     toolwire fuzz "node adapters/posthog_openai.mjs ENV" --from openai-chat-stream --to openai-chat-response
+//
+// The wrapper (`new OpenAI({ posthog })` from @posthog/ai) runs a streamed chat.completions.create
+// against an openai client whose fetch answers with the generated chunks; it tees the SDK's stream and
+// accumulates its half into the event. A stand-in PostHog client records the event instead of sending
+// it. PostHog writes the output as [{ role, content }] with text and function blocks (a string before
+// 6.1.2), and has no serializer back to the wire: the adapter writes its text and its function blocks
+// one for one into a chat.completion, with the stream's finish reason (PostHog keeps none).
+
+import { completion, fetchStreaming, load, readTrace, writeTrace } from "./_npm_wire.mjs";
+
+// The per-provider entry point PostHog documents since 4.0.0 (it spares loading the other wrappers).
+const { OpenAI } = load("@posthog/ai/openai");
+
+const chunks = readTrace();
+const events = [];
+const posthog = {
+  capture: (event) => events.push(event),
+  captureImmediate: async (event) => events.push(event),
+};
+const client = new OpenAI({
+  apiKey: "sk-toolwire-benchmark",
+  baseURL: "http://127.0.0.1:9/v1",
+  maxRetries: 0,
+  fetch: fetchStreaming(chunks),
+  posthog,
+});
+const stream = await client.chat.completions.create({
+  model: "gpt-4o",
+  messages: [{ role: "user", content: "Go." }],
+  stream: true,
+  posthogDistinctId: "toolwire-benchmark",
+});
+let finishReason = null;
+for await (const chunk of stream) {
+  for (const choice of chunk.choices ?? []) finishReason = choice.finish_reason ?? finishReason;
+}
+// The wrapper reads its half of the tee in the background and captures when that half ends.
+for (let wait = 0; events.length === 0 && wait < 200; wait++) await new Promise((r) => setTimeout(r, 5));
+if (events.length === 0) throw new Error("no $ai_generation event was captured");
+const output = events[0].properties.$ai_output_choices ?? [];
+
+const texts = [];
+const calls = [];
+for (const message of output) {
+  if (typeof message.content === "string") texts.push(message.content);
+  for (const block of Array.isArray(message.content) ? message.content : []) {
+    if (block.type === "text") texts.push(block.text);
+    else if (block.type === "function") {
+      calls.push({
+        id: block.id,
+        type: "function",
+        function: { name: block.function?.name, arguments: block.function?.arguments },
+      });
+    }
+  }
+}
+const message = { role: "assistant", content: texts.join("") || null };
+if (calls.length) message.tool_calls = calls;
+writeTrace([completion(chunks, message, finishReason)]);
