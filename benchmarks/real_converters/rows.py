@@ -25,16 +25,22 @@ ADAPTERS = HERE / "adapters"
 
 @dataclass(frozen=True)
 class Bug:
-    """A finding that counts as the row's bug: its id (``one-to-one:lost``, ``raises``, or a property
-    alone, ``arguments``) and, where the id alone would also match other bugs, a pattern its
-    message must match."""
+    """A finding that counts as the row's bug: its symptom (``one-to-one:lost``, ``raises``, or a
+    property alone, ``arguments``), where the symptom alone would also match other bugs a pattern
+    its message must match, and the cause it must have: the quirk profiles its minimal
+    counterexample needs (``()``: the strict wire; None: any).  A finding id names its cause after
+    its symptom (``one-to-one:lost [index-0]``); older toolwire releases name none."""
 
     finding: str
     message: str | None = None
     cause: tuple[str, ...] | None = None
 
     def matches(self, finding: str, message: str) -> bool:
-        if finding != self.finding and finding.split(":", 1)[0] != self.finding:
+        symptom, _, needs = finding.partition(" [")
+        if symptom != self.finding and symptom.split(":", 1)[0] != self.finding:
+            return False
+        cause = tuple(sorted(n for n in needs.rstrip("]").split(",") if n))
+        if self.cause is not None and cause != tuple(sorted(self.cause)):
             return False
         return self.message is None or re.search(self.message, message) is not None
 
