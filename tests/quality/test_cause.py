@@ -21,14 +21,18 @@ MULTIBUG = str(layout.ROOT / "examples" / "multibug_same_symptom.py")
 PAIR = ("openai-chat-stream", "openai-chat-response")
 
 
-def test_one_symptom_from_two_causes_is_two_findings() -> None:
-    run = fuzz(f"{MULTIBUG}:convert", *PAIR, max_examples=1500, out=None)
+@pytest.mark.parametrize(
+    ("reader", "symptom", "quirk"),
+    [("convert", "one-to-one:lost", "index-0"), ("convert_arguments", "arguments:changed", "repeated-ids")],
+)
+def test_one_symptom_from_two_causes_is_two_findings(reader: str, symptom: str, quirk: str) -> None:
+    run = fuzz(f"{MULTIBUG}:{reader}", *PAIR, max_examples=1500, out=None)
     found = {c.finding: c for c in run.counterexamples}
-    assert {"one-to-one:lost", "one-to-one:lost [index-0]"} <= set(found), sorted(found)
-    # Each is shrunk toward its own cause: the strict wire's needs no profile, index-0's keeps it.
-    assert found["one-to-one:lost"].cause == ()
-    assert found["one-to-one:lost [index-0]"].cause == ("index-0",)
-    assert "index-0" in (found["one-to-one:lost [index-0]"].quirks or "")
+    assert {symptom, f"{symptom} [{quirk}]"} <= set(found), sorted(found)
+    # Each is shrunk toward its own cause: the strict wire's needs no profile, the other keeps its own.
+    assert found[symptom].cause == ()
+    assert found[f"{symptom} [{quirk}]"].cause == (quirk,)
+    assert quirk in (found[f"{symptom} [{quirk}]"].quirks or "")
 
 
 def test_the_fixed_design_has_no_finding_of_either_cause() -> None:
