@@ -28,15 +28,16 @@ from toolwire.engines.fuzzing._counterexample import finding_id
 from toolwire.engines.fuzzing._judge import Outcome
 from toolwire.engines.fuzzing._steer import Example
 
-__all__ = ["FLOOR", "SHARE", "Causes", "Mode"]
+__all__ = ["FLOOR", "SHARE", "SLOW_FLOOR", "Causes", "Mode"]
 
 #: How a round drew its examples: plain ones among them, and as a slow target is served.
 Mode = tuple[bool, bool]
 
 #: Cause tests a campaign may spend beyond the ones it must, as a share of its examples ...
 SHARE: Final = 0.25
-#: ... and a number it may always spend; a slow target's campaign spends only those it must.
+#: ... and a number it may always spend (a slow target's campaign: fewer).
 FLOOR: Final = 30
+SLOW_FLOOR: Final = 5
 
 
 class Causes:
@@ -71,13 +72,13 @@ class Causes:
     ) -> frozenset[str]:
         """The quirk profiles ``example`` needs to show ``symptom``; ``choices`` drew it (from
         ``example.start``).  ``known``: the findings held or set aside; ``examples``: run so far;
-        ``slow``: the target is slow, and only an example whose finding would be new is tested."""
+        ``slow``: the target is slow (:data:`SLOW_FLOOR`)."""
         shown = example.shown
         if not shown:
             return frozenset()
         guess = frozenset(q for q in shown if self.needs.get((symptom, q), True))
         settled = all((symptom, q) in self.needs for q in shown)
-        spare = not slow and self.tests < SHARE * examples + FLOOR
+        spare = self.tests < SHARE * examples + (SLOW_FLOOR if slow else FLOOR)
         if settled and finding_id(symptom, guess) in known and not spare:
             return guess
         return self.test(symptom, example, choices, mode)
