@@ -374,8 +374,9 @@ ROWS: tuple[Row, ...] = (
         (Bug("one-to-one", cause=()),),
         "every streamed tool call is missing from the recorded response: response_data is "
         "{'combined_chunk_content': text, 'chunk_count': n}, the calls' fragments are not read",
-        # 2.2.0 needs openai >= 1.40 (ChatCompletionStreamState); openai 1.54.4 was current then.
-        ("openai==1.54.4",),
+        # 2.2.0 needs openai >= 1.40 (ChatCompletionStreamState); openai 1.54.4 was current then;
+        # logfire imports importlib_metadata without requiring it.
+        ("openai==1.54.4", "importlib_metadata"),
     ),
     _OPIK.row(
         "opik-stream",
