@@ -196,14 +196,20 @@ _AUTOGEN: Final = Project(
     others=(
         Known("index-merge", INDEX_MERGE, "(no upstream issue found; every release keys calls by index)"),
         Known("repeated-id", REPEATED_ID, "(no upstream issue found; every release appends ids)"),
+        Known("null-id", NULL_ID, _NULL_ID_REF),
     ),
 )
 _TRACELOOP: Final = Project(
     "Traceloop OpenLLMetry (opentelemetry-instrumentation-openai)",
     "opentelemetry-instrumentation-openai",
     "traceloop_openai.py:convert",
-    others=(Known("index-merge", INDEX_MERGE, "(no upstream issue found; 0.24.0 on key calls by index)"),),
+    # 0.24.0 on key calls by index and take any fragment's non-empty id as the call's: calls sharing an
+    # index merge, and continuation ids "null" rename the call (two calls both become "null").
+    others=_by_index("(no upstream issue found)"),
 )
+#: autogen-ext[openai]'s own needs, one set for every AutoGen pin (the rows share 0.4.5's environment):
+#: openai 1.61.1 and tiktoken 0.8.0 were current in February 2025 (0.4.5 to 0.4.8 came out Feb-Mar).
+_AUTOGEN_EXTRA: Final = ("openai==1.61.1", "tiktoken==0.8.0", "aiofiles")
 #: The streamed tool-call accumulation of LLM's OpenAI plugin, which both of its rows exercise.
 _LLM_FUNCTION: Final = (
     "llm.default_plugins.openai_models.Chat.execute(stream=True): streamed tool-call "
@@ -396,21 +402,24 @@ ROWS: tuple[Row, ...] = (
         "autogen-text-first",
         "OpenAIChatCompletionClient.create_stream (the CreateResult it yields last), then "
         "to_oai_type(AssistantMessage(...))",
-        ("0.4.7", "0.4.8"),
+        ("0.4.5", "0.4.8"),
         (
             "https://github.com/microsoft/autogen/issues/5192",
             "https://github.com/microsoft/autogen/pull/5500",
         ),
         # Up to 0.4.7, create_stream returns the text when two or more content deltas came, and the
         # calls only otherwise: text streamed before the calls (as Claude and many open models send
-        # it) drops every call. 0.4.8 returns the calls and puts the text in `thought`. Both releases
-        # key calls by index alone, so calls sharing an index (quirk index-0) merge with the same
-        # symptom, one-to-one:lost, there caused by the quirk: that finding is not the row's bug.
+        # it) drops every call. 0.4.8 returns the calls and puts the text in `thought` (#5500, for
+        # #5192). The buggy pin is 0.4.5, not 0.4.7: up to 0.4.5 a delta whose content is "" counts
+        # too, so the role chunk ("content": "") and one text delta are enough; 0.4.6 and 0.4.7 need
+        # two non-empty text deltas, which toolwire's chat stream never sends (results-before-2.md).
+        # Every release keys calls by index alone, so calls sharing an index (quirk index-0) merge
+        # with the same symptom, one-to-one:lost, there caused by the quirk: not the row's bug.
         (Bug("one-to-one", cause=()),),
-        "text in two or more content deltas before the calls: CreateResult.content is the text "
-        "and every call is lost (finish_reason still 'tool_calls')",
-        # autogen-ext[openai]'s own needs; openai 1.65.2 and tiktoken 0.9.0 were current in March 2025.
-        ("openai==1.65.2", "tiktoken==0.9.0", "aiofiles"),
+        "text before the calls, in two or more content deltas (up to 0.4.5, the role chunk's "
+        "'content': '' counts as one): CreateResult.content is the text and every call is lost "
+        "(finish_reason still 'tool_calls')",
+        _AUTOGEN_EXTRA,
     ),
     _AUTOGEN.row(
         "autogen-empty-choices",
@@ -427,7 +436,7 @@ ROWS: tuple[Row, ...] = (
         (Bug("raises", r"[Cc]onsecutive empty chunks|empty chunk"),),
         "a chunk with an empty choices list: ValueError 'Consecutive empty chunks found. Change "
         "max_empty_consecutive_chunk_tolerance ...' and the calls streamed so far are lost",
-        ("openai==1.61.1", "tiktoken==0.8.0", "aiofiles"),
+        _AUTOGEN_EXTRA,
     ),
     _TRACELOOP.row(
         "traceloop-stream",
