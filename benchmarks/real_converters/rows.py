@@ -33,9 +33,10 @@ class Bug:
 
     finding: str
     message: str | None = None
-    #: The cause the row expects for the bug's findings: None, any; ``()``, the strict wire (no quirk
-    #: profile: ``one-to-one:lost``); names, those quirk profiles (``one-to-one:lost [index-0]``).
-    #: A record of what the row expects, read by the table; ``matches`` ignores it.
+    #: The cause the row expects for the bug's findings: None, any (or not yet told); ``()``, the
+    #: strict wire (no quirk profile: ``one-to-one:lost``); names, those quirk profiles
+    #: (``one-to-one:lost [index-0]``, ``"cause": ["index-0"]`` in a JSON counterexample). A record
+    #: of what the row expects: ``matches`` ignores it, and so does the runner for now.
     cause: tuple[str, ...] | None = None
 
     def matches(self, finding: str, message: str) -> bool:
