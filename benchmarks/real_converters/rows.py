@@ -6,9 +6,13 @@ findings are the row's bug. ``install.py`` makes one virtual environment per (ro
 ``run.py`` runs a campaign in each. A row's project comes from PyPI (``runtime="python"``, a Python
 adapter) or from npm (``runtime="node"``, a Node adapter run as a command target in the pin's folder).
 
-The projects are deliberately none of those the outside measure uses (LiteLLM, LangChain and
-LangChain.js, LlamaIndex, openai-agents, the openai SDK, the Vercel AI SDK, Google ADK, pydantic-ai,
-open-responses-server), so that the two measures stay independent.
+The projects are deliberately none of those the outside measure (or another row set) uses
+(LiteLLM, LangChain with langsmith and langgraph, LlamaIndex, openai-agents, the openai SDK, the
+Vercel AI SDK, Google ADK, pydantic-ai, open-responses-server, Portkey, Haystack, Langfuse,
+Agno/phidata, aisuite, llm, agent-framework, smolagents, Qwen-Agent, ag-ui, OpenLIT, MLflow,
+Codex, Mastra, LangChain.js, OmniRoute, workers-ai-provider, Open WebUI, vLLM, SGLang, Bifrost,
+llama.cpp, mlx-lm, Arize openinference), so that the measures stay independent. (Haystack, Langfuse,
+Agno, aisuite and llm are the rows of this set itself.)
 """
 
 from __future__ import annotations
@@ -213,6 +217,44 @@ _POSTHOG_ANTHROPIC: Final = Project(
 #: time (its own dependency range, ^5, pinned so both pins run the same one). The anthropic SDK is
 #: its own dependency (^0.36.3), which npm resolves alike for both pins.
 _POSTHOG_EXTRA: Final = ("posthog-node@5.7.0", "openai@5.12.2")
+_LOGFIRE: Final = Project(
+    "Pydantic Logfire (logfire)",
+    "logfire",
+    "logfire_openai.py:convert",
+    others=(Known("index-merge", INDEX_MERGE, "(the openai SDK's ChatCompletionStreamState, 2.2.0 on)"),),
+)
+_OPIK: Final = Project(
+    "Opik (opik, Comet)",
+    "opik",
+    "opik_openai.py:convert",
+    others=(
+        Known("index-merge", INDEX_MERGE, "https://github.com/comet-ml/opik/issues/8362 (its Mistral twin)"),
+    ),
+)
+#: Continuation fragments that repeat the call's id (quirk repeated-ids): an accumulator that appends
+#: every fragment's id to the call's (AutoGen's ``id += ...``) doubles it.
+REPEATED_ID = (frozenset({"continuation-repeats-id"}),)
+_AUTOGEN: Final = Project(
+    "AutoGen (autogen-ext, Microsoft)",
+    "autogen-ext",
+    "autogen_openai.py:convert",
+    others=(
+        Known("index-merge", INDEX_MERGE, "(no upstream issue found; every release keys calls by index)"),
+        Known("repeated-id", REPEATED_ID, "(no upstream issue found; every release appends ids)"),
+        Known("null-id", NULL_ID, _NULL_ID_REF),
+    ),
+)
+_TRACELOOP: Final = Project(
+    "Traceloop OpenLLMetry (opentelemetry-instrumentation-openai)",
+    "opentelemetry-instrumentation-openai",
+    "traceloop_openai.py:convert",
+    # 0.24.0 on key calls by index and take any fragment's non-empty id as the call's: calls sharing an
+    # index merge, and continuation ids "null" rename the call (two calls both become "null").
+    others=_by_index("(no upstream issue found)"),
+)
+#: autogen-ext[openai]'s own needs, one set for every AutoGen pin (the rows share 0.4.5's environment):
+#: openai 1.61.1 and tiktoken 0.8.0 were current in February 2025 (0.4.5 to 0.4.8 came out Feb-Mar).
+_AUTOGEN_EXTRA: Final = ("openai==1.61.1", "tiktoken==0.8.0", "aiofiles")
 #: The streamed tool-call accumulation of LLM's OpenAI plugin, which both of its rows exercise.
 _LLM_FUNCTION: Final = (
     "llm.default_plugins.openai_models.Chat.execute(stream=True): streamed tool-call "
@@ -232,7 +274,7 @@ ROWS: tuple[Row, ...] = (
         # 2.10.0-2.10.2 key streamed calls by delta.id (None on every later fragment) and replace the
         # arguments with each fragment instead of appending: split arguments are lost or cut, and
         # the call is skipped when its last fragment alone is not JSON.
-        (Bug("one-to-one:lost"), Bug("arguments"), Bug("identity")),
+        (Bug("one-to-one:lost", cause=()), Bug("arguments", cause=()), Bug("identity", cause=())),
         "a call whose arguments come in two or more fragments: its id-less continuation "
         "fragments land under the key None and each replaces the arguments; the call is dropped "
         "(a warning: 'malformed JSON') or keeps only its last fragment",
@@ -267,7 +309,13 @@ ROWS: tuple[Row, ...] = (
         # Before 4.9.1: text content before the calls wins and the calls are dropped; a call keeps no
         # id or type; only the first tool-call delta of a chunk is read; a later fragment that repeats
         # the name starts a new call.
-        (Bug("one-to-one"), Bug("identity"), Bug("arguments"), Bug("names"), Bug("validity:CC-9a")),
+        (
+            Bug("one-to-one", cause=()),
+            Bug("identity", cause=()),
+            Bug("arguments", cause=()),
+            Bug("names", cause=()),
+            Bug("validity:CC-9a", cause=()),
+        ),
         "every streamed call comes out without its id (and without 'type'); calls after text "
         "content, second calls of a chunk and fragments repeating the name are lost or split",
         ("openai==2.8.1",),
@@ -286,7 +334,12 @@ ROWS: tuple[Row, ...] = (
         # than one (a first fragment at index 1, a call whose index is skipped), the new slots are one
         # dict, so the calls in them are one call written twice. (Their names concatenate too, but a
         # doubled name is agno-name-resend's bug, still in 2.5.10: names findings are not this row's.)
-        (Bug("one-to-one"), Bug("identity"), Bug("arguments")),
+        # results-after.md: caught only under quirk block-index (the first call at index 1).
+        (
+            Bug("one-to-one", cause=("block-index",)),
+            Bug("identity", cause=("block-index",)),
+            Bug("arguments", cause=("block-index",)),
+        ),
         "a fragment whose index skips ahead (the first call seen at index 1, or two calls' first "
         "fragments out of index order): the slots it opens share one dict and the calls merge",
         ("openai==2.8.1",),
@@ -415,6 +468,94 @@ ROWS: tuple[Row, ...] = (
         (Bug("one-to-one:lost", cause=()),),
         "every tool_use block of the stream is missing from the traced output (only the text is kept)",
         _POSTHOG_EXTRA,
+    ),
+    _LOGFIRE.row(
+        "logfire-stream",
+        "logfire.instrument_openai(): the streamed chat completion's response_data "
+        "(llm_provider.record_streaming, openai.get_endpoint_config)",
+        ("2.1.2", "2.2.0"),
+        (
+            "https://github.com/pydantic/logfire/issues/542",
+            "https://github.com/pydantic/logfire/pull/545",
+        ),
+        # Up to 2.1.2 a stream is recorded as its text alone (combined_chunk_content): every streamed
+        # call is missing from the reply Logfire shows. 2.2.0 adds the chunks up with the openai SDK's
+        # ChatCompletionStreamState, keyed by index (so calls sharing an index merge: index-merge).
+        (Bug("one-to-one", cause=()),),
+        "every streamed tool call is missing from the recorded response: response_data is "
+        "{'combined_chunk_content': text, 'chunk_count': n}, the calls' fragments are not read",
+        # 2.2.0 needs openai >= 1.40 (ChatCompletionStreamState); openai 1.54.4 was current then;
+        # logfire imports importlib_metadata without requiring it.
+        ("openai==1.54.4", "importlib_metadata"),
+    ),
+    _OPIK.row(
+        "opik-stream",
+        "opik.integrations.openai.chat_completion_chunks_aggregator.aggregate (the output track_openai "
+        "records for a streamed chat completion)",
+        ("2.2.74", "2.2.75"),
+        ("https://github.com/comet-ml/opik/issues/8360",),
+        # Up to 2.2.74 the aggregator reads delta.role, delta.content and finish_reason only: a streamed
+        # call is recorded as an empty assistant message that still says finish_reason 'tool_calls'.
+        # 2.2.75 merges the fragments by index (calls sharing an index merge: index-merge).
+        (Bug("one-to-one", cause=()),),
+        "every streamed tool call is dropped from the recorded output (no tool_calls at all), "
+        "finish_reason still 'tool_calls'",
+        ("openai>=2.50,<3",),
+    ),
+    _AUTOGEN.row(
+        "autogen-text-first",
+        "OpenAIChatCompletionClient.create_stream (the CreateResult it yields last), then "
+        "to_oai_type(AssistantMessage(...))",
+        ("0.4.5", "0.4.8"),
+        (
+            "https://github.com/microsoft/autogen/issues/5192",
+            "https://github.com/microsoft/autogen/pull/5500",
+        ),
+        # Up to 0.4.7, create_stream returns the text when two or more content deltas came, and the
+        # calls only otherwise: text streamed before the calls (as Claude and many open models send
+        # it) drops every call. 0.4.8 returns the calls and puts the text in `thought` (#5500, for
+        # #5192). The buggy pin is 0.4.5, not 0.4.7: up to 0.4.5 a delta whose content is "" counts
+        # too, so the role chunk ("content": "") and one text delta are enough; 0.4.6 and 0.4.7 need
+        # two non-empty text deltas, which toolwire's chat stream never sends (results-before-2.md).
+        # Every release keys calls by index alone, so calls sharing an index (quirk index-0) merge
+        # with the same symptom, one-to-one:lost, there caused by the quirk: not the row's bug.
+        (Bug("one-to-one", cause=()),),
+        "text before the calls, in two or more content deltas (up to 0.4.5, the role chunk's "
+        "'content': '' counts as one): CreateResult.content is the text and every call is lost "
+        "(finish_reason still 'tool_calls')",
+        _AUTOGEN_EXTRA,
+    ),
+    _AUTOGEN.row(
+        "autogen-empty-choices",
+        "OpenAIChatCompletionClient.create_stream (as in autogen-text-first)",
+        ("0.4.5", "0.4.6"),
+        (
+            "https://github.com/microsoft/autogen/issues/4213",
+            "https://github.com/microsoft/autogen/pull/4311",
+            "https://github.com/microsoft/autogen/issues/5331",
+        ),
+        # Up to 0.4.5 a chunk with no choices (Azure's content-filter chunk, the usage chunk of
+        # stream_options.include_usage) raises unless the caller raised max_consecutive_empty_chunk_
+        # tolerance above its default, 0: the reply and its calls are lost. 0.4.6 skips such chunks.
+        (Bug("raises", r"[Cc]onsecutive empty chunks|empty chunk"),),
+        "a chunk with an empty choices list: ValueError 'Consecutive empty chunks found. Change "
+        "max_empty_consecutive_chunk_tolerance ...' and the calls streamed so far are lost",
+        _AUTOGEN_EXTRA,
+    ),
+    _TRACELOOP.row(
+        "traceloop-stream",
+        "OpenAIInstrumentor: ChatStream._accumulate_stream_items, then _set_completions "
+        "(the span's gen_ai.completion.0.* attributes)",
+        ("0.23.0", "0.24.0"),
+        ("https://github.com/traceloop/openllmetry/issues/1283",),
+        # Up to 0.23.0 the streamed completion is accumulated from content and role alone: a streamed
+        # call never reaches gen_ai.completion.0.tool_calls.* (non-streamed calls do). 0.24.0 adds the
+        # fragments up in a list indexed by the fragment's index (calls sharing an index merge).
+        (Bug("one-to-one", cause=()),),
+        "every streamed tool call is missing from the span's completion attributes (no "
+        "gen_ai.completion.0.tool_calls.*), finish_reason still 'tool_calls'",
+        # openai 1.35.3 and opentelemetry-sdk 1.25.0 were current in June 2024 (0.46b0 instrumentation).
+        ("openai==1.35.3", "opentelemetry-sdk==1.25.0"),
     ),
 )
 

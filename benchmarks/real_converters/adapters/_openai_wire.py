@@ -46,6 +46,27 @@ def client(chunks: list[Chunk], requests: list[dict[str, Any]] | None = None) ->
     )
 
 
+def async_client(chunks: list[Chunk]) -> openai.AsyncOpenAI:
+    """An AsyncOpenAI client whose every request is answered with the chunks' stream."""
+    return openai.AsyncOpenAI(
+        api_key="sk-toolwire-benchmark",
+        base_url=BASE_URL,
+        max_retries=0,
+        http_client=httpx.AsyncClient(transport=transport(chunks)),
+    )
+
+
+def finish_reason(chunks: list[Chunk]) -> Any:
+    """The stream's last finish reason (for converters that keep none)."""
+    reasons = [
+        choice.get("finish_reason")
+        for chunk in chunks
+        for choice in chunk.get("choices") or []
+        if choice.get("finish_reason")
+    ]
+    return reasons[-1] if reasons else None
+
+
 def parsed(chunks: list[Chunk]) -> list[Any]:
     """The chunks as the openai SDK yields them from a streamed request: its own ``Stream`` over the
     SSE response (built directly, so that no wrapper a tracing SDK put on ``create`` runs)."""
