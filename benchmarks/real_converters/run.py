@@ -239,10 +239,18 @@ def short(findings: list[Finding]) -> str:
     return ", ".join(f.finding + (f" [{f.known}]" if f.known else "") for f in findings) or "-"
 
 
+def audience(findings: list[Finding]) -> str:
+    """How many findings need no provider deviation (the strict wire) and how many need a quirk
+    profile: a finding id names its cause after its symptom (``one-to-one:lost [index-0]``)."""
+    shaped = sum(" [" in f.finding for f in findings)
+    return f"{len(findings) - shaped} / {shaped}"
+
+
 def table(results: list[Campaign]) -> str:
     lines = [
-        "| row | pin | expected | result | examples | row's bug findings | other findings | first (s) |",
-        "|---|---|---|---|---:|---|---|---:|",
+        "| row | pin | expected | result | examples | row's bug findings | other findings | first (s) "
+        "| strict wire / provider shapes |",
+        "|---|---|---|---|---:|---|---|---:|---|",
     ]
     for r in results:
         first = f"{r.first:.1f}" if r.first is not None else "-"
@@ -250,7 +258,7 @@ def table(results: list[Campaign]) -> str:
         result = r.result if r.error is None else f"error: {r.error.splitlines()[-1][:80]}"
         lines.append(
             f"| {r.row} | {r.pin} | {r.expected} | {result} | {examples} | {short(r.row_bug)} | "
-            f"{short(r.other)} | {first} |"
+            f"{short(r.other)} | {first} | {audience(r.findings)} |"
         )
     return "\n".join(lines)
 
