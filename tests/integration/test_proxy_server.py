@@ -48,16 +48,8 @@ from toolwire.engines.proxy._record import record_of
 from toolwire.engines.proxy._server import Proxy
 
 #: Where the isolated checker is known to tell less than the in-thread one (found by running these
-#: tests on both): defects of engines/proxy/_isolation.py, strict xfails until fixed.
-_UNTOLD = "an upstream that fails before answering is a 502 to the client and told nowhere when isolated"
-ISOLATED_DIFFERS = {
-    "test_an_upstream_that_cannot_be_reached_is_a_502_and_told": _UNTOLD,
-    "test_an_upstream_that_closes_or_answers_no_http_is_a_502_and_told": _UNTOLD,
-    "test_an_https_upstream_is_verified_and_refused_when_its_certificate_is_not_trusted": _UNTOLD,
-    "test_a_slow_or_failing_consumer_never_delays_or_breaks_the_stream": (
-        "a tell that raises kills the thread reading the checking process (toolwire-checks-reader)"
-    ),
-}
+#: tests on both): defects of engines/proxy/_isolation.py, strict xfails until fixed.  None now.
+ISOLATED_DIFFERS: dict[str, str] = {}
 
 
 @pytest.fixture(params=[False, True], ids=["in-thread", "isolated"])

@@ -129,12 +129,17 @@ class Isolated:
         try:
             while True:
                 message = pickle.loads(self._up.recv_bytes())
-                if message[0] == "told":
-                    self._tell(message[1])
-                elif message[0] == "done":
-                    self._done(message[1], message[2])
-                elif message[0] == "ended":
+                if message[0] == "ended":
                     return
+                try:
+                    if message[0] == "told":
+                        self._tell(message[1])
+                    elif message[0] == "done":
+                        self._done(message[1], message[2])
+                except Exception:
+                    # A handler that raises (a consumer gone, a full disk) must not stop the findings
+                    # and ends that follow it: this thread is the only one reading them.
+                    continue
         except (EOFError, OSError):
             return
         finally:
@@ -259,7 +264,7 @@ def _checking(down: Connection, up: Connection, protocols: tuple[str, ...], reco
     for checker in list(checkers.values()):
         if checker.response is not None:
             checker.response.close()
-        else:
+        elif checker.cut is None:  # an exchange already told failed keeps its own reason
             checker.failed("the proxy stopped before the response came")
         checker.join(max(0.0, deadline - time.monotonic()))
     emit(("ended", 0))
