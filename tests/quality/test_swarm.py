@@ -209,14 +209,18 @@ def test_the_steering_keeps_the_marks_that_go_with_a_finding() -> None:
     for _ in range(20):
         steering.observe(text, ["raises"])
         steering.observe(bare, [])
-        steering.observe(quirky, ["one-to-one:lost"])
+        steering.observe(quirky, ["one-to-one:lost [index-0]", "arguments:changed"])
     steering.hold("raises", text, (3, 100))
-    steering.hold("one-to-one:lost", quirky, (3, 100))
+    steering.hold("one-to-one:lost [index-0]", quirky, (3, 100), frozenset({"index-0"}))
+    # Told not to need index-0, though every example that tripped it had it.
+    steering.hold("arguments:changed", quirky, (3, 100))
     signatures = {s.finding: s for s in steering.signatures()}
     assert frozenset({"text-before-tool-use"}) in signatures["raises"].marks
     assert not any("done" in alternative for alternative in signatures["raises"].marks)
     assert signatures["raises"].matches(text) and not signatures["raises"].matches(bare)
-    assert any("quirk:index-0" in a for a in signatures["one-to-one:lost"].marks)
+    # A finding's cause is in every alternative of its signature; another profile in none.
+    assert all("quirk:index-0" in a for a in signatures["one-to-one:lost [index-0]"].marks)
+    assert "arguments:changed" not in signatures or not signatures["arguments:changed"].matches(quirky)
     assert "quirk:index-0" in marks(quirky)
     assert not steering.saturated()
     for _ in range(500):

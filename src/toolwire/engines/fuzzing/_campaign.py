@@ -366,7 +366,7 @@ class Campaign:
                 cause: frozenset[str] = frozenset()
             else:
                 cause = self.causes.of(
-                    fault.finding,
+                    fault,
                     example,
                     made,
                     mode,

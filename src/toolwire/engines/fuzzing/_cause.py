@@ -25,7 +25,7 @@ from hypothesis.internal.conjecture.choice import ChoiceTemplate
 from hypothesis.internal.conjecture.data import ConjectureData
 
 from toolwire.engines.fuzzing._counterexample import finding_id
-from toolwire.engines.fuzzing._judge import Outcome
+from toolwire.engines.fuzzing._judge import Fault, Outcome
 from toolwire.engines.fuzzing._steer import Example
 
 __all__ = ["FLOOR", "SHARE", "SLOW_FLOOR", "Causes", "Mode"]
@@ -61,7 +61,7 @@ class Causes:
 
     def of(
         self,
-        symptom: str,
+        fault: Fault,
         example: Example,
         choices: Sequence[Any],
         mode: Mode,
@@ -70,10 +70,10 @@ class Causes:
         examples: int,
         slow: bool = False,
     ) -> frozenset[str]:
-        """The quirk profiles ``example`` needs to show ``symptom``; ``choices`` drew it (from
+        """The quirk profiles ``example`` needs to show ``fault``; ``choices`` drew it (from
         ``example.start``).  ``known``: the findings held or set aside; ``examples``: run so far;
         ``slow``: the target is slow (:data:`SLOW_FLOOR`)."""
-        shown = example.shown
+        shown, symptom = example.shown, fault.finding
         if not shown:
             return frozenset()
         guess = frozenset(q for q in shown if self.needs.get((symptom, q), True))
@@ -81,10 +81,13 @@ class Causes:
         spare = self.tests < SHARE * examples + (SLOW_FLOOR if slow else FLOOR)
         if settled and finding_id(symptom, guess) in known and not spare:
             return guess
-        return self.test(symptom, example, choices, mode)
+        return self.test(fault, example, choices, mode)
 
-    def test(self, symptom: str, example: Example, choices: Sequence[Any], mode: Mode) -> frozenset[str]:
-        """Switch ``example``'s profiles off one by one; those the symptom does not survive are its cause."""
+    def test(self, fault: Fault, example: Example, choices: Sequence[Any], mode: Mode) -> frozenset[str]:
+        """Switch ``example``'s profiles off one by one; those its symptom does not survive are its
+        cause.  (Only the symptom is compared: what a relation's message says can hold the
+        target's own fresh ids, which differ run to run.)"""
+        symptom = fault.finding
         removed: set[str] = set()
         for quirk in sorted(example.shown):
             without = frozenset(removed | {quirk})
@@ -92,7 +95,7 @@ class Causes:
             if again is None:
                 continue  # the choices no longer draw the same example: the profile stays
             self.tests += 1
-            survives = any(fault.finding == symptom for fault in self.judge(again).faults())
+            survives = any(other.finding == symptom for other in self.judge(again).faults())
             self.needs[(symptom, quirk)] = not survives
             if survives:
                 removed.add(quirk)

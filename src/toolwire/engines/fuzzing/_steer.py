@@ -116,20 +116,28 @@ class Steering:
         self, finding: str, example: Example, size: tuple[int, int], cause: frozenset[str] = frozenset()
     ) -> None:
         """Steer away from ``finding``, as shown by ``example`` (kept when the smallest so far);
-        the quirk profiles of its ``cause`` are always part of its signature."""
+        the quirk profiles of its ``cause`` are always part of its signature, and the others the
+        example shows never are (the finding was told not to need them: steering away from them
+        would hide the same symptom from another cause, which needs one of them)."""
         current = self.held.get(finding)
         if current is None or size < current[0]:
-            self.held[finding] = (size, marks(example))
-            self.needed[finding] = frozenset(f"quirk:{name}" for name in cause)
+            needed = frozenset(f"quirk:{name}" for name in cause)
+            unneeded = {f"quirk:{name}" for name in example.shown} - needed
+            self.held[finding] = (size, marks(example) - unneeded)
+            self.needed[finding] = needed
 
     def signatures(self) -> tuple[Signature, ...]:
         """One signature per held finding, of the marks that go with it; none empty."""
         found = []
         for finding, (_, shown) in sorted(self.held.items()):
             cause = self.needed.get(finding, frozenset())
+            # A quirk profile outside the finding's cause is never part of its signature: examples
+            # with it that trip the symptom are this finding only where the profile was told not to
+            # matter, and steering away from it would hide the same symptom from that profile.
+            foreign = _foreign(cause)
             alternatives = {
-                self._telling(finding, shown) | cause,
-                *(frozenset({m}) | cause for m in self._strong(finding)),
+                frozenset(self._telling(finding, shown) - foreign) | cause,
+                *(frozenset({m}) | cause for m in self._strong(finding) if m not in foreign),
             }
             alternatives.discard(frozenset())
             if alternatives:
@@ -168,6 +176,17 @@ class Steering:
             return frozenset(telling)
         # Too few examples to tell: the marks most examples lack.
         return frozenset(m for m in shown if self.shown[m] < COMMON * max(self.examples, 1))
+
+
+def _foreign(cause: frozenset[str]) -> frozenset[str]:
+    """The marks of every quirk profile outside ``cause`` (given as ``quirk:NAME`` marks): the
+    profile and the shape features that mark its traffic."""
+    return frozenset(
+        mark
+        for name, quirk in QUIRKS.items()
+        if f"quirk:{name}" not in cause
+        for mark in (f"quirk:{name}", *quirk.features)
+    ) - {feature for mark in cause for feature in QUIRKS[mark.removeprefix("quirk:")].features}
 
 
 def steered(
