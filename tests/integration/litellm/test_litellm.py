@@ -80,13 +80,18 @@ ROUTES = {
         # endpoint, Ollama): its fragments are appended to the first call's arguments ('{}{}'), the
         # first item is never done (RS-9d), and turn 2 sends the merged arguments upstream.
         # Later fragments with the id "null" (quirk null-ids, langchainjs#11373) open a new call with
-        # that id and no name (invented; RS-7f).
+        # that id and no name (invented; RS-7f). The merged call's arguments.done then differs from
+        # the deltas streamed for it (RS-7e), under those providers' shapes only: ignored by cause, so
+        # that RS-7e on the strict wire still fails the route.
         (
             "arguments:changed",
             "arguments:turn-2-changed",
             "validity:RS-9d",
             "one-to-one:invented",
             "validity:RS-7f",
+            "validity:RS-7e [index-0]",
+            "validity:RS-7e [index-reuse]",
+            "validity:RS-7e [null-ids]",
         ),
     ),
 }
