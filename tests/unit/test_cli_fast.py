@@ -87,3 +87,26 @@ def test_help_names_what_from_takes_apart_from_what_to_takes(
     assert taken_from == [p for p in PROTOCOLS if p in sources]
     assert "otel-genai" not in taken_from
     assert taken_to == list(PROTOCOLS)
+
+
+def _verbs() -> list[str]:
+    import argparse
+
+    from toolwire.cli._arguments import parser
+
+    subparsers = next(a for a in parser()._actions if isinstance(a, argparse._SubParsersAction))
+    return list(subparsers.choices)
+
+
+@pytest.mark.parametrize("verb", _verbs())
+def test_every_verbs_help_prints_an_example_and_its_exit_codes(
+    verb: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from toolwire.cli import main
+
+    with pytest.raises(SystemExit) as stop:
+        main([verb, "--help"])
+    assert stop.value.code == 0
+    help_text = capsys.readouterr().out
+    assert f"toolwire {verb}" in help_text.split("example:")[-1]
+    assert "exit codes: 0 " in help_text

@@ -376,6 +376,8 @@ _EXAMPLES = {
     "shapes": "toolwire shapes recording.sse -p {stream}",
     "protocols": "toolwire protocols --format json",
     "proxy": "toolwire proxy --upstream https://api.openai.com --report findings.jsonl --record run.har",
+    "repair": "toolwire repair history.json -p {request} --out repaired.json\n"
+    "  toolwire repair history.json --for deepseek --format json",
 }
 
 #: What each verb's exit codes mean.
@@ -391,6 +393,8 @@ _EXITS = {
     "explore": "0 holds within the bounds; 1 a counterexample (with --strict, an output that breaks a "
     "warning rule is one); 2 cut short by a limit, or bad usage",
     "proxy": "0 nothing broke a rule; 1 rule violations seen (with --strict, rule warnings too); 2 bad usage",
+    "repair": "0 nothing to repair (the output is the input, byte for byte); 1 repaired; 2 unusable input, "
+    "a break no repair is right for, or bad usage",
 }
 
 
