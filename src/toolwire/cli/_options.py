@@ -66,7 +66,9 @@ CHECK_OPTIONS: tuple[Option, ...] = (
         ("--profile",),
         "profile",
         metavar="NAME",
-        help="a variant of the protocol (`toolwire protocols` lists them)",
+        help="a variant of the protocol, or a provider profile of its wire (deepseek, moonshot, azure, "
+        "...: the provider's own recorded 400s, as `repair --for` takes them); `toolwire protocols` "
+        "lists them",
     ),
     Option(("--format",), "format", choices=("text", "json"), default="text"),
     Option(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -121,6 +121,9 @@ class Monitor:
     #: The SDK release whose types this monitor's model follows (``openai 3.57.0``), named by the
     #: notice :meth:`unknown` makes for a type outside that model.
     modelled_sdk: ClassVar[str] = ""
+    #: What makes another monitor of this one's protocol and profile (one per request body of a
+    #: file), where a descriptor made it (``Protocol.factory``).
+    remake: Callable[[], Monitor] | None = None
 
     @classmethod
     def load_hot(cls) -> Hot:

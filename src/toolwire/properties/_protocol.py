@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from toolwire.properties._shapes import Shapes
     from toolwire.properties._sites import Sites
 
-__all__ = ["SENDERS", "Family", "Protocol", "Quirk", "Result", "Shape", "load"]
+__all__ = ["PROFILE_SOURCES", "SENDERS", "Family", "Protocol", "Quirk", "Result", "Shape", "load"]
 
 Shape = Literal["stream", "conversation"]
 
@@ -175,18 +175,42 @@ class Protocol:
         return self.factory(profile)()
 
     def factory(self, profile: str | None = None) -> Callable[[], Monitor]:
-        """What :meth:`make` calls: for a caller that makes many monitors (one per request body)."""
+        """What :meth:`make` calls: for a caller that makes many monitors (one per request body).
+        Each monitor it makes can make more of its kind (:attr:`Monitor.remake`)."""
+        make = self._factory(profile)
+
+        def build() -> Monitor:
+            monitor = make()
+            monitor.remake = build
+            return monitor
+
+        return build
+
+    def _factory(self, profile: str | None) -> Callable[[], Monitor]:
         if profile is None:
             return self.monitor
-        if profile not in self.profiles:
-            choices = ", ".join(self.profiles) or "none"
+        if profile in self.profiles:
+            return self.profiles[profile]
+        more = {name: make for source in PROFILE_SOURCES for name, make in source(self).items()}
+        if profile not in more:
+            choices = ", ".join([*self.profiles, *more]) or "none"
             raise UsageError(f"{self.name} has no profile {profile!r}; its profiles: {choices}")
-        return self.profiles[profile]
+        return more[profile]
+
+    def profile_names(self) -> list[str]:
+        """Its own profiles, then those :data:`PROFILE_SOURCES` add (the provider profiles)."""
+        return [*self.profiles, *(name for source in PROFILE_SOURCES for name in source(self))]
 
     @property
     def replays(self) -> bool:
         """A request of this protocol replays a stream's calls: the round-trip rules apply."""
         return bool(self.follows)
+
+
+#: Where profiles beyond a descriptor's own come from: each maps a descriptor to more of its
+#: profiles, by name.  The registry adds one: the provider profiles (``repair --for``) of the wires
+#: they are of, so that ``check --profile deepseek`` judges a history as ``repair --for`` mends it.
+PROFILE_SOURCES: list[Callable[[Protocol], Mapping[str, Callable[[], Monitor]]]] = []
 
 
 @dataclass(frozen=True, slots=True)

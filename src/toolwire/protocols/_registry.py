@@ -16,12 +16,16 @@ from __future__ import annotations
 
 import importlib
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from toolwire.errors import DefinitionError, UsageError
-from toolwire.properties._protocol import SENDERS, Family, Protocol, Quirk
+from toolwire.properties._protocol import PROFILE_SOURCES, SENDERS, Family, Protocol, Quirk
 from toolwire.properties._roundtrip import round_trip_rules
 from toolwire.properties._rule import Rule
+
+if TYPE_CHECKING:
+    from toolwire.properties._monitor import Monitor
 
 __all__ = [
     "BREAKS",
@@ -252,6 +256,19 @@ def envelope_ids() -> tuple[str, ...]:
     """Prefixes of envelope ids (a response's, a message's): ids that name no call."""
     _load_all()
     return tuple(prefix for family in _FAMILIES for prefix in family.envelope_ids)
+
+
+def _provider_profiles(spec: Protocol) -> dict[str, Callable[[], Monitor]]:
+    """The provider profiles of ``spec``'s wire, as its ``check`` profiles (a history's protocols)."""
+    if spec.shape != "conversation" or spec.repair is None:
+        return {}
+    from toolwire.properties._provider import provider_factory
+
+    found = {n: p for n, p in providers().items() if spec.name in p.wire}
+    return {name: provider_factory(spec.monitor, p) for name, p in found.items()}
+
+
+PROFILE_SOURCES.append(_provider_profiles)
 
 
 def providers() -> dict[str, Any]:

@@ -134,14 +134,29 @@ def render_rules(rules: Sequence[Rule], fmt: str) -> str:
 
 
 def render_protocols(protocols: Sequence[Protocol], fmt: str) -> str:
-    """One protocol per line: its stable name and what it covers."""
+    """One protocol per line: its stable name, what it covers and the provider profiles of its wire
+    (``check --profile``, ``repair --for``)."""
+    providers = {p.name: [n for n in p.profile_names() if n not in p.profiles] for p in protocols}
     if fmt == "json":
         return orjson.dumps(
-            [{"name": p.name, "shape": p.shape, "summary": p.summary} for p in protocols],
+            [
+                {
+                    "name": p.name,
+                    "shape": p.shape,
+                    "summary": p.summary,
+                    "profiles": p.profile_names(),
+                    "provider_profiles": providers[p.name],
+                }
+                for p in protocols
+            ],
             option=orjson.OPT_INDENT_2,
         ).decode()
     width = max(len(p.name) for p in protocols)
-    return "\n".join(f"{p.name:<{width}}  {p.summary}" for p in protocols)
+    return "\n".join(
+        f"{p.name:<{width}}  {p.summary}"
+        + (f"; provider profiles: {', '.join(providers[p.name])}" if providers[p.name] else "")
+        for p in protocols
+    )
 
 
 def print_part_failures(event: EngineEvent) -> None:

@@ -209,7 +209,7 @@ def _feed_conversations(
 
     keep_calls = previous is not None
     # Bodies of the usual shapes come typed (see Monitor.hot); their items are the monitor's.
-    make = spec.factory(profile)
+    make = first.remake if first is not None and first.remake is not None else spec.factory(profile)
     made = first or make()
     hot = made.loaded_hot()
     spare: Monitor | None = made

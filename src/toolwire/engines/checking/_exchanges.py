@@ -164,7 +164,7 @@ def choose(detection: Detection, protocol: str | tuple[str, ...] | None) -> str 
 
 def _own(spec: Protocol, profile: str | None) -> str | None:
     """``--profile`` applies to the parts of the protocols that have it (a cassette mixes protocols)."""
-    return profile if profile in spec.profiles else None
+    return profile if profile in spec.profile_names() else None
 
 
 def _session(name: str) -> bool:
