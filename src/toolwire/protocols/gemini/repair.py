@@ -73,6 +73,34 @@ def _parts_left(out: Message | None) -> Message | None:
     return blocks_left(out, "parts")
 
 
+#: The keys a part's thought signature goes under (the API's JSON, then google-genai's dump).
+_SIGNATURES: Final = ("thoughtSignature", "thought_signature")
+
+
+def _with_calls(msg: Message, edits: dict[Block, Any]) -> Message | None:
+    """The model content with its calls edited; a thought signature whose call was dropped goes on
+    to the first call left (the part Gemini 3 requires it on: "the first functionCall part in each
+    step", https://ai.google.dev/gemini-api/docs/thought-signatures, else 400 "Function call is
+    missing a thought_signature"), or to the last part when no call is left (where Gemini puts the
+    signature of a turn without calls)."""
+    out = _parts_left(replaced(msg, "parts", edits, _gemini_put))
+    signed = [
+        (k, key, part[key]) for k, part in enumerate(msg["parts"]) for key in _SIGNATURES if _signs(part, key)
+    ]
+    if out is None or not signed or any(_signs(p, key) for p in out["parts"] for key in _SIGNATURES):
+        return out
+    _, key, signature = signed[0]
+    parts = list(out["parts"])
+    calls = [k for k, part in enumerate(parts) if gemini.function_call(part) is not None]
+    at = calls[0] if calls else len(parts) - 1
+    parts[at] = {**parts[at], key: signature}
+    return {**out, "parts": parts}
+
+
+def _signs(part: Any, key: str) -> bool:
+    return isinstance(part, dict) and bool(part.get(key))
+
+
 _GEMINI_RULES: Final = {
     "unanswered": "GM-4", "orphan": "GM-3", "move": "GM-3", "duplicate": "GM-1",
     "id": "GM-1", "missing": "GM-1", "second": "GM-4",
@@ -88,7 +116,7 @@ ADAPTER: Final = Adapter(
     results=_gemini_results,
     call_path=lambda i, b: f"contents[{i}].parts[{b}].functionCall.id",
     result_path=lambda i, b: f"contents[{i}].parts[{b}]",
-    with_calls=lambda m, e: _parts_left(replaced(m, "parts", e, _gemini_put)),
+    with_calls=_with_calls,
     answer=_gemini_answer,
     said=lambda m, b: as_dict(gemini.function_response(m["parts"][b])).get("response"),
     note=lambda text: {"text": text},
