@@ -13,16 +13,13 @@
 // stop reason mapped as Anthropic's OpenAI-compatible endpoint maps it (PostHog keeps none).
 
 import { completion, fetchStreaming, load, namedSse, readTrace, writeTrace } from "./_npm_wire.mjs";
+import { assistantMessage, capturedOutput, recorder } from "./_posthog.mjs";
 
 // The per-provider entry point PostHog documents since 4.0.0 (it spares loading the other wrappers).
 const { Anthropic } = load("@posthog/ai/anthropic");
 
 const events = readTrace();
-const captured = [];
-const posthog = {
-  capture: (event) => captured.push(event),
-  captureImmediate: async (event) => captured.push(event),
-};
+const { posthog, captured } = recorder();
 const client = new Anthropic({
   apiKey: "sk-ant-toolwire-benchmark",
   baseURL: "http://127.0.0.1:9",
@@ -41,28 +38,7 @@ let stopReason = null;
 for await (const event of stream) {
   if (event.type === "message_delta") stopReason = event.delta?.stop_reason ?? stopReason;
 }
-for (let wait = 0; captured.length === 0 && wait < 200; wait++) await new Promise((r) => setTimeout(r, 5));
-if (captured.length === 0) throw new Error("no $ai_generation event was captured");
-const output = captured[0].properties.$ai_output_choices ?? [];
-
-const texts = [];
-const calls = [];
-for (const message of output) {
-  if (typeof message.content === "string") texts.push(message.content);
-  for (const block of Array.isArray(message.content) ? message.content : []) {
-    if (block.type === "text") texts.push(block.text);
-    else if (block.type === "function") {
-      const args = block.function?.arguments;
-      calls.push({
-        id: block.id,
-        type: "function",
-        function: { name: block.function?.name, arguments: typeof args === "string" ? args : JSON.stringify(args) },
-      });
-    }
-  }
-}
-const message = { role: "assistant", content: texts.join("") || null };
-if (calls.length) message.tool_calls = calls;
+const message = assistantMessage(await capturedOutput(captured));
 const FINISH = { end_turn: "stop", stop_sequence: "stop", max_tokens: "length", tool_use: "tool_calls" };
 const start = events.find((event) => event.type === "message_start")?.message ?? {};
 const head = { id: start.id, created: 0, model: start.model };

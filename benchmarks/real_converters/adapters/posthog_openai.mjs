@@ -11,16 +11,13 @@
 // one for one into a chat.completion, with the stream's finish reason (PostHog keeps none).
 
 import { completion, fetchStreaming, load, readTrace, writeTrace } from "./_npm_wire.mjs";
+import { assistantMessage, capturedOutput, recorder } from "./_posthog.mjs";
 
 // The per-provider entry point PostHog documents since 4.0.0 (it spares loading the other wrappers).
 const { OpenAI } = load("@posthog/ai/openai");
 
 const chunks = readTrace();
-const events = [];
-const posthog = {
-  capture: (event) => events.push(event),
-  captureImmediate: async (event) => events.push(event),
-};
+const { posthog, captured } = recorder();
 const client = new OpenAI({
   apiKey: "sk-toolwire-benchmark",
   baseURL: "http://127.0.0.1:9/v1",
@@ -38,26 +35,4 @@ let finishReason = null;
 for await (const chunk of stream) {
   for (const choice of chunk.choices ?? []) finishReason = choice.finish_reason ?? finishReason;
 }
-// The wrapper reads its half of the tee in the background and captures when that half ends.
-for (let wait = 0; events.length === 0 && wait < 200; wait++) await new Promise((r) => setTimeout(r, 5));
-if (events.length === 0) throw new Error("no $ai_generation event was captured");
-const output = events[0].properties.$ai_output_choices ?? [];
-
-const texts = [];
-const calls = [];
-for (const message of output) {
-  if (typeof message.content === "string") texts.push(message.content);
-  for (const block of Array.isArray(message.content) ? message.content : []) {
-    if (block.type === "text") texts.push(block.text);
-    else if (block.type === "function") {
-      calls.push({
-        id: block.id,
-        type: "function",
-        function: { name: block.function?.name, arguments: block.function?.arguments },
-      });
-    }
-  }
-}
-const message = { role: "assistant", content: texts.join("") || null };
-if (calls.length) message.tool_calls = calls;
-writeTrace([completion(chunks, message, finishReason)]);
+writeTrace([completion(chunks, assistantMessage(await capturedOutput(captured)), finishReason)]);
