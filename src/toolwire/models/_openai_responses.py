@@ -32,6 +32,7 @@ __all__ = [
     "OPEN_RESPONSES_FUNCTION_CALL_FIELDS",
     "OUTPUT_ITEM_TYPES",
     "QUEUED",
+    "RECORDED_STREAM_ITEM_TYPES",
     "TERMINAL_EVENT_TYPES",
     "is_extension_type",
 ]
@@ -93,6 +94,16 @@ OUTPUT_ITEM_TYPES: Final = frozenset(
         "tool_search_output",
         "web_search_call",
     }
+)
+
+#: The output item types whose streamed lifecycle a real recording shows (issue 38): function_call
+#: and reasoning (tests/data/traffic, 43 OpenAI streams), mcp_list_tools, mcp_call and message
+#: (tests/data/openai-responses-stream/good-mcp-calls-recorded.sse, dotnet/extensions).  A finding
+#: about the lifecycle of an item of another modelled type (tool search, custom tools, shell,
+#: apply_patch, computer use, code interpreter, web and file search, image generation, programs ...:
+#: known from SDK types and docs only) is a warning until a recording shows that type.
+RECORDED_STREAM_ITEM_TYPES: Final = frozenset(
+    {"function_call", "mcp_call", "mcp_list_tools", "message", "reasoning"}
 )
 
 #: The input item types of ``openai`` 3.57.0 ``ResponseInputItemParam``.  Each is known: its ``id``

@@ -228,6 +228,8 @@ class StreamMonitor(BlockStreamMonitor):
             # comes whole in its start, with no input_json_delta after it: judged at its first
             # fragment, if one comes.
             item.data["whole"] = start_input
+            caller = block.get("caller")
+            item.data["programmatic"] = isinstance(caller, dict) and caller.get("type") != "direct"
 
     def _whole_at_start(self, key: int, index: int, line: int | None) -> None:
         """An input fragment for a tool block whose start carried a non-empty input: AN-10d."""
@@ -243,6 +245,8 @@ class StreamMonitor(BlockStreamMonitor):
             index=index,
             line=line,
             ids=(item.id,),
+            # Issue 38: no real recording of a programmatic call (one with a caller) was found.
+            severity="warning" if item.data.get("programmatic") else None,
         )
 
     def calls(self) -> list[Turn]:

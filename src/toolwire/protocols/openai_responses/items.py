@@ -13,6 +13,7 @@ from toolwire.models import openai_responses as wire
 from toolwire.properties._monitor import Monitor, Violations
 
 if TYPE_CHECKING:
+    from toolwire.properties._rule import Severity
     from toolwire.protocols.openai_responses.stream import StreamProfile
 
 __all__ = ["ItemChecks"]
@@ -236,6 +237,20 @@ class ItemChecks(Monitor):
         else:
             item.state = target
 
+    @staticmethod
+    def _severity(*items: _Item | None) -> Severity | None:
+        """A warning for a finding about items whose type no real recorded stream shows, else the rule's.
+
+        Issue 38: a modelled hosted or client-executed item type outside
+        ``RECORDED_STREAM_ITEM_TYPES`` is known from SDK types and docs only; an unknown type
+        (open world) and a function call keep the rule's severity.
+        """
+        types = {item.type for item in items if item is not None}
+        unrecorded = [
+            t for t in types if t in wire.OUTPUT_ITEM_TYPES and t not in wire.RECORDED_STREAM_ITEM_TYPES
+        ]
+        return "warning" if types and len(unrecorded) == len(types) else None
+
     def _item_violation(self, item: _Item, event: str, what: str, index: int, line: int | None) -> None:
         rule, recovery = item.violations.by_pair[item.state, event]
         state = item.table.states[item.state].replace("_", " ")
@@ -245,6 +260,7 @@ class ItemChecks(Monitor):
             index=index,
             line=line,
             ids=item.ids(),
+            severity=self._severity(item),
             output_index=item.output_index,
         )
         item.state = recovery

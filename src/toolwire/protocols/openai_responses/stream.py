@@ -300,6 +300,7 @@ class StreamMonitor(ItemChecks):
                 index=index,
                 line=line,
                 ids=(*known.ids(), *item.ids()),
+                severity=self._severity(known, item),
                 output_index=output_index,
             )
             return
@@ -440,6 +441,7 @@ class StreamMonitor(ItemChecks):
                 index=index,
                 line=line,
                 ids=(*item.ids(), raw.get("call_id"), raw.get("id")),
+                severity=self._severity(item),
             )
         if item.function:
             self._require_fields(item, raw, "response.output_item.done", index, line)
@@ -487,6 +489,7 @@ class StreamMonitor(ItemChecks):
                     index=index,
                     line=line,
                     ids=[i for item in open_items for i in item.ids()],
+                    severity=self._severity(*open_items),
                 )
         if etype in wire.TERMINAL_EVENT_TYPES and self._incomplete is not None and etype != wire.INCOMPLETE:
             self.report(
