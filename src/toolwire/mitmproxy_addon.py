@@ -11,7 +11,9 @@ they happen; ``--set toolwire_report=FILE`` writes them as JSON Lines,
 credentials are redacted from all of it.  The summary prints when mitmproxy stops.
 
 Options (``--set NAME=VALUE``): ``toolwire_report``, ``toolwire_record``,
-``toolwire_protocol`` (comma-separated, as ``-p``), ``toolwire_format`` (``text`` or ``json``).
+``toolwire_protocol`` (comma-separated, as ``-p``), ``toolwire_format`` (``text`` or ``json``),
+``toolwire_strict`` (``true``: as ``--strict``, a warning fails the run; mitmdump's own exit code
+is mitmproxy's, so the summary, and its JSON ``exit_code``, say so).
 Needs ``pip install 'toolwire[mitmproxy]'`` (or mitmproxy and toolwire in one environment).
 """
 
@@ -50,6 +52,7 @@ class ToolwireAddon:
         loader.add_option("toolwire_record", str, "", "record the exchanges as FILE.har or FILE.yaml")
         loader.add_option("toolwire_protocol", str, "", "comma-separated protocols to check parts as")
         loader.add_option("toolwire_format", str, "text", "text or json lines for each finding")
+        loader.add_option("toolwire_strict", bool, False, "fail on warnings too, as toolwire proxy --strict")
         self._options = loader.master.options
 
     def configure(self, updated: set[str]) -> None:
@@ -67,6 +70,8 @@ class ToolwireAddon:
                 get_protocol(name)
         if "toolwire_format" in updated:
             self._outputs.fmt = options.toolwire_format
+        if "toolwire_strict" in updated:
+            self.tally.strict = bool(options.toolwire_strict)
 
     def _tell(self, told: LiveFinding) -> None:
         self.tally.add(told)

@@ -13,6 +13,8 @@ the gateway's own (``call_gw...``), mapped back to none on the next request.
 - ``index-0``: every call is streamed at index 0;
 - ``text-drop``: a chunk that carries text loses its calls (Gemini upstream);
 - ``crossed``: each tool result goes upstream under the id of the next call.
+- ``split-results``: each tool result goes upstream in a user content of its own (Gemini upstream),
+  as crewAI did before crewAIInc/crewAI#4693: GM-5b, a warning rule (only ``--strict`` fails it).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from starlette.routing import Route
 
 from helpers.accumulators import assembled_calls
 
-BUGS = ("name-keyed", "index-0", "text-drop", "crossed")
+BUGS = ("name-keyed", "index-0", "text-drop", "crossed", "split-results")
 
 
 def gateway_app(upstream: str, family: str = "chat", bug: str | None = None) -> Starlette:
@@ -113,7 +115,7 @@ def gateway_app(upstream: str, family: str = "chat", bug: str | None = None) -> 
         return StreamingResponse(chunks(), media_type="text/event-stream")
 
     async def _gemini(body: dict[str, Any]) -> Response:
-        contents = _contents(body["messages"], up_id)
+        contents = _contents(body["messages"], up_id, split=bug == "split-results")
         tools = [{"functionDeclarations": [t["function"] for t in body.get("tools") or []]}]
         url = f"{upstream}/v1beta/models/{body['model']}:streamGenerateContent?alt=sse"
         reply = await client.send(
@@ -210,8 +212,9 @@ def _chunk(delta: dict[str, Any], finish: str | None) -> bytes:
     return b"data: " + json.dumps(chunk).encode() + b"\n\n"
 
 
-def _contents(messages: list[dict[str, Any]], up_id: Any) -> list[dict[str, Any]]:
-    """Chat messages as Gemini contents; tool messages in a row become one user content."""
+def _contents(messages: list[dict[str, Any]], up_id: Any, split: bool = False) -> list[dict[str, Any]]:
+    """Chat messages as Gemini contents; tool messages in a row become one user content (each its
+    own with ``split``)."""
     names = {c["id"]: c["function"]["name"] for m in messages for c in m.get("tool_calls") or []}
     out: list[dict[str, Any]] = []
     for message in messages:
@@ -233,7 +236,7 @@ def _contents(messages: list[dict[str, Any]], up_id: Any) -> list[dict[str, Any]
             found = up_id(message["tool_call_id"], name)
             part = {"functionResponse": {"name": name, "response": {"result": message["content"]}}}
             part["functionResponse"] |= {"id": found} if found else {}
-            if out and out[-1]["role"] == "user" and "functionResponse" in out[-1]["parts"][0]:
+            if not split and out and out[-1]["role"] == "user" and "functionResponse" in out[-1]["parts"][0]:
                 out[-1]["parts"].append(part)
             else:
                 out.append({"role": "user", "parts": [part]})

@@ -295,3 +295,15 @@ def test_the_cli_wants_upstream_for_a_gateway(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 2
     assert "--upstream" in done.stderr
+
+
+@pytest.mark.slow
+def test_a_warning_rule_broken_in_the_second_turn_fails_a_strict_campaign_only() -> None:
+    """The gateway splits the tool results over user contents upstream (GM-5b, a warning rule)."""
+    plain = campaign("gemini", "split-results", "gemini-stream", out=None)
+    assert plain.counterexamples == [], [c.finding for c in plain.counterexamples]
+    strict = campaign("gemini", "split-results", "gemini-stream", out=None, strict=True)
+    found = {c.finding: c for c in strict.counterexamples}
+    assert any("GM-5b" in finding for finding in found), sorted(found)
+    fixed = campaign("gemini", None, "gemini-stream", out=None, strict=True)
+    assert fixed.counterexamples == [], [c.finding for c in fixed.counterexamples]

@@ -75,6 +75,8 @@ def test_mitmdump_with_the_addon_forwards_unchanged_flags_live_and_redacts(tmp_p
                 f"toolwire_record={record}",
                 "--set",
                 "flow_detail=0",
+                "--set",
+                "toolwire_strict=true",
             ],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

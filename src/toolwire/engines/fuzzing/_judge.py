@@ -211,7 +211,7 @@ def judge(
     broken = relate(before, after, exact_ids=returns, keep=keep, target=destination, optional=optional)
     try:
         # A target that drives a turn of its own (a gateway sends the tool results back upstream).
-        broken += target.follow_up(before, after, timeout)
+        broken += target.follow_up(before, after, timeout, strict=strict)
     except TargetFailure as failure:
         return Outcome(
             output,

@@ -101,11 +101,14 @@ class Target(ABC):
     def close(self) -> None:  # noqa: B027 -- most targets hold nothing
         """Release what the target holds (a worker process); the default holds nothing."""
 
-    def follow_up(self, before: Ledger, after: Ledger, timeout: float) -> list[Broken]:
+    def follow_up(
+        self, before: Ledger, after: Ledger, timeout: float, *, strict: bool = False
+    ) -> list[Broken]:
         """Relations broken after the output was judged, in a turn the target drives itself.
 
         A gateway sends the conversation back (the tool results) and judges what it sent
-        upstream; ``before`` and ``after`` are the input's and the output's ledgers.  May raise
+        upstream; ``before`` and ``after`` are the input's and the output's ledgers; ``strict``
+        (``--strict``) counts the warning rules that turn breaks too.  May raise
         :class:`TargetFailure`.  The default drives no second turn.
         """
         return []

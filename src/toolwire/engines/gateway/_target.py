@@ -133,8 +133,11 @@ class GatewayTarget(Target):
         mine = copy.deepcopy(trace)
         return lambda: self._first(mine, timeout)
 
-    def follow_up(self, before: Ledger, after: Ledger, timeout: float) -> list[Broken]:
-        """Turn 2: the history back through the gateway; what breaks in its upstream request."""
+    def follow_up(
+        self, before: Ledger, after: Ledger, timeout: float, *, strict: bool = False
+    ) -> list[Broken]:
+        """Turn 2: the history back through the gateway; what breaks in its upstream request (the
+        rules it breaks as errors, and under ``strict`` as warnings too)."""
         state = getattr(self._local, "state", None)
         if state is None or not after.calls:
             return []
@@ -169,7 +172,7 @@ class GatewayTarget(Target):
             results=[Result(before.calls[n].id, before.calls[n].name, texts[k]) for n, k in pairs],
         )
         try:
-            upstream = ledger(items, self.history)
+            upstream = ledger(items, self.history, warnings=strict)
         except Exception as exc:
             return [
                 Broken(
