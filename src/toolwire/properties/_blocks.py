@@ -82,7 +82,7 @@ class BlockStreamMonitor(KeyedMonitor):
 
     def message(self, event: str, what: str, index: int, line: int | None) -> None:
         """Step the envelope."""
-        self.step(MESSAGE, event, index, line, what=what, lifecycle=self.envelope)
+        self.step(MESSAGE, event, index, line, what=what, lifecycle=self.envelope, type=what)
 
     def end_with_error(self) -> None:
         """An error event ended the stream: what was open is not a violation."""

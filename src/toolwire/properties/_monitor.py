@@ -220,9 +220,12 @@ class Monitor:
         ids: Iterable[Any] = (),
         path: str | None = None,
         severity: Severity | None = None,
+        rejected: bool = True,
         **values: Any,
     ) -> None:
-        """Record a finding of ``rule_id``; ``values`` fill the provider's error text."""
+        """Record a finding of ``rule_id``; ``values`` fill the provider's error text.  ``rejected``
+        False: the rule's recorded error text is of another case of the rule (an id too long, where
+        this one is missing), so the finding quotes none."""
         try:
             rule = self._rules[rule_id]
         except KeyError:
@@ -232,7 +235,17 @@ class Monitor:
                 f"{type(self).__name__} ({self.protocol}) reports {rule_id}, "
                 f"a rule of {', '.join(rule.protocols)}"
             )
-        self.record(rule, message, index=index, line=line, ids=ids, path=path, severity=severity, **values)
+        self.record(
+            rule,
+            message,
+            index=index,
+            line=line,
+            ids=ids,
+            path=path,
+            severity=severity,
+            rejected=rejected,
+            **values,
+        )
 
     def record(
         self,
@@ -244,6 +257,7 @@ class Monitor:
         ids: Iterable[Any] = (),
         path: str | None = None,
         severity: Severity | None = None,
+        rejected: bool = True,
         **values: Any,
     ) -> None:
         """Record a finding of ``rule``, a rule from outside this monitor's book (the round-trip rules)."""
@@ -258,7 +272,7 @@ class Monitor:
                 line=line,
                 fix=rule.fix,
                 ids=tuple(str(i) for i in ids if i is not None),
-                provider_error=rule.provider_error(values),
+                provider_error=rule.provider_error(values) if rejected else None,
                 path=path,
             )
         )

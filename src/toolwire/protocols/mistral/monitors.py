@@ -149,6 +149,7 @@ class ConversationMonitor(Monitor):
                     index=index,
                     line=line,
                     path=where,
+                    rejected=False,  # the rule's recorded text is of a role out of order
                 )
             if self.profile.pair_ids and str(call_id) in self._pending:
                 self.report(

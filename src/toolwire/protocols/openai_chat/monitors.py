@@ -546,7 +546,8 @@ class ConversationMonitor(Monitor):
                 continue
             where = f"{path}.tool_calls[{k}].id"
             if not isinstance(call_id, str) or not call_id:
-                self.report("CC-1", f"{where} is missing", index=index, line=line, path=where)
+                # The recorded rejection is of an id too long; none is recorded for a missing one.
+                self.report("CC-1", f"{where} is missing", index=index, line=line, path=where, rejected=False)
                 continue
             if len(call_id) > wire.CHAT_TOOL_CALL_ID_MAX:
                 self.report(
