@@ -172,3 +172,20 @@ def test_the_cli_takes_a_provider_profile(tmp_path: Path, capsys: pytest.Capture
     listed = {p["name"]: p for p in json.loads(capsys.readouterr().out)}
     assert "deepseek" in listed["openai-chat"]["provider_profiles"]
     assert listed["openai-responses"]["provider_profiles"] == []
+
+
+def test_the_docs_table_lists_every_profile_rule_as_declared() -> None:
+    from helpers.layout import ROOT
+
+    text = (ROOT / "docs" / "repair.md").read_text()
+    rows = [line for line in text.split("## Provider profiles")[1].splitlines() if line.startswith("| `")]
+    expected = []
+    for name, profile in PROVIDERS.items():
+        for rule in profile.rules:
+            same = f" (= {rule.same_as})" if rule.same_as else ""
+            statement, source = rule.statement.replace("|", "/"), rule.source.replace("|", "/")
+            expected.append(
+                f"| `{name}` | {', '.join(profile.wire)} | {rule.id}{same} | {statement} | "
+                f"{rule.severity} | {source} |"
+            )
+    assert rows == expected
