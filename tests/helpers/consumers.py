@@ -238,6 +238,11 @@ def node_missing() -> str | None:
     return None
 
 
+def _first_line(error: str | None) -> str | None:
+    """An error's first line: a schema validation failure goes on to list every union member."""
+    return None if error is None else error.split("\n", 1)[0]
+
+
 def ai_sdk(consumer: str, body: str) -> Seen:
     """An AI SDK provider's ``doStream`` on ``body`` (tests/sdk/consumers.mjs): its tool parts.
 
@@ -248,7 +253,7 @@ def ai_sdk(consumer: str, body: str) -> Seen:
         ["node", str(SDK / "consumers.mjs")], input=line, capture_output=True, text=True, check=True, cwd=SDK
     )
     answer = json.loads(out.stdout)
-    seen = Seen(error=answer.get("error"))
+    seen = Seen(error=_first_line(answer.get("error")))
     for part in answer.get("parts", []):
         if part["type"] == "tool-input-start":
             seen.streamed.setdefault(part["id"], [])
@@ -257,5 +262,92 @@ def ai_sdk(consumer: str, body: str) -> Seen:
         elif part["type"] == "tool-call":
             seen.calls.append((part["toolCallId"], part["toolName"], part["input"]))
         elif part["type"] == "error":
-            seen.error = part["error"]
+            seen.error = _first_line(part["error"])
     return seen
+
+
+# OpenAI Chat Completions -------------------------------------------------------------------------
+
+CHAT_TOOLS = [{"type": "function", "function": {k: v for k, v in TOOLS[0].items() if k != "type"}}]
+CHAT_MESSAGES = [{"role": "user", "content": "Weather in Paris and Lyon?"}]
+
+
+def openai_chat_stream(body: str) -> Seen:
+    """openai-python's ``client.chat.completions.stream(...)`` (ChatCompletionStreamState).
+
+    ``streamed`` is the arguments its ``tool_calls.function.arguments.delta`` events stream per
+    index; ``calls`` are its ``tool_calls.function.arguments.done`` events (as ``done:<index>``)
+    followed by the tool_calls of ``get_final_completion()``, each as (id, name, arguments).
+    """
+
+    def run(seen: Seen) -> None:
+        client = _openai(body)
+        stream_of = client.chat.completions.stream
+        with stream_of(model="gpt-test", messages=CHAT_MESSAGES, tools=CHAT_TOOLS) as stream:  # type: ignore[arg-type]
+            for event in stream:
+                if event.type == "tool_calls.function.arguments.delta":
+                    seen.streamed.setdefault(f"index {event.index}", []).append(event.arguments_delta)
+                elif event.type == "tool_calls.function.arguments.done":
+                    seen.calls.append((f"done:{event.index}", event.name, event.arguments))
+            final = stream.get_final_completion()
+        seen.calls += [
+            (f"final:{call.id}", call.function.name, call.function.arguments)
+            for call in final.choices[0].message.tool_calls or []
+        ]
+
+    return _catching(run)
+
+
+def langchain_openai_chat(body: str) -> Seen:
+    """langchain-openai's ``ChatOpenAI().stream(...)`` on Chat Completions, its chunks summed."""
+
+    def run(seen: Seen) -> None:
+        import httpx2
+        from langchain_openai import ChatOpenAI
+
+        model = ChatOpenAI(
+            model="gpt-test",
+            api_key="test",  # type: ignore[arg-type]
+            base_url="http://127.0.0.1:9/v1",
+            http_client=httpx2.Client(transport=_transport(body)),
+            max_retries=0,
+        ).bind_tools(CHAT_TOOLS)
+        message: Any = None
+        for chunk in model.stream("hi"):
+            message = chunk if message is None else message + chunk
+        seen.calls = [(call["id"], call["name"], json.dumps(call["args"])) for call in message.tool_calls]
+        seen.calls += [
+            (c["id"], c["name"], "invalid:" + (c["args"] or "")) for c in message.invalid_tool_calls
+        ]
+
+    return _catching(run)
+
+
+def pydantic_ai_chat(body: str) -> Seen:
+    """pydantic-ai's ``OpenAIChatModel.request_stream``: the tool-call parts of its final response."""
+
+    def run(seen: Seen) -> None:
+        from pydantic_ai.messages import ModelRequest, ToolCallPart
+        from pydantic_ai.models import ModelRequestParameters
+        from pydantic_ai.models.openai import OpenAIChatModel
+        from pydantic_ai.providers.openai import OpenAIProvider
+        from pydantic_ai.tools import ToolDefinition
+
+        model = OpenAIChatModel("gpt-test", provider=OpenAIProvider(openai_client=_async_openai(body)))
+        tool = ToolDefinition(name="get_weather", parameters_json_schema=TOOLS[0]["parameters"])  # type: ignore[arg-type]
+        params = ModelRequestParameters(function_tools=[tool])
+
+        async def main() -> None:
+            async with model.request_stream([ModelRequest.user_text_prompt("hi")], None, params) as response:
+                async for _ in response:
+                    pass
+                final = response.get()
+            seen.calls = [
+                (part.tool_call_id, part.tool_name, part.args_as_json_str())
+                for part in final.parts
+                if isinstance(part, ToolCallPart)
+            ]
+
+        asyncio.run(main())
+
+    return _catching(run)

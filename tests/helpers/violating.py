@@ -156,3 +156,154 @@ def rs7d_delta_after_arguments_done() -> list[dict[str, Any]]:
     )
     events.insert(done + 1, last)
     return [event | {"sequence_number": n} for n, event in enumerate(events)]
+
+
+def rs7b_call_after_completed() -> list[dict[str, Any]]:
+    """RS-7b: the second call's events come after response.completed (a converter that completes
+    the response on the upstream's finish, then flushes the call it still held), whose output holds
+    the first call alone."""
+    events = responses_stream()
+    completed = events.pop()
+    second = [e for e in events if e.get("output_index") == 1]
+    events = [e for e in events if e.get("output_index") != 1]
+    output = completed["response"]["output"][:1]
+    events += [completed | {"response": completed["response"] | {"output": output}}, *second]
+    return [event | {"sequence_number": n} for n, event in enumerate(events)]
+
+
+def rs7b_envelope_after_completed(kind: str) -> list[dict[str, Any]]:
+    """RS-7b: after response.completed, the envelope event ``kind`` (``response.completed`` again,
+    as a converter closing on the upstream's stop and on its own finish; ``response.in_progress``)."""
+    events = responses_stream()
+    events.append(copy.deepcopy(next(e for e in events if e["type"] == kind)))
+    return [event | {"sequence_number": n} for n, event in enumerate(events)]
+
+
+def rs7c_call_added_twice() -> list[dict[str, Any]]:
+    """RS-7c: after both calls streamed, the first is added again whole as a third item (fc_3 at
+    output_index 2, same call_id and arguments), as a converter emitting a call both from its
+    streamed and its whole form sends it; response.completed lists the three items."""
+    events = responses_stream()
+    completed = events.pop()
+    arguments = "".join(CALLS[0][2])
+    item = _item("fc_3", CALLS[0][1], arguments, "completed")
+    events += [
+        {"type": "response.output_item.added", "output_index": 2, "item": item | {"status": "in_progress"}},
+        {
+            "type": "response.function_call_arguments.done",
+            "item_id": "fc_3",
+            "output_index": 2,
+            "arguments": arguments,
+        },
+        {"type": "response.output_item.done", "output_index": 2, "item": item},
+    ]
+    output = [*completed["response"]["output"], item]
+    events.append(completed | {"response": completed["response"] | {"output": output}})
+    return [event | {"sequence_number": n} for n, event in enumerate(events)]
+
+
+def rs7f_added_item_without_call_id_and_name() -> list[dict[str, Any]]:
+    """RS-7f: the first call's output_item.added item has neither call_id nor name (its
+    output_item.done and response.completed carry both)."""
+    events = responses_stream()
+    added = next(e for e in events if e["type"] == "response.output_item.added")
+    added["item"] = {k: v for k, v in added["item"].items() if k not in ("call_id", "name")}
+    return events
+
+
+def rs8a_one_event_unnumbered() -> list[dict[str, Any]]:
+    """RS-8a: the second call's output_item.added carries no sequence_number (every other event does)."""
+    events = responses_stream()
+    added = [e for e in events if e["type"] == "response.output_item.added"][1]
+    del added["sequence_number"]
+    return events
+
+
+def or8_deltas_without_output_index() -> list[dict[str, Any]]:
+    """OR-8: the argument deltas carry item_id but no output_index."""
+    events = responses_stream()
+    for event in events:
+        if event["type"] == "response.function_call_arguments.delta":
+            del event["output_index"]
+    return events
+
+
+# OpenAI Chat Completions -------------------------------------------------------------------------
+
+
+def _chunk(delta: dict[str, Any], finish_reason: str | None = None) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-1",
+        "object": "chat.completion.chunk",
+        "created": 1767225600,
+        "model": "gpt-test",
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}],
+    }
+
+
+def _fragment(index: int, arguments: str, call_id: str | None = None) -> dict[str, Any]:
+    fragment: dict[str, Any] = {"index": index, "function": {"arguments": arguments}}
+    if call_id is not None:
+        fragment |= {"id": call_id, "type": "function"}
+        fragment["function"]["name"] = "get_weather"
+    return _chunk({"tool_calls": [fragment]})
+
+
+def chat_stream() -> list[dict[str, Any]]:
+    """A well-formed Chat Completions stream of two parallel tool calls (end it with ``data: [DONE]``):
+    each call's first fragment carries index, id, type and name, its continuations the index alone."""
+    events = [_chunk({"role": "assistant", "content": None})]
+    for index, (_, call_id, deltas) in enumerate(CALLS):
+        events.append(_fragment(index, "", call_id))
+        events += [_fragment(index, delta) for delta in deltas]
+    events.append(_chunk({}, "tool_calls"))
+    return events
+
+
+def _fragments(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [fragment for event in events for fragment in event["choices"][0]["delta"].get("tool_calls", [])]
+
+
+def cc6a_first_fragment_without_id() -> list[dict[str, Any]]:
+    """CC-6a: the first call's first fragment carries its name but no id (nor does any later one)."""
+    events = chat_stream()
+    first = _fragments(events)[0]
+    del first["id"]
+    return events
+
+
+def cc6b_null_string_ids() -> list[dict[str, Any]]:
+    """CC-6b: every continuation fragment carries the string "null" as its id."""
+    events = chat_stream()
+    for fragment in _fragments(events):
+        fragment.setdefault("id", "null")
+    return events
+
+
+def cc6b_id_repeated() -> list[dict[str, Any]]:
+    """CC-6b (its warning half): every continuation fragment repeats its call's id."""
+    events = chat_stream()
+    ids: dict[int, str] = {}
+    for fragment in _fragments(events):
+        fragment["id"] = ids.setdefault(fragment["index"], fragment.get("id", ""))
+    return events
+
+
+def cc6c_calls_share_an_index() -> list[dict[str, Any]]:
+    """CC-6c: both calls stream at index 0 (the second call's first fragment has its own id)."""
+    events = chat_stream()
+    for fragment in _fragments(events):
+        fragment["index"] = 0
+    return events
+
+
+def cc6d_fragment_after_finish() -> list[dict[str, Any]]:
+    """CC-6d: the second call's last fragment comes after the finish_reason chunk."""
+    events = chat_stream()
+    events.append(events.pop(-2))
+    return events
+
+
+def cc6d_no_finish_reason() -> list[dict[str, Any]]:
+    """CC-6d: the stream stops after the last fragment, with no finish_reason chunk (and no [DONE])."""
+    return chat_stream()[:-1]
