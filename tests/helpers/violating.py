@@ -307,3 +307,10 @@ def cc6d_fragment_after_finish() -> list[dict[str, Any]]:
 def cc6d_no_finish_reason() -> list[dict[str, Any]]:
     """CC-6d: the stream stops after the last fragment, with no finish_reason chunk (and no [DONE])."""
     return chat_stream()[:-1]
+
+
+def cc6d_finish_reason_stop() -> list[dict[str, Any]]:
+    """CC-6d (its warning half): the choice finishes "stop", as a forced tool_choice answers."""
+    events = chat_stream()
+    events[-1]["choices"][0]["finish_reason"] = "stop"
+    return events
