@@ -40,6 +40,10 @@ class Seen:
     streamed: dict[str, list[str]] = field(default_factory=dict)
     error: str | None = None
     warnings: list[str] = field(default_factory=list)
+    #: The tool parts of the UI message an AI SDK consumer builds: (toolCallId, state, input as JSON).
+    ui: list[tuple[str, str, str]] = field(default_factory=list)
+    #: The ids of the tool calls ``convertToModelMessages`` keeps of that message (what goes back).
+    sent_back: list[str | None] | None = None
 
 
 def sse(events: list[dict[str, Any]], *, named: bool = True, done: bool = False) -> str:
@@ -256,14 +260,35 @@ def ai_sdk(consumer: str, body: str) -> Seen:
     seen = Seen(error=_first_line(answer.get("error")))
     for part in answer.get("parts", []):
         if part["type"] == "tool-input-start":
-            seen.streamed.setdefault(part["id"], [])
+            seen.streamed.setdefault(part.get("id"), [])
         elif part["type"] == "tool-input-delta":
-            seen.streamed.setdefault(part["id"], []).append(part["delta"])
+            seen.streamed.setdefault(part.get("id"), []).append(part["delta"])
         elif part["type"] == "tool-call":
-            seen.calls.append((part["toolCallId"], part["toolName"], part["input"]))
-        elif part["type"] == "error":
+            seen.calls.append((part.get("toolCallId"), part["toolName"], part["input"]))
+        elif part["type"] in ("error", "tool-error"):
             seen.error = _first_line(part["error"])
+    seen.ui = [
+        (t.get("toolCallId"), t["state"], json.dumps(t["input"], separators=(",", ":")))
+        for t in answer.get("tools", [])
+    ]
+    if answer.get("model") is not None:
+        seen.sent_back = answer["model"]
+    if answer.get("errors"):
+        seen.error = _first_line(answer["errors"][0])
     return seen
+
+
+def ai_stream_text(parts: list[dict[str, Any]]) -> Seen:
+    """The ``ai`` package's ``streamText`` on a provider's stream parts (a mock LanguageModelV4 serves
+    them): ``calls`` its fullStream's tool-call parts, ``ui`` the tool parts of the UI message that
+    readUIMessageStream builds from its ``toUIMessageStream()``."""
+    return ai_sdk("ai-stream-text", json.dumps(parts))
+
+
+def ai_read_ui_message_stream(chunks: list[dict[str, Any]]) -> Seen:
+    """The ``ai`` package's ``readUIMessageStream`` (what useChat runs) on UI message chunks: ``ui``
+    the tool parts of the message it builds."""
+    return ai_sdk("ai-read-ui-message-stream", json.dumps(chunks))
 
 
 # OpenAI Chat Completions -------------------------------------------------------------------------

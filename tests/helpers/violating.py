@@ -7,6 +7,7 @@ of one tool (get_weather, Paris and Lyon) whose arguments stream in two fragment
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 CALLS = (("fc_1", "call_1", ['{"city":', '"Paris"}']), ("fc_2", "call_2", ['{"city":', '"Lyon"}']))
@@ -314,3 +315,83 @@ def cc6d_finish_reason_stop() -> list[dict[str, Any]]:
     events = chat_stream()
     events[-1]["choices"][0]["finish_reason"] = "stop"
     return events
+
+
+# The Vercel AI SDK ----------------------------------------------------------------------------------
+
+
+def aisdk_stream() -> list[dict[str, Any]]:
+    """A well-formed AI SDK provider stream (LanguageModelV4 stream parts, one JSON object a line)
+    of the two calls: per call tool-input-start, its deltas, tool-input-end, then tool-call."""
+    parts: list[dict[str, Any]] = [{"type": "stream-start", "warnings": []}]
+    for _, call_id, deltas in CALLS:
+        parts.append({"type": "tool-input-start", "id": call_id, "toolName": "get_weather"})
+        parts += [{"type": "tool-input-delta", "id": call_id, "delta": delta} for delta in deltas]
+        parts.append({"type": "tool-input-end", "id": call_id})
+        parts.append(
+            {"type": "tool-call", "toolCallId": call_id, "toolName": "get_weather", "input": "".join(deltas)}
+        )
+    usage = {"inputTokens": {"total": 10}, "outputTokens": {"total": 20}}
+    parts.append(
+        {"type": "finish", "finishReason": {"unified": "tool-calls", "raw": "tool_calls"}, "usage": usage}
+    )
+    return parts
+
+
+def _moved(parts: list[dict[str, Any]], part: dict[str, Any], after: dict[str, Any]) -> list[dict[str, Any]]:
+    parts.remove(part)
+    parts.insert(parts.index(after) + 1, part)
+    return parts
+
+
+def vs2_delta_after_end() -> list[dict[str, Any]]:
+    """VS-2: the first call's last tool-input-delta comes after its tool-input-end."""
+    parts = aisdk_stream()
+    last = [p for p in parts if p["type"] == "tool-input-delta" and p["id"] == "call_1"][-1]
+    return _moved(parts, last, next(p for p in parts if p["type"] == "tool-input-end"))
+
+
+def vs2_delta_after_call() -> list[dict[str, Any]]:
+    """VS-2: the first call's last tool-input-delta comes after its tool-call."""
+    parts = aisdk_stream()
+    last = [p for p in parts if p["type"] == "tool-input-delta" and p["id"] == "call_1"][-1]
+    return _moved(parts, last, next(p for p in parts if p["type"] == "tool-call"))
+
+
+def vs5_whole_call_without_id() -> list[dict[str, Any]]:
+    """VS-5: the first call comes whole, a tool-call without toolCallId (no tool-input-* parts)."""
+    parts = [p for p in aisdk_stream() if p.get("id") != "call_1"]
+    first = next(p for p in parts if p["type"] == "tool-call")
+    del first["toolCallId"]
+    return parts
+
+
+def ui_stream() -> list[dict[str, Any]]:
+    """A well-formed AI SDK UI message stream (its SSE ends with ``data: [DONE]``) of the two calls,
+    each streamed, then available, then answered."""
+    chunks: list[dict[str, Any]] = [{"type": "start", "messageId": "msg_1"}, {"type": "start-step"}]
+    for n, (_, call_id, deltas) in enumerate(CALLS):
+        chunks.append({"type": "tool-input-start", "toolCallId": call_id, "toolName": "get_weather"})
+        chunks += [{"type": "tool-input-delta", "toolCallId": call_id, "inputTextDelta": d} for d in deltas]
+        arguments = json.loads("".join(deltas))
+        chunks.append(
+            {
+                "type": "tool-input-available",
+                "toolCallId": call_id,
+                "toolName": "get_weather",
+                "input": arguments,
+            }
+        )
+        chunks.append({"type": "tool-output-available", "toolCallId": call_id, "output": {"celsius": 20 + n}})
+    return [*chunks, {"type": "finish-step"}, {"type": "finish"}]
+
+
+def vu3_start_repeated(after: str) -> list[dict[str, Any]]:
+    """VU-3: the first call's tool-input-start is sent again after its first chunk of type ``after``
+    (``tool-input-delta``: mid-input; ``tool-output-available``: once answered, as a converter
+    re-announcing each call at the step's end sends it)."""
+    chunks = ui_stream()
+    start = chunks[2]
+    at = next(n for n, c in enumerate(chunks) if c["type"] == after and c["toolCallId"] == "call_1")
+    chunks.insert(at + 1, copy.deepcopy(start))
+    return chunks
