@@ -376,3 +376,113 @@ def pydantic_ai_chat(body: str) -> Seen:
         asyncio.run(main())
 
     return _catching(run)
+
+
+# Anthropic Messages ---------------------------------------------------------------------------------
+
+ANTHROPIC_TOOLS = [
+    {"name": "get_weather", "description": TOOLS[0]["description"], "input_schema": TOOLS[0]["parameters"]}
+]
+
+
+def _anthropic(body: str) -> Any:
+    import anthropic
+    import httpx2
+
+    client = httpx2.Client(transport=_transport(body))
+    return anthropic.Anthropic(
+        api_key="test", base_url="http://127.0.0.1:9", http_client=client, max_retries=0
+    )
+
+
+def anthropic_stream(body: str) -> Seen:
+    """anthropic-python's ``client.messages.stream(...)`` (MessageStream): the tool_use blocks of its
+    ``content_block_stop`` events (``stop:<id>``), then of ``get_final_message()``, each as (id,
+    name, input as compact JSON)."""
+
+    def run(seen: Seen) -> None:
+        stream_of = _anthropic(body).messages.stream
+        with stream_of(
+            model="claude-test", max_tokens=100, messages=CHAT_MESSAGES, tools=ANTHROPIC_TOOLS
+        ) as stream:
+            for event in stream:
+                if event.type == "content_block_stop" and event.content_block.type == "tool_use":
+                    block = event.content_block
+                    seen.calls.append((f"stop:{block.id}", block.name, _compact(block.input)))
+            final = stream.get_final_message()
+        seen.calls += [
+            (f"final:{block.id}", block.name, _compact(block.input))
+            for block in final.content
+            if block.type == "tool_use"
+        ]
+
+    return _catching(run)
+
+
+def anthropic_tool_runner(body: str) -> Seen:
+    """anthropic-python's ``client.beta.messages.tool_runner(..., stream=True)`` on one reply:
+    ``calls`` are the tool runs it makes, as ("ran", name, input as compact JSON)."""
+
+    def run(seen: Seen) -> None:
+        from anthropic import beta_tool
+
+        @beta_tool
+        def get_weather(city: str) -> str:
+            """The weather in a city."""
+            seen.calls.append(("ran", "get_weather", _compact({"city": city})))
+            return "sunny"
+
+        runner = _anthropic(body).beta.messages.tool_runner(
+            model="claude-test",
+            max_tokens=100,
+            messages=CHAT_MESSAGES,
+            tools=[get_weather],
+            max_iterations=1,
+            stream=True,
+        )
+        for stream in runner:
+            stream.until_done()
+
+    return _catching(run)
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def pydantic_ai_anthropic(body: str) -> Seen:
+    """pydantic-ai's ``AnthropicModel.request_stream``: the tool-call parts of its final response."""
+
+    def run(seen: Seen) -> None:
+        import anthropic
+        import httpx2
+        from pydantic_ai.messages import ModelRequest, ToolCallPart
+        from pydantic_ai.models import ModelRequestParameters
+        from pydantic_ai.models.anthropic import AnthropicModel
+        from pydantic_ai.providers.anthropic import AnthropicProvider
+        from pydantic_ai.tools import ToolDefinition
+
+        client = anthropic.AsyncAnthropic(
+            api_key="test",
+            base_url="http://127.0.0.1:9",
+            http_client=httpx2.AsyncClient(transport=_transport(body)),
+            max_retries=0,
+        )
+        model = AnthropicModel("claude-test", provider=AnthropicProvider(anthropic_client=client))
+        tool = ToolDefinition(name="get_weather", parameters_json_schema=TOOLS[0]["parameters"])  # type: ignore[arg-type]
+        params = ModelRequestParameters(function_tools=[tool])
+
+        async def main() -> None:
+            async with model.request_stream([ModelRequest.user_text_prompt("hi")], None, params) as response:
+                async for _ in response:
+                    pass
+                final = response.get()
+            seen.calls = [
+                (part.tool_call_id, part.tool_name, part.args_as_json_str())
+                for part in final.parts
+                if isinstance(part, ToolCallPart)
+            ]
+
+        asyncio.run(main())
+
+    return _catching(run)

@@ -395,3 +395,90 @@ def vu3_start_repeated(after: str) -> list[dict[str, Any]]:
     at = next(n for n, c in enumerate(chunks) if c["type"] == after and c["toolCallId"] == "call_1")
     chunks.insert(at + 1, copy.deepcopy(start))
     return chunks
+
+
+# Anthropic Messages ---------------------------------------------------------------------------------
+
+
+def anthropic_stream() -> list[dict[str, Any]]:
+    """A well-formed Anthropic Messages stream of the two calls: one tool_use block each (index 0, 1),
+    started with input {}, its input in input_json_delta fragments, stopped; stop_reason tool_use."""
+    message = {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-test",
+        "content": [],
+        "stop_reason": None,
+        "stop_sequence": None,
+        "usage": {"input_tokens": 10, "output_tokens": 1},
+    }
+    events: list[dict[str, Any]] = [{"type": "message_start", "message": message}]
+    for index, (_, call_id, deltas) in enumerate(CALLS):
+        block = {
+            "type": "tool_use",
+            "id": call_id.replace("call_", "toolu_"),
+            "name": "get_weather",
+            "input": {},
+        }
+        events.append({"type": "content_block_start", "index": index, "content_block": block})
+        events += [
+            {
+                "type": "content_block_delta",
+                "index": index,
+                "delta": {"type": "input_json_delta", "partial_json": d},
+            }
+            for d in deltas
+        ]
+        events.append({"type": "content_block_stop", "index": index})
+    events.append(
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": "tool_use", "stop_sequence": None},
+            "usage": {"output_tokens": 20},
+        }
+    )
+    return [*events, {"type": "message_stop"}]
+
+
+def an10b_index_reused() -> list[dict[str, Any]]:
+    """AN-10b: the second tool_use block streams at index 0 again, after the first one stopped."""
+    events = anthropic_stream()
+    for event in events:
+        if event.get("index") == 1:
+            event["index"] = 0
+    return events
+
+
+def an10b_indexes_from_one() -> list[dict[str, Any]]:
+    """AN-10b: the blocks are numbered from 1 (a gateway counting Claude's blocks after a text block
+    it dropped)."""
+    events = anthropic_stream()
+    for event in events:
+        if "index" in event:
+            event["index"] += 1
+    return events
+
+
+def an10c_delta_after_stop() -> list[dict[str, Any]]:
+    """AN-10c: the first block's last input_json_delta comes after its content_block_stop."""
+    events = anthropic_stream()
+    deltas = [e for e in events if e["type"] == "content_block_delta" and e["index"] == 0]
+    stop = next(e for e in events if e["type"] == "content_block_stop")
+    events.remove(deltas[-1])
+    events.insert(events.index(stop) + 1, deltas[-1])
+    return events
+
+
+def an10e_stop_reason_end_turn() -> list[dict[str, Any]]:
+    """AN-10e: the message with the two calls ends with stop_reason end_turn."""
+    events = anthropic_stream()
+    events[-2]["delta"]["stop_reason"] = "end_turn"
+    return events
+
+
+def an10c_block_never_stopped() -> list[dict[str, Any]]:
+    """AN-10c: the first tool_use block gets no content_block_stop (the second one does)."""
+    events = anthropic_stream()
+    events.remove(next(e for e in events if e["type"] == "content_block_stop"))
+    return events
