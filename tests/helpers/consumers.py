@@ -486,3 +486,65 @@ def pydantic_ai_anthropic(body: str) -> Seen:
         asyncio.run(main())
 
     return _catching(run)
+
+
+# Gemini -----------------------------------------------------------------------------------------------
+
+
+def _genai(body: str, *, asynchronous: bool = False) -> Any:
+    import httpx
+    from google import genai
+    from google.genai import types
+
+    def handle(request: Any) -> Any:
+        return httpx.Response(200, headers={"content-type": "text/event-stream"}, text=body)
+
+    transport = httpx.MockTransport(handle)
+    options = (
+        types.HttpOptions(httpx_async_client=httpx.AsyncClient(transport=transport))
+        if asynchronous
+        else types.HttpOptions(httpx_client=httpx.Client(transport=transport))
+    )
+    return genai.Client(api_key="test", http_options=options)
+
+
+def google_genai_stream(body: str) -> Seen:
+    """google-genai's ``models.generate_content_stream``: the function calls of each chunk, each as
+    (id, name, args as compact JSON)."""
+
+    def run(seen: Seen) -> None:
+        client = _genai(body)
+        for chunk in client.models.generate_content_stream(model="gemini-test", contents="hi"):
+            seen.calls += [(c.id, c.name, _compact(c.args)) for c in chunk.function_calls or []]
+
+    return _catching(run)
+
+
+def pydantic_ai_google(body: str) -> Seen:
+    """pydantic-ai's ``GoogleModel.request_stream``: the tool-call parts of its final response."""
+
+    def run(seen: Seen) -> None:
+        from pydantic_ai.messages import ModelRequest, ToolCallPart
+        from pydantic_ai.models import ModelRequestParameters
+        from pydantic_ai.models.google import GoogleModel
+        from pydantic_ai.providers.google import GoogleProvider
+        from pydantic_ai.tools import ToolDefinition
+
+        model = GoogleModel("gemini-test", provider=GoogleProvider(client=_genai(body, asynchronous=True)))
+        tool = ToolDefinition(name="get_weather", parameters_json_schema=TOOLS[0]["parameters"])  # type: ignore[arg-type]
+        params = ModelRequestParameters(function_tools=[tool])
+
+        async def main() -> None:
+            async with model.request_stream([ModelRequest.user_text_prompt("hi")], None, params) as response:
+                async for _ in response:
+                    pass
+                final = response.get()
+            seen.calls = [
+                (part.tool_call_id, part.tool_name, part.args_as_json_str())
+                for part in final.parts
+                if isinstance(part, ToolCallPart)
+            ]
+
+        asyncio.run(main())
+
+    return _catching(run)

@@ -482,3 +482,44 @@ def an10c_block_never_stopped() -> list[dict[str, Any]]:
     events = anthropic_stream()
     events.remove(next(e for e in events if e["type"] == "content_block_stop"))
     return events
+
+
+# Gemini -----------------------------------------------------------------------------------------------
+
+
+def gemini_stream() -> list[dict[str, Any]]:
+    """A well-formed Gemini streamGenerateContent stream (alt=sse) of the two calls, one chunk each,
+    args as objects; the last chunk finishes STOP."""
+    chunks = []
+    for n, (_, _, deltas) in enumerate(CALLS):
+        call = {"name": "get_weather", "args": json.loads("".join(deltas))}
+        candidate: dict[str, Any] = {
+            "content": {"parts": [{"functionCall": call}], "role": "model"},
+            "index": 0,
+        }
+        if n == len(CALLS) - 1:
+            candidate["finishReason"] = "STOP"
+        chunks.append(
+            {
+                "candidates": [candidate],
+                "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 20, "totalTokenCount": 30},
+                "modelVersion": "gemini-test",
+                "responseId": "resp_1",
+            }
+        )
+    return chunks
+
+
+def gm7_args_as_string() -> list[dict[str, Any]]:
+    """GM-7: the first call's args are the JSON text of the object (as OpenAI sends arguments)."""
+    chunks = gemini_stream()
+    call = chunks[0]["candidates"][0]["content"]["parts"][0]["functionCall"]
+    call["args"] = json.dumps(call["args"], separators=(",", ":"))
+    return chunks
+
+
+def gm7_call_without_name() -> list[dict[str, Any]]:
+    """GM-7 (its warning half): the first functionCall has args but no name, outside a streamed call."""
+    chunks = gemini_stream()
+    del chunks[0]["candidates"][0]["content"]["parts"][0]["functionCall"]["name"]
+    return chunks
