@@ -236,7 +236,7 @@ def node_missing() -> str | None:
     """Why the node consumers cannot run here, or None when they can."""
     if shutil.which("node") is None:
         return "node is not installed: the AI SDK's providers run in node"
-    for package in ("ai", "@ai-sdk/openai", "@ai-sdk/anthropic"):
+    for package in ("ai", "@ai-sdk/openai", "@ai-sdk/anthropic", "@ai-sdk/amazon-bedrock"):
         if not (SDK / "node_modules" / package).is_dir():
             return f"the npm package {package} is not installed: npm ci --prefix {SDK}"
     return None
@@ -531,6 +531,93 @@ def pydantic_ai_google(body: str) -> Seen:
         from pydantic_ai.tools import ToolDefinition
 
         model = GoogleModel("gemini-test", provider=GoogleProvider(client=_genai(body, asynchronous=True)))
+        tool = ToolDefinition(name="get_weather", parameters_json_schema=TOOLS[0]["parameters"])  # type: ignore[arg-type]
+        params = ModelRequestParameters(function_tools=[tool])
+
+        async def main() -> None:
+            async with model.request_stream([ModelRequest.user_text_prompt("hi")], None, params) as response:
+                async for _ in response:
+                    pass
+                final = response.get()
+            seen.calls = [
+                (part.tool_call_id, part.tool_name, part.args_as_json_str())
+                for part in final.parts
+                if isinstance(part, ToolCallPart)
+            ]
+
+        asyncio.run(main())
+
+    return _catching(run)
+
+
+# Amazon Bedrock ConverseStream ----------------------------------------------------------------------
+
+
+def eventstream(events: list[dict[str, Any]]) -> bytes:
+    """The AWS event stream of ``events`` (each ``{type: body}``), as Bedrock sends ConverseStream."""
+    from toolwire.models._eventstream import encode_frame
+
+    frames = b""
+    for event in events:
+        ((kind, body),) = event.items()
+        headers = {":event-type": kind, ":content-type": "application/json", ":message-type": "event"}
+        frames += encode_frame(headers, json.dumps(body).encode())
+    return frames
+
+
+class _Raw:
+    """The urllib3 response botocore reads an event stream from: its bytes in small chunks."""
+
+    def __init__(self, body: bytes) -> None:
+        self._body = body
+
+    def stream(self, amt: int = 64, decode_content: bool | None = None) -> Any:
+        for start in range(0, len(self._body), amt):
+            yield self._body[start : start + amt]
+
+    def read(self, amt: int | None = None) -> bytes:
+        body, self._body = self._body, b""
+        return body
+
+    def close(self) -> None:
+        self._body = b""
+
+
+def _bedrock(body: bytes) -> Any:
+    import botocore.session
+    from botocore.awsrequest import AWSResponse
+
+    client = botocore.session.get_session().create_client(
+        "bedrock-runtime", region_name="us-east-1", aws_access_key_id="test", aws_secret_access_key="test"
+    )
+
+    def send(request: Any, **_: Any) -> Any:
+        headers = {"content-type": "application/vnd.amazon.eventstream"}
+        return AWSResponse(request.url, 200, headers, _Raw(body))
+
+    client.meta.events.register("before-send.bedrock-runtime.ConverseStream", send)
+    return client
+
+
+def ai_sdk_bedrock(body: bytes) -> Seen:
+    """@ai-sdk/amazon-bedrock's ``doStream`` on the event stream ``body`` (see :func:`ai_sdk`)."""
+    import base64
+
+    return ai_sdk("ai-sdk-amazon-bedrock", base64.b64encode(body).decode())
+
+
+def pydantic_ai_bedrock(body: bytes) -> Seen:
+    """pydantic-ai's ``BedrockConverseModel.request_stream`` (on botocore's ConverseStream parser): the
+    tool-call parts of its final response."""
+
+    def run(seen: Seen) -> None:
+        from pydantic_ai.messages import ModelRequest, ToolCallPart
+        from pydantic_ai.models import ModelRequestParameters
+        from pydantic_ai.models.bedrock import BedrockConverseModel
+        from pydantic_ai.providers.bedrock import BedrockProvider
+        from pydantic_ai.tools import ToolDefinition
+
+        model = BedrockConverseModel("bedrock-test", provider=BedrockProvider(bedrock_client=_bedrock(body)))
         tool = ToolDefinition(name="get_weather", parameters_json_schema=TOOLS[0]["parameters"])  # type: ignore[arg-type]
         params = ModelRequestParameters(function_tools=[tool])
 

@@ -523,3 +523,61 @@ def gm7_call_without_name() -> list[dict[str, Any]]:
     chunks = gemini_stream()
     del chunks[0]["candidates"][0]["content"]["parts"][0]["functionCall"]["name"]
     return chunks
+
+
+# Amazon Bedrock ConverseStream ----------------------------------------------------------------------
+
+
+def bedrock_stream() -> list[dict[str, Any]]:
+    """A well-formed Bedrock ConverseStream (one event object per frame) of the two calls: one toolUse
+    block each (index 0, 1), its input in fragments, stopped; stopReason tool_use, then metadata."""
+    events: list[dict[str, Any]] = [{"messageStart": {"role": "assistant"}}]
+    for index, (_, call_id, deltas) in enumerate(CALLS):
+        start = {"toolUse": {"toolUseId": call_id.replace("call_", "tooluse_"), "name": "get_weather"}}
+        events.append({"contentBlockStart": {"start": start, "contentBlockIndex": index}})
+        events += [
+            {"contentBlockDelta": {"delta": {"toolUse": {"input": d}}, "contentBlockIndex": index}}
+            for d in deltas
+        ]
+        events.append({"contentBlockStop": {"contentBlockIndex": index}})
+    events.append({"messageStop": {"stopReason": "tool_use"}})
+    usage = {"inputTokens": 10, "outputTokens": 20, "totalTokens": 30}
+    return [*events, {"metadata": {"usage": usage, "metrics": {"latencyMs": 100}}}]
+
+
+def _bedrock_index(event: dict[str, Any]) -> int | None:
+    (body,) = event.values()
+    return body.get("contentBlockIndex")
+
+
+def br9b_index_reused() -> list[dict[str, Any]]:
+    """BR-9b: the second toolUse block streams at contentBlockIndex 0 again, after the first stopped."""
+    events = bedrock_stream()
+    for event in events:
+        if _bedrock_index(event) == 1:
+            next(iter(event.values()))["contentBlockIndex"] = 0
+    return events
+
+
+def br9c_delta_after_stop() -> list[dict[str, Any]]:
+    """BR-9c: the first block's last input fragment comes after its contentBlockStop."""
+    events = bedrock_stream()
+    deltas = [e for e in events if "contentBlockDelta" in e and _bedrock_index(e) == 0]
+    stop = next(e for e in events if "contentBlockStop" in e)
+    events.remove(deltas[-1])
+    events.insert(events.index(stop) + 1, deltas[-1])
+    return events
+
+
+def br9e_stop_reason_end_turn() -> list[dict[str, Any]]:
+    """BR-9e: the message with the two calls stops with stopReason end_turn."""
+    events = bedrock_stream()
+    next(e for e in events if "messageStop" in e)["messageStop"]["stopReason"] = "end_turn"
+    return events
+
+
+def br9c_block_never_stopped() -> list[dict[str, Any]]:
+    """BR-9c: the first toolUse block gets no contentBlockStop (the second one does)."""
+    events = bedrock_stream()
+    events.remove(next(e for e in events if "contentBlockStop" in e))
+    return events

@@ -7,8 +7,8 @@ consumers run here.  Each test pins exactly what one consumer made of one hand-w
 flags the trace with the rule at the severity this evidence gives.  The consumers are pinned in
 pyproject.toml's dev extra (openai, langchain-openai, pydantic-ai-slim) and tests/sdk/package.json
 (@ai-sdk/openai); the node ones run only where ``npm ci --prefix tests/sdk`` was run.  This module
-holds the OpenAI Responses stream; its siblings test_consumer_evidence_{chat,aisdk,anthropic,gemini}.py
-the other protocols' streams.
+holds the OpenAI Responses stream; its siblings test_consumer_evidence_<family>.py (chat, aisdk,
+anthropic, gemini, bedrock) the other protocols' streams.
 """
 
 from __future__ import annotations

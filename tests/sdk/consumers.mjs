@@ -6,6 +6,7 @@
 // (LanguageModelV4), run through streamText, and "ai-read-ui-message-stream" UI message chunks;
 // each also answers "tools", the tool parts of the UI message readUIMessageStream builds.
 import { createInterface } from "node:readline";
+import { createAmazonBedrock } from "@ai-sdk/amazon-bedrock";
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { convertToModelMessages, jsonSchema, readUIMessageStream, streamText, tool } from "ai";
@@ -27,6 +28,15 @@ function serving(body) {
     new Response(body, { status: 200, headers: { "content-type": "text/event-stream" } });
 }
 
+// Bedrock's ConverseStream is binary (an AWS event stream): its body comes base64-encoded.
+function servingEvents(body) {
+  return async () =>
+    new Response(Buffer.from(body, "base64"), {
+      status: 200,
+      headers: { "content-type": "application/vnd.amazon.eventstream" },
+    });
+}
+
 const MODELS = {
   "ai-sdk-openai-responses": (fetch) =>
     createOpenAI({ apiKey: "test", baseURL: "http://127.0.0.1:9/v1", fetch }).responses("gpt-test"),
@@ -34,10 +44,19 @@ const MODELS = {
     createOpenAI({ apiKey: "test", baseURL: "http://127.0.0.1:9/v1", fetch }).chat("gpt-test"),
   "ai-sdk-anthropic": (fetch) =>
     createAnthropic({ apiKey: "test", baseURL: "http://127.0.0.1:9/v1", fetch })("claude-test"),
+  "ai-sdk-amazon-bedrock": (fetch) =>
+    createAmazonBedrock({
+      region: "us-east-1",
+      accessKeyId: "test",
+      secretAccessKey: "test",
+      baseURL: "http://127.0.0.1:9",
+      fetch,
+    })("bedrock-test"),
 };
 
 async function consume(consumer, body) {
-  const model = MODELS[consumer](serving(body));
+  const serve = consumer === "ai-sdk-amazon-bedrock" ? servingEvents : serving;
+  const model = MODELS[consumer](serve(body));
   const { stream } = await model.doStream({ prompt: PROMPT, tools: TOOLS });
   const parts = [];
   for await (const part of stream) {
