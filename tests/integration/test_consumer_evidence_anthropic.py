@@ -18,6 +18,7 @@ import pytest
 
 import toolwire
 from helpers import consumers, violating
+from helpers import consumers_native as native
 from helpers.consumers import Seen
 from toolwire.protocols import RULES
 
@@ -47,9 +48,9 @@ GOOD = consumers.sse(violating.anthropic_stream())
 
 def test_every_consumer_hands_over_both_calls_of_the_well_formed_stream(tmp_path: Path) -> None:
     assert _flagged(tmp_path, violating.anthropic_stream()) == {}
-    assert consumers.anthropic_stream(GOOD).calls == ANTHROPIC
-    assert consumers.anthropic_tool_runner(GOOD).calls == [("ran", n, a) for _, n, a in CALLS]
-    assert consumers.pydantic_ai_anthropic(GOOD).calls == CALLS
+    assert native.anthropic_stream(GOOD).calls == ANTHROPIC
+    assert native.anthropic_tool_runner(GOOD).calls == [("ran", n, a) for _, n, a in CALLS]
+    assert native.pydantic_ai_anthropic(GOOD).calls == CALLS
     assert _ai_sdk(GOOD).calls == CALLS
 
 
@@ -72,29 +73,29 @@ def test_each_anthropic_trace_breaks_its_rule(tmp_path: Path, trace: Any, flagge
 def test_a_reused_block_index_duplicates_the_first_call_or_merges_both() -> None:
     body = consumers.sse(violating.an10b_index_reused())
     # MessageStream appends each started block but sends deltas and stops to content[index].
-    assert consumers.anthropic_stream(body).calls == [
+    assert native.anthropic_stream(body).calls == [
         ("stop:toolu_1", "get_weather", PARIS),
         ("stop:toolu_1", "get_weather", PARIS),
         ("final:toolu_1", "get_weather", PARIS),
         ("final:toolu_2", "get_weather", "{}"),
     ]
     merged = json.dumps({"INVALID_JSON": PARIS + LYON}, separators=(",", ":"))
-    assert consumers.pydantic_ai_anthropic(body).calls == [("toolu_2", "get_weatherget_weather", merged)]
+    assert native.pydantic_ai_anthropic(body).calls == [("toolu_2", "get_weatherget_weather", merged)]
     assert _ai_sdk(body).calls == CALLS
 
 
 def test_block_indexes_from_one_end_anthropic_python() -> None:
     body = consumers.sse(violating.an10b_indexes_from_one())
-    seen = consumers.anthropic_stream(body)
+    seen = native.anthropic_stream(body)
     assert (seen.calls, seen.error) == ([], "IndexError: list index out of range")
-    assert consumers.pydantic_ai_anthropic(body).calls == CALLS
+    assert native.pydantic_ai_anthropic(body).calls == CALLS
     assert _ai_sdk(body).calls == CALLS
 
 
 def test_a_block_never_stopped_is_lost_to_the_ai_sdk() -> None:
     body = consumers.sse(violating.an10c_block_never_stopped())
-    assert consumers.anthropic_stream(body).calls == ANTHROPIC[1:]
-    assert consumers.pydantic_ai_anthropic(body).calls == CALLS
+    assert native.anthropic_stream(body).calls == ANTHROPIC[1:]
+    assert native.pydantic_ai_anthropic(body).calls == CALLS
     seen = _ai_sdk(body)
     # @ai-sdk/anthropic emits a tool-call at the block's stop: none here, after the whole input streamed.
     assert seen.streamed["toolu_1"] == ['{"city":', '"Paris"}']
@@ -103,15 +104,15 @@ def test_a_block_never_stopped_is_lost_to_the_ai_sdk() -> None:
 
 def test_a_delta_after_its_block_stopped_cuts_the_call_in_the_ai_sdk() -> None:
     body = consumers.sse(violating.an10c_delta_after_stop())
-    assert consumers.anthropic_stream(body).calls == [("stop:toolu_1", "get_weather", "{}"), *ANTHROPIC[1:]]
-    assert consumers.pydantic_ai_anthropic(body).calls == CALLS
+    assert native.anthropic_stream(body).calls == [("stop:toolu_1", "get_weather", "{}"), *ANTHROPIC[1:]]
+    assert native.pydantic_ai_anthropic(body).calls == CALLS
     assert _ai_sdk(body).calls == [("toolu_1", "get_weather", '{"city":'), CALLS[1]]
 
 
 def test_calls_ending_end_turn_are_not_run_by_the_tool_runner_but_handed_over_by_the_others() -> None:
     body = consumers.sse(violating.an10e_stop_reason_end_turn())
-    seen = consumers.anthropic_tool_runner(body)
+    seen = native.anthropic_tool_runner(body)
     assert (seen.calls, seen.error) == ([], None)
-    assert consumers.anthropic_stream(body).calls == ANTHROPIC
-    assert consumers.pydantic_ai_anthropic(body).calls == CALLS
+    assert native.anthropic_stream(body).calls == ANTHROPIC
+    assert native.pydantic_ai_anthropic(body).calls == CALLS
     assert _ai_sdk(body).calls == CALLS

@@ -16,6 +16,7 @@ import pytest
 
 import toolwire
 from helpers import consumers, violating
+from helpers import consumers_native as native
 from helpers.consumers import Seen
 from toolwire.protocols import RULES
 
@@ -34,13 +35,13 @@ def _flagged(tmp_path: Path, body: bytes) -> dict[str, str]:
 def _ai_sdk(body: bytes) -> Seen:
     if reason := consumers.node_missing():
         pytest.skip(reason)
-    return consumers.ai_sdk_bedrock(body)
+    return native.ai_sdk_bedrock(body)
 
 
 def test_both_consumers_hand_over_both_calls_of_the_well_formed_stream(tmp_path: Path) -> None:
-    body = consumers.eventstream(violating.bedrock_stream())
+    body = native.eventstream(violating.bedrock_stream())
     assert _flagged(tmp_path, body) == {}
-    assert consumers.pydantic_ai_bedrock(body).calls == CALLS
+    assert native.pydantic_ai_bedrock(body).calls == CALLS
     assert _ai_sdk(body).calls == CALLS
 
 
@@ -55,33 +56,33 @@ def test_both_consumers_hand_over_both_calls_of_the_well_formed_stream(tmp_path:
     ],
 )
 def test_each_bedrock_trace_breaks_its_rule(tmp_path: Path, trace: Any, flagged: dict[str, str]) -> None:
-    assert _flagged(tmp_path, consumers.eventstream(trace())) == flagged
+    assert _flagged(tmp_path, native.eventstream(trace())) == flagged
     assert {rule: RULES[rule].severity for rule in flagged} == flagged
 
 
 def test_a_reused_block_index_merges_both_calls_in_pydantic_ai() -> None:
-    body = consumers.eventstream(violating.br9b_index_reused())
+    body = native.eventstream(violating.br9b_index_reused())
     merged = json.dumps({"INVALID_JSON": PARIS + LYON}, separators=(",", ":"))
-    assert consumers.pydantic_ai_bedrock(body).calls == [("tooluse_2", "get_weatherget_weather", merged)]
+    assert native.pydantic_ai_bedrock(body).calls == [("tooluse_2", "get_weatherget_weather", merged)]
     assert _ai_sdk(body).calls == CALLS
 
 
 def test_a_block_never_stopped_is_lost_to_the_ai_sdk() -> None:
-    body = consumers.eventstream(violating.br9c_block_never_stopped())
-    assert consumers.pydantic_ai_bedrock(body).calls == CALLS
+    body = native.eventstream(violating.br9c_block_never_stopped())
+    assert native.pydantic_ai_bedrock(body).calls == CALLS
     seen = _ai_sdk(body)
     assert seen.streamed["tooluse_1"] == ['{"city":', '"Paris"}']
     assert seen.calls == CALLS[1:]
 
 
 def test_a_fragment_after_its_block_stopped_ends_pydantic_ai_and_cuts_the_ai_sdk_call() -> None:
-    body = consumers.eventstream(violating.br9c_delta_after_stop())
-    seen = consumers.pydantic_ai_bedrock(body)
+    body = native.eventstream(violating.br9c_delta_after_stop())
+    seen = native.pydantic_ai_bedrock(body)
     assert (seen.calls, seen.error) == ([], "KeyError: 0")
     assert _ai_sdk(body).calls == [("tooluse_1", "get_weather", '{"city":'), CALLS[1]]
 
 
 def test_calls_stopping_end_turn_are_handed_over_by_both() -> None:
-    body = consumers.eventstream(violating.br9e_stop_reason_end_turn())
-    assert consumers.pydantic_ai_bedrock(body).calls == CALLS
+    body = native.eventstream(violating.br9e_stop_reason_end_turn())
+    assert native.pydantic_ai_bedrock(body).calls == CALLS
     assert _ai_sdk(body).calls == CALLS

@@ -14,6 +14,7 @@ import pytest
 
 import toolwire
 from helpers import consumers, violating
+from helpers import consumers_native as native
 
 pytestmark = pytest.mark.slow
 
@@ -39,14 +40,14 @@ def _without_ids(calls: list[tuple[str, str, str]]) -> list[tuple[str, str]]:
 def test_both_consumers_hand_over_both_calls_of_the_well_formed_stream(tmp_path: Path) -> None:
     body = _body(violating.gemini_stream())
     assert _flagged(tmp_path, body) == {}
-    assert consumers.google_genai_stream(body).calls == [(None, *call) for call in CALLS]
-    assert _without_ids(consumers.pydantic_ai_google(body).calls) == CALLS
+    assert native.google_genai_stream(body).calls == [(None, *call) for call in CALLS]
+    assert _without_ids(native.pydantic_ai_google(body).calls) == CALLS
 
 
 def test_args_as_a_string_fail_the_sdk_type_before_any_call(tmp_path: Path) -> None:
     body = _body(violating.gm7_args_as_string())
     assert _flagged(tmp_path, body) == {"GM-7": "error"}
-    for seen in (consumers.google_genai_stream(body), consumers.pydantic_ai_google(body)):
+    for seen in (native.google_genai_stream(body), native.pydantic_ai_google(body)):
         assert seen.calls == []
         assert seen.error is not None
         assert seen.error.startswith("ValidationError: 1 validation error for GenerateContentResponse")
@@ -55,5 +56,5 @@ def test_args_as_a_string_fail_the_sdk_type_before_any_call(tmp_path: Path) -> N
 def test_whole_args_without_a_name_are_dropped_by_pydantic_ai(tmp_path: Path) -> None:
     body = _body(violating.gm7_call_without_name())
     assert _flagged(tmp_path, body) == {"GM-7": "error"}
-    assert consumers.google_genai_stream(body).calls == [(None, None, PARIS), (None, *CALLS[1])]
-    assert _without_ids(consumers.pydantic_ai_google(body).calls) == CALLS[1:]
+    assert native.google_genai_stream(body).calls == [(None, None, PARIS), (None, *CALLS[1])]
+    assert _without_ids(native.pydantic_ai_google(body).calls) == CALLS[1:]
