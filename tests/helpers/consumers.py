@@ -40,6 +40,10 @@ class Seen:
     streamed: dict[str, list[str]] = field(default_factory=dict)
     error: str | None = None
     warnings: list[str] = field(default_factory=list)
+    #: The tool parts of the UI message an AI SDK consumer builds: (toolCallId, state, input as JSON).
+    ui: list[tuple[str, str, str]] = field(default_factory=list)
+    #: The ids of the tool calls ``convertToModelMessages`` keeps of that message (what goes back).
+    sent_back: list[str | None] | None = None
 
 
 def sse(events: list[dict[str, Any]], *, named: bool = True, done: bool = False) -> str:
@@ -55,7 +59,7 @@ def sse(events: list[dict[str, Any]], *, named: bool = True, done: bool = False)
     return "\n".join(lines) + "\n"
 
 
-def _transport(body: str, requests: list[Any] | None = None) -> Any:
+def mock_transport(body: str, requests: list[Any] | None = None) -> Any:
     import httpx2
 
     def handle(request: Any) -> Any:
@@ -70,7 +74,7 @@ def _openai(body: str, requests: list[Any] | None = None) -> Any:
     import httpx2
     import openai
 
-    client = httpx2.Client(transport=_transport(body, requests))
+    client = httpx2.Client(transport=mock_transport(body, requests))
     return openai.OpenAI(api_key="test", base_url="http://127.0.0.1:9/v1", http_client=client, max_retries=0)
 
 
@@ -78,13 +82,13 @@ def _async_openai(body: str) -> Any:
     import httpx2
     import openai
 
-    client = httpx2.AsyncClient(transport=_transport(body))
+    client = httpx2.AsyncClient(transport=mock_transport(body))
     return openai.AsyncOpenAI(
         api_key="test", base_url="http://127.0.0.1:9/v1", http_client=client, max_retries=0
     )
 
 
-def _catching(run: Callable[[Seen], None]) -> Seen:
+def catching(run: Callable[[Seen], None]) -> Seen:
     seen = Seen()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -125,7 +129,7 @@ def openai_responses_stream(body: str) -> Seen:
             if item.type == "function_call"
         ]
 
-    return _catching(run)
+    return catching(run)
 
 
 def openai_responses_resume(body: str, starting_after: int) -> Seen:
@@ -151,7 +155,7 @@ def openai_responses_resume(body: str, starting_after: int) -> Seen:
             if item.type == "function_call"
         ]
 
-    return _catching(run)
+    return catching(run)
 
 
 def langchain_openai_responses(body: str) -> Seen:
@@ -166,7 +170,7 @@ def langchain_openai_responses(body: str) -> Seen:
             api_key="test",  # type: ignore[arg-type]
             base_url="http://127.0.0.1:9/v1",
             use_responses_api=True,
-            http_client=httpx2.Client(transport=_transport(body)),
+            http_client=httpx2.Client(transport=mock_transport(body)),
             max_retries=0,
         ).bind_tools(TOOLS)
         message: Any = None
@@ -179,7 +183,7 @@ def langchain_openai_responses(body: str) -> Seen:
             (c["id"], c["name"], "invalid:" + (c["args"] or "")) for c in message.invalid_tool_calls
         ]
 
-    return _catching(run)
+    return catching(run)
 
 
 def pydantic_ai_responses(body: str) -> Seen:
@@ -222,7 +226,7 @@ def pydantic_ai_responses(body: str) -> Seen:
 
         asyncio.run(main())
 
-    return _catching(run)
+    return catching(run)
 
 
 # Node (the Vercel AI SDK) ----------------------------------------------------------------------
@@ -232,10 +236,15 @@ def node_missing() -> str | None:
     """Why the node consumers cannot run here, or None when they can."""
     if shutil.which("node") is None:
         return "node is not installed: the AI SDK's providers run in node"
-    for package in ("ai", "@ai-sdk/openai", "@ai-sdk/anthropic"):
+    for package in ("ai", "@ai-sdk/openai", "@ai-sdk/anthropic", "@ai-sdk/amazon-bedrock"):
         if not (SDK / "node_modules" / package).is_dir():
             return f"the npm package {package} is not installed: npm ci --prefix {SDK}"
     return None
+
+
+def _first_line(error: str | None) -> str | None:
+    """An error's first line: a schema validation failure goes on to list every union member."""
+    return None if error is None else error.split("\n", 1)[0]
 
 
 def ai_sdk(consumer: str, body: str) -> Seen:
@@ -248,14 +257,130 @@ def ai_sdk(consumer: str, body: str) -> Seen:
         ["node", str(SDK / "consumers.mjs")], input=line, capture_output=True, text=True, check=True, cwd=SDK
     )
     answer = json.loads(out.stdout)
-    seen = Seen(error=answer.get("error"))
+    seen = Seen(error=_first_line(answer.get("error")))
     for part in answer.get("parts", []):
         if part["type"] == "tool-input-start":
-            seen.streamed.setdefault(part["id"], [])
+            seen.streamed.setdefault(part.get("id"), [])
         elif part["type"] == "tool-input-delta":
-            seen.streamed.setdefault(part["id"], []).append(part["delta"])
+            seen.streamed.setdefault(part.get("id"), []).append(part["delta"])
         elif part["type"] == "tool-call":
-            seen.calls.append((part["toolCallId"], part["toolName"], part["input"]))
-        elif part["type"] == "error":
-            seen.error = part["error"]
+            seen.calls.append((part.get("toolCallId"), part["toolName"], part["input"]))
+        elif part["type"] in ("error", "tool-error"):
+            seen.error = _first_line(part["error"])
+    seen.ui = [
+        (t.get("toolCallId"), t["state"], json.dumps(t["input"], separators=(",", ":")))
+        for t in answer.get("tools", [])
+    ]
+    if answer.get("model") is not None:
+        seen.sent_back = answer["model"]
+    if answer.get("errors"):
+        seen.error = _first_line(answer["errors"][0])
     return seen
+
+
+def ai_stream_text(parts: list[dict[str, Any]]) -> Seen:
+    """The ``ai`` package's ``streamText`` on a provider's stream parts (a mock LanguageModelV4 serves
+    them): ``calls`` its fullStream's tool-call parts, ``ui`` the tool parts of the UI message that
+    readUIMessageStream builds from its ``toUIMessageStream()``."""
+    return ai_sdk("ai-stream-text", json.dumps(parts))
+
+
+def ai_read_ui_message_stream(chunks: list[dict[str, Any]]) -> Seen:
+    """The ``ai`` package's ``readUIMessageStream`` (what useChat runs) on UI message chunks: ``ui``
+    the tool parts of the message it builds."""
+    return ai_sdk("ai-read-ui-message-stream", json.dumps(chunks))
+
+
+# OpenAI Chat Completions -------------------------------------------------------------------------
+
+CHAT_TOOLS = [{"type": "function", "function": {k: v for k, v in TOOLS[0].items() if k != "type"}}]
+CHAT_MESSAGES = [{"role": "user", "content": "Weather in Paris and Lyon?"}]
+
+
+def openai_chat_stream(body: str) -> Seen:
+    """openai-python's ``client.chat.completions.stream(...)`` (ChatCompletionStreamState).
+
+    ``streamed`` is the arguments its ``tool_calls.function.arguments.delta`` events stream per
+    index; ``calls`` are its ``tool_calls.function.arguments.done`` events (as ``done:<index>``)
+    followed by the tool_calls of ``get_final_completion()``, each as (id, name, arguments).
+    """
+
+    def run(seen: Seen) -> None:
+        client = _openai(body)
+        stream_of = client.chat.completions.stream
+        with stream_of(model="gpt-test", messages=CHAT_MESSAGES, tools=CHAT_TOOLS) as stream:  # type: ignore[arg-type]
+            for event in stream:
+                if event.type == "tool_calls.function.arguments.delta":
+                    seen.streamed.setdefault(f"index {event.index}", []).append(event.arguments_delta)
+                elif event.type == "tool_calls.function.arguments.done":
+                    seen.calls.append((f"done:{event.index}", event.name, event.arguments))
+            final = stream.get_final_completion()
+        seen.calls += [
+            (f"final:{call.id}", call.function.name, call.function.arguments)
+            for call in final.choices[0].message.tool_calls or []
+        ]
+
+    return catching(run)
+
+
+def langchain_openai_chat(body: str) -> Seen:
+    """langchain-openai's ``ChatOpenAI().stream(...)`` on Chat Completions, its chunks summed."""
+
+    def run(seen: Seen) -> None:
+        import httpx2
+        from langchain_openai import ChatOpenAI
+
+        model = ChatOpenAI(
+            model="gpt-test",
+            api_key="test",  # type: ignore[arg-type]
+            base_url="http://127.0.0.1:9/v1",
+            http_client=httpx2.Client(transport=mock_transport(body)),
+            max_retries=0,
+        ).bind_tools(CHAT_TOOLS)
+        message: Any = None
+        for chunk in model.stream("hi"):
+            message = chunk if message is None else message + chunk
+        seen.calls = [(call["id"], call["name"], json.dumps(call["args"])) for call in message.tool_calls]
+        seen.calls += [
+            (c["id"], c["name"], "invalid:" + (c["args"] or "")) for c in message.invalid_tool_calls
+        ]
+
+    return catching(run)
+
+
+def pydantic_ai_calls(seen: Seen, model: Any) -> None:
+    """Run a pydantic-ai ``model``'s ``request_stream`` on one prompt with get_weather as a tool: the
+    tool-call parts of its final response into ``seen.calls``, each as (id, name, arguments)."""
+    from pydantic_ai.messages import ModelRequest, ToolCallPart
+    from pydantic_ai.models import ModelRequestParameters
+    from pydantic_ai.tools import ToolDefinition
+
+    tool = ToolDefinition(name="get_weather", parameters_json_schema=TOOLS[0]["parameters"])  # type: ignore[arg-type]
+    params = ModelRequestParameters(function_tools=[tool])
+
+    async def main() -> None:
+        async with model.request_stream([ModelRequest.user_text_prompt("hi")], None, params) as response:
+            async for _ in response:
+                pass
+            final = response.get()
+        seen.calls = [
+            (part.tool_call_id, part.tool_name, part.args_as_json_str())
+            for part in final.parts
+            if isinstance(part, ToolCallPart)
+        ]
+
+    asyncio.run(main())
+
+
+def pydantic_ai_chat(body: str) -> Seen:
+    """pydantic-ai's ``OpenAIChatModel.request_stream``: the tool-call parts of its final response."""
+
+    def run(seen: Seen) -> None:
+        from pydantic_ai.models.openai import OpenAIChatModel
+        from pydantic_ai.providers.openai import OpenAIProvider
+
+        pydantic_ai_calls(
+            seen, OpenAIChatModel("gpt-test", provider=OpenAIProvider(openai_client=_async_openai(body)))
+        )
+
+    return catching(run)

@@ -6,7 +6,9 @@ consumers run here.  Each test pins exactly what one consumer made of one hand-w
 (tests/helpers/violating.py), beside the well-formed stream it was cut from, and that toolwire
 flags the trace with the rule at the severity this evidence gives.  The consumers are pinned in
 pyproject.toml's dev extra (openai, langchain-openai, pydantic-ai-slim) and tests/sdk/package.json
-(@ai-sdk/openai); the node ones run only where ``npm ci --prefix tests/sdk`` was run.
+(@ai-sdk/openai); the node ones run only where ``npm ci --prefix tests/sdk`` was run.  This module
+holds the OpenAI Responses stream; its siblings test_consumer_evidence_<family>.py (chat, aisdk,
+anthropic, gemini, bedrock) the other protocols' streams.
 """
 
 from __future__ import annotations
@@ -58,6 +60,11 @@ GOOD = violating.responses_stream()
         ("RS-1a", violating.rs1a_item_id_is_call_id, "warning"),
         ("RS-7e", violating.rs7e_done_differs_from_deltas, "error"),
         ("RS-8b", violating.rs8b_numbering_restarts, "error"),
+        ("RS-7b", violating.rs7b_call_after_completed, "error"),
+        ("RS-7c", violating.rs7c_call_added_twice, "error"),
+        ("RS-7f", violating.rs7f_added_item_without_call_id_and_name, "error"),
+        ("RS-8a", violating.rs8a_one_event_unnumbered, "error"),
+        ("OR-8", violating.or8_deltas_without_output_index, "error"),
     ],
 )
 def test_each_responses_trace_breaks_its_rule_alone(
@@ -188,3 +195,97 @@ def test_a_delta_after_arguments_done_changes_no_consumer_call() -> None:
     assert consumers.pydantic_ai_responses(body).calls == CALLS
     _node()
     assert consumers.ai_sdk("ai-sdk-openai-responses", body).calls == CALLS
+
+
+# RS-7b is an error for an item event after the terminal one and a warning for an envelope event.
+
+
+def test_a_call_streamed_after_response_completed_is_lost_to_openai_python_final_response() -> None:
+    seen = consumers.openai_responses_stream(consumers.sse(violating.rs7b_call_after_completed()))
+    # The events still carry the second call; the final response is response.completed's, without it.
+    assert seen.calls == [
+        ("done:call_1", "get_weather", PARIS),
+        ("done:call_2", "get_weather", LYON),
+        ("final:call_1", "get_weather", PARIS),
+    ]
+    assert seen.error is None
+
+
+def test_the_other_consumers_call_a_call_streamed_after_response_completed() -> None:
+    body = consumers.sse(violating.rs7b_call_after_completed())
+    assert _plain(consumers.langchain_openai_responses(body)) == CALLS
+    assert consumers.pydantic_ai_responses(body).calls == CALLS
+    _node()
+    assert consumers.ai_sdk("ai-sdk-openai-responses", body).calls == CALLS
+
+
+@pytest.mark.parametrize("kind", ["response.completed", "response.in_progress"])
+def test_an_envelope_event_after_response_completed_changes_no_consumer_call(
+    tmp_path: Path, kind: str
+) -> None:
+    events = violating.rs7b_envelope_after_completed(kind)
+    assert _flagged(tmp_path, events, "openai-responses-stream") == {"RS-7b": "warning"}
+    body, good = consumers.sse(events), consumers.sse(GOOD)
+    assert consumers.openai_responses_stream(body) == consumers.openai_responses_stream(good)
+    assert _plain(consumers.langchain_openai_responses(body)) == CALLS
+    assert consumers.pydantic_ai_responses(body).calls == CALLS
+    _node()
+    ai_sdk = "ai-sdk-openai-responses"
+    assert consumers.ai_sdk(ai_sdk, body) == consumers.ai_sdk(ai_sdk, good)
+
+
+def test_a_call_added_twice_is_called_twice_or_ends_openai_python_final_response() -> None:
+    body = consumers.sse(violating.rs7c_call_added_twice())
+    twice = [*CALLS, CALLS[0]]
+    seen = consumers.openai_responses_stream(body)
+    assert seen.calls == [("done:call_1", "get_weather", PARIS), ("done:call_2", "get_weather", LYON)]
+    assert seen.error == "RuntimeError: Response snapshot has conflicting output identities."
+    assert _plain(consumers.langchain_openai_responses(body)) == twice
+    assert consumers.pydantic_ai_responses(body).calls == twice
+    _node()
+    assert consumers.ai_sdk("ai-sdk-openai-responses", body).calls == twice
+
+
+def test_an_added_item_without_call_id_and_name_loses_or_renames_the_call() -> None:
+    body = consumers.sse(violating.rs7f_added_item_without_call_id_and_name())
+    seen = consumers.openai_responses_stream(body)
+    assert (seen.calls, seen.error) == ([], "RuntimeError: Completed output item identity changed.")
+    assert consumers.langchain_openai_responses(body).calls[0] == (None, "", '{"city": "Paris"}')
+    (first, second) = consumers.pydantic_ai_responses(body).calls
+    assert first[0].startswith("pyd_ai_") and first[1:] == (None, PARIS)
+    assert second == CALLS[1]
+    _node()
+    seen = consumers.ai_sdk("ai-sdk-openai-responses", body)
+    # The added event fails the schema (an error part) and the call's deltas are not streamed;
+    # output_item.done still carries the call.
+    assert seen.error is not None and seen.error.startswith("Type validation failed")
+    assert "call_1" not in seen.streamed
+    assert seen.calls == CALLS
+
+
+def test_an_unnumbered_event_ends_an_openai_python_resume_and_nothing_else() -> None:
+    body = consumers.sse(violating.rs8a_one_event_unnumbered())
+    seen = consumers.openai_responses_resume(body, starting_after=6)
+    assert seen.calls == []
+    assert seen.error == "TypeError: '>' not supported between instances of 'NoneType' and 'int'"
+    assert consumers.openai_responses_stream(body) == consumers.openai_responses_stream(consumers.sse(GOOD))
+    assert _plain(consumers.langchain_openai_responses(body)) == CALLS
+    assert consumers.pydantic_ai_responses(body).calls == CALLS
+    _node()
+    assert consumers.ai_sdk("ai-sdk-openai-responses", body).calls == CALLS
+
+
+def test_deltas_without_output_index_end_openai_python_and_are_not_streamed_by_the_ai_sdk() -> None:
+    body = consumers.sse(violating.or8_deltas_without_output_index())
+    seen = consumers.openai_responses_stream(body)
+    assert seen.calls == []
+    assert seen.error == (
+        "RuntimeError: Received a content event for output index None before receiving its output item"
+    )
+    assert _plain(consumers.langchain_openai_responses(body)) == CALLS
+    assert consumers.pydantic_ai_responses(body).calls == CALLS
+    _node()
+    seen = consumers.ai_sdk("ai-sdk-openai-responses", body)
+    assert seen.error is not None and seen.error.startswith("Type validation failed")
+    assert seen.streamed == {"call_1": [], "call_2": []}
+    assert seen.calls == CALLS

@@ -32,6 +32,7 @@ CALLS: Final = Lifecycle.declare(
     },
     {"streaming": "VS-2", "ended": "VS-2", "previewing": "VS-3"},
 )
+_ENDED: Final = CALLS.table.state("ended")
 PARTS: Final = Lifecycle.declare(
     UIToolPart,
     {
@@ -99,7 +100,7 @@ class StreamMonitor(KeyedMonitor):
             if kind in ("tool-input-start", "tool-call"):
                 self.report(
                     "VS-5",
-                    f"{kind} without {field}: the SDK generates one, so ids diverge",
+                    f"{kind} without {field}: consumers pass the call on without an id or make one up",
                     index=index,
                     line=line,
                 )
@@ -117,7 +118,12 @@ class StreamMonitor(KeyedMonitor):
             event = "preliminary" if value.get("preliminary") is True and self.version != "v2" else "result"
             self.results_checked += event == "result"
         assert event is not None
-        item = self.step(call_id, event, index, line, what=str(kind))
+        deviation: dict[str, Any] = {}
+        known = self.items.get(call_id)
+        if event == "input_delta" and known is not None and known.state == _ENDED:
+            # Before its tool-call, a late delta changes no consumer's call (VS-2's source).
+            deviation["severity"] = "warning"
+        item = self.step(call_id, event, index, line, what=str(kind), **deviation)
         if kind in ("tool-input-start", "tool-call"):
             item.name = value.get("toolName")
         if kind == "tool-input-delta" and isinstance(value.get("delta"), str):

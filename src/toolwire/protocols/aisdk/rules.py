@@ -28,6 +28,8 @@ _CALL = f"{_AI}/generate-text/stream-language-model-call.ts"
 _RUN = f"{_AI}/generate-text/execute-tools-from-stream.ts"
 _FULL = f"{_AI}/generate-text/stream-text-result.ts (TextStreamPart)"
 _UI_TYPES = f"{_AI}/ui/ui-messages.ts (UIToolInvocation, DynamicToolUIPart)"
+#: Where the stream rules' consumer evidence is pinned.
+_EVIDENCE = "issue 38, tests/integration/test_consumer_evidence_aisdk.py"
 _CONVERT = f"{_AI}/ui/convert-to-model-messages.ts"
 _PROMPT = f"{_AI}/prompt/convert-to-language-model-prompt.ts"
 _ZOD = "Invalid input: expected nonoptional, received undefined"
@@ -48,13 +50,14 @@ _STREAMS: Final = (
         "always",
         (STREAM,),
         "Per call: tool-input-start, tool-input-delta*, tool-input-end, then tool-call, then a "
-        "tool-result when provider-executed; nothing after the final result.",
-        source=f"{_TRACKER} (the reference order; the types do not mandate it)"
-        ". Severity error -> warning (issue 29): the types do not mandate this order and no rejection is "
-        "documented; it is the reference tracker's order.",
+        "tool-result when provider-executed; nothing after the final result. A delta after "
+        "tool-input-end and before the tool-call is a deviation (warning).",
+        source=f"{_TRACKER} (the reference order; the types do not mandate it). An error from a "
+        f"consumer ({_EVIDENCE}): after a delta that follows its tool-call, ai 7.0.173 streamText's UI "
+        "message holds the call in state input-streaming, and convertToModelMessages leaves it out of the "
+        "conversation sent back. A delta after tool-input-end, before the tool-call, changes nothing there.",
         fix="Send input parts only between the call's start and its end, and results only after "
         "its tool-call.",
-        severity="warning",
     ),
     Rule(
         "VS-3",
@@ -76,14 +79,15 @@ _STREAMS: Final = (
         "VS-5",
         "always",
         (STREAM,),
-        "Every tool-input-start and tool-call carries an id: the reference tracker replaces an "
-        "absent id with a generated one, so downstream ids differ from the provider's.",
-        source=f"{_TRACKER} (generateId() for absent or used ids)"
-        ". Severity error -> warning (issue 29): an absent id is replaced, not rejected, by the reference"
-        " tracker.",
+        "Every tool-input-start and tool-call carries an id: the AI SDK's own tracker replaces an "
+        "absent id with a generated one, and streamText passes a call on without one.",
+        source=f"{_TRACKER} (generateId() for absent or used ids). An error from a consumer "
+        f"({_EVIDENCE}): ai 7.0.173 streamText hands over a tool-call without toolCallId as a call with no "
+        "id, which its UI message and convertToModelMessages keep without one (no result can answer it); "
+        "after a tool-input-start without id, the UI message stream stops at the call's first delta "
+        "('Received tool-input-delta for missing tool call') and neither call is sent back.",
         fix="Pass the provider's call id through; generate one only when the provider has none, "
         "once per call, and use it on every part of that call.",
-        severity="warning",
     ),
     Rule(
         "VU-1",
@@ -111,9 +115,11 @@ _STREAMS: Final = (
         (UI_STREAM,),
         "tool-input-start comes once per toolCallId: a repeated start raises no error in the AI "
         "SDK but silently resets the part's input and state.",
-        source=f"{_UI}"
-        ". Severity error -> warning (issue 29): a repeated start raises no error in the AI SDK (it "
-        "resets the part).",
+        source=f"{_UI}. A warning from consumers ({_EVIDENCE}): ai 7.0.173 "
+        "readUIMessageStream, fed a start repeated mid-input, restarts the input but builds the call "
+        "from tool-input-available: the message and convertToModelMessages keep it as sent. A start "
+        "repeated after the input is available empties the input or sends the part back to "
+        "input-streaming (convertToModelMessages drops it): VU-4 flags that, an error.",
         fix="Start each call once; a converter that maps both a provider's start and its "
         "tool-call to tool-input-start loses the streamed input.",
         severity="warning",

@@ -21,6 +21,8 @@ _HANDLE = "https://platform.claude.com/docs/en/agents-and-tools/tool-use/handle-
 _STREAMING = "https://platform.claude.com/docs/en/build-with-claude/streaming"
 _EVENTS = "anthropic 2.12.0 types/raw_content_block_*_event.py, lib/streaming/_messages.py"
 _STOP = "https://platform.claude.com/docs/en/build-with-claude/handling-stop-reasons"
+#: Where the stream rules' consumer evidence is pinned.
+_EVIDENCE = "issue 38, tests/integration/test_consumer_evidence_anthropic.py"
 _PTC = (
     "anthropic 2.12.0 types/tool_use_block.py (caller: DirectCaller | ServerToolCaller: a call made "
     "from inside the code-execution tool)"
@@ -121,7 +123,11 @@ RULES: Final = (
         (STREAM,),
         "content_block_start comes once per index, and the indexes run 0, 1, 2, ... (the index "
         "of a block in the final content array).",
-        source=f"{_STREAMING}; {_EVENTS} (a repeated start shifts every later block)",
+        source=f"{_STREAMING}; {_EVENTS} (a repeated start shifts every later block). An error from "
+        f"consumers ({_EVIDENCE}): on a second block started at index 0, anthropic 2.14.0 MessageStream "
+        "stops the first call twice and ends the second with input {}, and pydantic-ai-slim 2.78.0 merges "
+        "both calls into one; on blocks numbered from 1, MessageStream raises IndexError (no call). "
+        "@ai-sdk/anthropic 4.0.105 keeps both calls.",
         fix="Start each block once, numbering blocks in order; a converter that re-emits a start "
         "duplicates the block in the SDK's accumulated message.",
     ),
@@ -131,7 +137,11 @@ RULES: Final = (
         (STREAM,),
         "A content_block_delta or content_block_stop comes only for a block that started and has "
         "not stopped; every block stops before message_delta.",
-        source=f"{_STREAMING}",
+        source=f"{_STREAMING}. An error from consumers ({_EVIDENCE}): @ai-sdk/anthropic 4.0.105 "
+        "emits a call at its block's stop, so a block never stopped is lost after its whole input "
+        "streamed, and a fragment after the stop is cut from the call's input; anthropic 2.14.0 "
+        "MessageStream sends that stop event without the call or with the input cut (its final "
+        "message keeps them); pydantic-ai-slim 2.78.0 keeps both calls.",
         fix="Correlate deltas by the index of their block's start; stop every block once.",
     ),
     Rule(
@@ -175,7 +185,9 @@ RULES: Final = (
         "tool_use blocks must not be executed', and an unanswered tool_use is then AN-3's rejection "
         "on replay: why this stays an error). Scope narrowed (issue 29): the unfinished stop "
         f"reasons say why a message with calls ended otherwise, {_STOP}; anthropic 2.12.0 "
-        "types/stop_reason.py",
+        f"types/stop_reason.py. Run ({_EVIDENCE}): on end_turn, the anthropic 2.14.0 tool runner "
+        "runs neither call, while MessageStream, pydantic-ai-slim 2.78.0 and @ai-sdk/anthropic "
+        "4.0.105 hand both over.",
         fix='Set stop_reason "tool_use" on a turn that ends in client tool calls; clients stop '
         "waiting for results on any other reason.",
     ),

@@ -17,6 +17,8 @@ STREAM: Final = "bedrock-converse-stream"
 RESPONSE: Final = "bedrock-converse-response"
 
 _MODEL = "botocore 1.44.5 data/bedrock-runtime/2023-09-30/service-2.json"
+#: Where the stream rules' consumer evidence is pinned.
+_EVIDENCE = "issue 38, tests/integration/test_consumer_evidence_bedrock.py"
 
 RULES: Final = (
     Rule(
@@ -77,7 +79,10 @@ RULES: Final = (
         "(they may skip: Nova does).",
         source=f"{_MODEL}; indexes that skip (24 then 26, from amazon.nova-micro-v1:0): "
         "tests/data/traffic open-telemetry__opentelemetry-python-contrib "
-        "test_invoke_model_with_response_stream_*_tool_call-*.i1.jsonl",
+        "test_invoke_model_with_response_stream_*_tool_call-*.i1.jsonl. An error from a consumer "
+        f"({_EVIDENCE}): on a second block started at index 0, pydantic-ai-slim 2.78.0 "
+        "BedrockConverseModel merges both calls into one (name get_weatherget_weather, input not JSON); "
+        "@ai-sdk/amazon-bedrock 5.0.139 keeps both.",
         fix="Start each tool block once, at a new index after the blocks before it.",
     ),
     Rule(
@@ -87,7 +92,11 @@ RULES: Final = (
         "A toolUse delta or a contentBlockStop comes only for an open block (a toolUse block opens "
         "with contentBlockStart, the only event carrying its toolUseId); every block stops before "
         "messageStop.",
-        source=f"{_MODEL} (ContentBlockStart carries toolUseId; ContentBlockDelta carries none)",
+        source=f"{_MODEL} (ContentBlockStart carries toolUseId; ContentBlockDelta carries none). An "
+        f"error from consumers ({_EVIDENCE}): @ai-sdk/amazon-bedrock 5.0.139 emits a call at its "
+        "block's stop, so a block never stopped is lost after its whole input streamed, and a fragment "
+        "after the stop is cut from the call's input; pydantic-ai-slim 2.78.0 BedrockConverseModel "
+        "raises KeyError on that fragment (no call) and keeps a block never stopped.",
         fix="Send contentBlockStart with toolUseId and name before the input fragments, and "
         "correlate fragments by contentBlockIndex.",
     ),
@@ -107,7 +116,9 @@ RULES: Final = (
         'messageStop carries stopReason "tool_use" when the message has toolUse blocks.',
         source=f"{_MODEL} (StopReason)"
         ". Severity error -> warning (issue 29): no rejection is documented or recorded; StopReason also "
-        "has max_tokens, malformed_tool_use and others that can end a message with toolUse blocks.",
+        "has max_tokens, malformed_tool_use and others that can end a message with toolUse blocks. "
+        f"Confirmed by consumers ({_EVIDENCE}): on end_turn, pydantic-ai-slim 2.78.0 "
+        "BedrockConverseModel and @ai-sdk/amazon-bedrock 5.0.139 hand both calls over.",
         fix='End a turn that calls tools with stopReason "tool_use".',
         severity="warning",
     ),

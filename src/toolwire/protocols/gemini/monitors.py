@@ -354,16 +354,18 @@ class StreamMonitor(Monitor):
         self._streaming.pop(key, None)
         problem = _whole(call)
         if problem is not None:
-            # Args that are not an object fail the SDK's FunctionCall (args: dict); a call without
-            # a name does not (name is Optional there), and no rejection of one in a stream is
-            # documented: a warning.
+            # Args that are not an object fail the SDK's FunctionCall (args: dict), and whole args
+            # without a name are a call pydantic-ai drops (GM-7's source); a nameless part without
+            # args (a Gemini 3 partialArgs fragment, an empty closing part) is sent by the API
+            # itself: a warning.
+            nameless_fragment = problem == "has no name" and "args" not in call
             self.report(
                 "GM-7",
                 f"candidate {key} part {k}: functionCall {problem}",
                 index=index,
                 line=line,
                 ids=(call.get("id"),),
-                severity="warning" if "name" in problem else None,
+                severity="warning" if nameless_fragment else None,
             )
         call_args = call.get("args")
         if wire.member(call, "willContinue") is True and problem is None:

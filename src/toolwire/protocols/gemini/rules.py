@@ -101,15 +101,19 @@ RULES: Final = (
         "A functionCall has a name and args as an object, or streams its args (Gemini 3: a part "
         "with the name and willContinue true, then parts with partialArgs and no name, closed by a "
         "part without willContinue or by the end of the stream); the parallel calls of one turn, "
-        "even when streamed in several chunks, are replayed in one model content.",
+        "even when streamed in several chunks, are replayed in one model content. In a stream, a "
+        "part with neither name nor args outside a streamed call is a deviation (warning).",
         source="googleapis/go-genai#692; google-genai 3.4.0 types.py "
         "(FunctionCall.partial_args, will_continue; PartialArg.json_path, *_value, will_continue; "
         "FunctionCallingConfig.stream_function_call_arguments). Scope changed (issue 29): streamed "
         "arguments are modelled, on the Gemini API as on Vertex AI (the SDK's 'not supported in "
-        "Gemini API' is out of date for Gemini 3), and in a stream a functionCall without a name and "
-        "outside a streamed call is a warning (FunctionCall.name is Optional in the SDK, and only "
-        "the replayed request has a documented rejection, the error below); args that are not an "
-        "object stay an error (the SDK's FunctionCall.args is a dict)",
+        "Gemini API' is out of date for Gemini 3), and in a stream a functionCall without a name or "
+        "args outside a streamed call is a warning (FunctionCall.name is Optional in the SDK; Gemini 3 "
+        "sends such parts: tests/data gemini-stream/gm7-partial-args-without-call.sse). An error from "
+        "consumers (issue 38, tests/integration/test_consumer_evidence_gemini.py): args that are not "
+        "an object fail google-genai 3.6.1's FunctionCall (args: dict), a ValidationError that ends "
+        "generate_content_stream and pydantic-ai-slim 2.78.0's GoogleModel before any call; whole "
+        "args without a name are a call pydantic-ai drops and google-genai hands over nameless",
         error="Please ensure that function call turn comes immediately after a user turn or after a "
         "function response turn.",
         fix="Merge every functionCall part of a streamed turn into one model content before replay, "

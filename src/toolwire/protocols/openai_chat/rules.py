@@ -18,6 +18,8 @@ CHAT_RESPONSE: Final = "openai-chat-response"
 
 _COMPLETION = "openai 3.54.0 types/chat/chat_completion.py, chat_completion_message_tool_call.py"
 
+#: Where the stream rules' consumer evidence is pinned.
+_EVIDENCE = "issue 38, tests/integration/test_consumer_evidence_chat.py"
 _GUIDE = "OpenAI function-calling guide, streaming (https://platform.openai.com/docs/guides/function-calling#streaming)"
 
 RULES: Final = (
@@ -106,7 +108,11 @@ RULES: Final = (
         "always",
         (CHAT_STREAM,),
         "The first fragment for an index carries id and function.name.",
-        source=f"{_GUIDE}: 'id, function.name, and type' are set for the first delta of each tool call",
+        source=f"{_GUIDE}: 'id, function.name, and type' are set for the first delta of each tool call. "
+        f"An error from consumers ({_EVIDENCE}): with no id on a "
+        "call's first fragment, openai 3.57.0 ChatCompletionStreamState and langchain-openai 1.7.4 "
+        "hand over the call with id None, pydantic-ai-slim 2.78.0 and @ai-sdk/openai 4.0.118 with an id "
+        "of their own: the result cannot answer the provider's call.",
         fix="Send id and function.name on the first fragment of every call.",
     ),
     Rule(
@@ -116,7 +122,14 @@ RULES: Final = (
         "Later fragments for an index have id null; a null id is a continuation, never a new "
         'call. The string "null" is a placeholder (error); repeating the same id is a '
         "deviation (warning).",
-        source='langchain-ai/langchainjs#11373 ("null" ids)',
+        source='langchain-ai/langchainjs#11373 ("null" ids). An error from consumers ('
+        f'{_EVIDENCE}): on "null" continuation ids openai 3.57.0 '
+        "ChatCompletionStreamState makes the id call_1nullnull, langchain-openai 1.7.4 splits each call "
+        "into one without arguments and one named '' with id null, pydantic-ai-slim 2.78.0 gives both "
+        "calls the id null, @ai-sdk/openai 4.0.118 drops the second call's arguments. A repeated id "
+        "stays a warning though ChatCompletionStreamState concatenates it too (call_1call_1call_1; the "
+        "other three keep the calls): providers send it (OpenRouter, Novita: tests/data/traffic simonw__llm "
+        "test_tools_streaming_variant_a.i1.sse) and real traffic wins.",
         fix="Leave id out (or null) on continuation fragments; consumers must not mint a new "
         "call or a synthetic id for them.",
     ),
@@ -127,7 +140,11 @@ RULES: Final = (
         "Every fragment has an index, and parallel calls have distinct index values: an index "
         "never carries a second id.",
         source="openapi ChatCompletionMessageToolCallChunk (index "
-        "required); comet-ml/opik#8362 (Mistral), huggingface/smolagents#1958 (Ollama)",
+        "required); comet-ml/opik#8362 (Mistral), huggingface/smolagents#1958 (Ollama). An error from "
+        f"consumers ({_EVIDENCE}): two calls at one index "
+        "become one call (id call_1call_2, name get_weatherget_weather, arguments concatenated) in "
+        "openai 3.57.0 ChatCompletionStreamState and pydantic-ai-slim 2.78.0, and langchain-openai 1.7.4 "
+        "keeps the second call without its arguments; @ai-sdk/openai 4.0.118 alone keeps both.",
         fix="Give each call of a turn its own index (0, 1, 2, ...); consumers keyed by index merge "
         "calls that share one, and their arguments concatenate.",
     ),
@@ -139,7 +156,13 @@ RULES: Final = (
         'it. (A forced tool_choice yields "stop", and some OpenAI-compatible providers end with '
         "[DONE] and no finish_reason: both reported as warnings.)",
         source=f"{_GUIDE}; [DONE] without finish_reason after a complete call "
-        "(OpenRouter, Novita, kimi-k2): tests/data/traffic simonw__llm test_tools_streaming_variant_a.i1.sse",
+        "(OpenRouter, Novita, kimi-k2): tests/data/traffic simonw__llm test_tools_streaming_variant_a.i1.sse"
+        f". An error from a consumer ({_EVIDENCE}): openai 3.57.0 "
+        "ChatCompletionStreamState closes a call (its arguments.done event) when the next one opens or "
+        "the choice finishes, so a fragment after finish_reason leaves that event with the arguments "
+        "cut, and a stream with no finish_reason never sends it for the last call (with [DONE] too, "
+        "which stays a warning: providers send it); langchain-openai 1.7.4, pydantic-ai-slim 2.78.0 and "
+        "@ai-sdk/openai 4.0.118 keep the calls. A forced tool_choice's \"stop\" changes no consumer's call.",
         fix='Finish the choice with finish_reason "tool_calls" after its last fragment.',
     ),
     Rule(

@@ -141,12 +141,16 @@ RULES: Final = (
         "RS-7b",
         "always",
         STREAMS,
-        "Nothing follows the terminal event (response.completed, .failed or .incomplete).",
-        source="docs/protocol-rules.md RS-7 (step 6 ends the stream)"
-        ". Severity error -> warning (issue 29): no provider or SDK rejection is documented or recorded "
-        "for an event after the terminal one.",
-        fix="Emit the terminal event last; flush every item before it.",
-        severity="warning",
+        "Nothing follows the terminal event (response.completed, .failed or .incomplete). An "
+        "envelope event after it (response.in_progress, the terminal event again) is a deviation "
+        "(warning); an item event is an error.",
+        source="docs/protocol-rules.md RS-7 (step 6 ends the stream). An error from a consumer (issue 38, "
+        "tests/integration/test_consumer_evidence.py): openai 3.57.0 ResponseStreamState yields a "
+        "call streamed after response.completed as events, but get_final_response() returns the "
+        "completed response without it, while @ai-sdk/openai 4.0.118, langchain-openai 1.7.4 and "
+        "pydantic-ai-slim 2.78.0 call it: the call is lost to one consumer. A response.in_progress "
+        "or a second response.completed after the end changes no call in any of the four: a warning.",
+        fix="Emit the terminal event last, once; flush every item before it.",
     ),
     Rule(
         "RS-7c",
@@ -154,7 +158,11 @@ RULES: Final = (
         STREAMS,
         "Exactly one response.output_item.added per function call (call_id).",
         source=f"{_GUIDE}: an output_item.added 'will be emitted for each function call'; "
-        "openresponses/openresponses src/pages/specification.mdx#L154",
+        "openresponses/openresponses src/pages/specification.mdx#L154. "
+        "An error from consumers (issue 38, tests/integration/test_consumer_evidence.py): a call added "
+        "again as a third item is called twice by @ai-sdk/openai 4.0.118, langchain-openai 1.7.4 and "
+        "pydantic-ai-slim 2.78.0, and openai 3.57.0 ResponseStreamState raises 'Response snapshot has "
+        "conflicting output identities.' at response.completed.",
         fix="Keep one item per call_id across every emitting path (streamed tool-input-start "
         "and whole tool-call alike); reuse its id and output_index instead of adding another.",
     ),
@@ -191,7 +199,12 @@ RULES: Final = (
         "always",
         (STREAM,),
         "The item of output_item.added for a function_call carries call_id and name.",
-        source="openai-openapi ResponseOutputItemAddedEvent, FunctionToolCall (call_id, name required)",
+        source="openai-openapi ResponseOutputItemAddedEvent, FunctionToolCall (call_id, name required). "
+        "An error from consumers (issue 38, tests/integration/test_consumer_evidence.py): on an added item "
+        "without them openai 3.57.0 ResponseStreamState raises 'Completed output item identity changed.' "
+        "(no call), langchain-openai 1.7.4 yields the call with no id and no name, pydantic-ai-slim "
+        "2.78.0 with a made-up id and no name, and @ai-sdk/openai 4.0.118 fails the event's schema (an "
+        "error part) and streams none of the call's input.",
         fix="Put call_id and name on the added item; consumers key the call by them from the start.",
     ),
     Rule(
@@ -202,7 +215,12 @@ RULES: Final = (
         "the field: a warning).",
         source="openai-openapi (sequence_number required on every ResponseStreamEvent); added in "
         "openai-python#2372 (2025-05-21); a stream recorded before it, with none: tests/data/traffic "
-        "DataDog__dd-trace-py response_function_call_streamed.sse (gpt-4.1, 2025-05-20)",
+        "DataDog__dd-trace-py response_function_call_streamed.sse (gpt-4.1, 2025-05-20). "
+        "An error from consumers (issue 38, tests/integration/test_consumer_evidence.py): one event "
+        "without it ends openai 3.57.0 responses.stream(response_id=..., starting_after=n) with a "
+        "TypeError there, losing the later calls and the final response; whole-stream consumers "
+        "(openai ResponseStreamState, @ai-sdk/openai "
+        "4.0.118, langchain-openai 1.7.4, pydantic-ai-slim 2.78.0) keep the calls.",
         fix="Number every event, starting at 0.",
     ),
     Rule(
@@ -322,7 +340,11 @@ RULES: Final = (
         STREAMS,
         "Item events carry their required fields: output_index and item on output_item "
         "events; item_id, output_index and delta (or arguments) on the argument events.",
-        source=f"{_OR_SPEC} (events.tsp); openai-openapi",
+        source=f"{_OR_SPEC} (events.tsp); openai-openapi. "
+        "An error from consumers (issue 38, tests/integration/test_consumer_evidence.py): deltas without "
+        "output_index end openai 3.57.0 ResponseStreamState ('Received a content event for output index "
+        "None before receiving its output item': no call) and fail @ai-sdk/openai 4.0.118's schema (an "
+        "error part, no input streamed); langchain-openai 1.7.4 and pydantic-ai-slim 2.78.0 keep the calls.",
         fix="Send every required field; consumers route argument events by output_index and item_id.",
     ),
     Rule(

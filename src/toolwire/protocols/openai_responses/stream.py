@@ -36,6 +36,7 @@ from toolwire.protocols.openai_responses.rules import MODELLED_SDK, OPEN_STREAM,
 
 if TYPE_CHECKING:
     from toolwire.models._openai_responses_hot import ArgumentsDelta
+    from toolwire.properties._rule import Severity
 
 #: Where its typed events are (see ``Monitor.load_hot``).
 _HOT: Final = "toolwire.models._openai_responses_hot"
@@ -504,13 +505,18 @@ class StreamMonitor(ItemChecks):
         event = _ENVELOPE_EVENTS.get(etype, "item")
         rule, recovery = _ENVELOPE_VIOLATIONS.by_pair[self._envelope, event]
         state = _ENVELOPE.states[self._envelope]
+        severity: Severity | None = None
         if state == "start":
             message = f"{etype} before response.created"
+        elif state == "ended" and event != "item":
+            # An envelope event after the end changes no consumer's calls; an item event does
+            # (RS-7b's source).
+            message, severity = f"{etype} after the response ended (no item: a warning)", "warning"
         elif state == "ended":
             message = f"{etype} after the response ended"
         else:
             message = f"{etype} out of order (the response is {state.replace('_', ' ')})"
-        self.report(rule, message, index=index, line=line, type=etype)
+        self.report(rule, message, index=index, line=line, severity=severity, type=etype)
         self._envelope = recovery
 
     def _on_done(self, index: int, line: int | None) -> None:
