@@ -27,7 +27,7 @@ def test_each_quoted_error_text_has_its_values_filled(entry: dict[str, str]) -> 
     spec = get_protocol(entry["protocol"])
     may_leave = REPLAY_POSITIONS if spec.shape == "stream" else set()
     for finding in report.findings:
-        left = set(re.findall(r"\{([a-z_]+)\}", finding.provider_error or ""))
+        left = set(re.findall(r"\{([A-Za-z_]+)\}", finding.provider_error or ""))
         assert left <= may_leave, (finding.rule, finding.message, finding.provider_error)
 
 
