@@ -38,9 +38,10 @@ def test_every_explored_trace_passes_check(protocol: str) -> None:
     for trace in traces:
         report = check(trace, protocol)
         assert report.ok, (trace, [f.message for f in report.errors])
-    # The check is not vacuous: the longest trace without its first event is refused.
+    # The check is not vacuous: the longest trace without its first or last event breaks a rule (a
+    # warning where no consumer is hurt: a Mistral stream cut before its finish, issue 38).
     longest = max(traces, key=len)
-    cut = not check(longest[1:], protocol).ok or not check(longest[:-1], protocol).ok
+    cut = any(not r.ok or r.findings for r in (check(longest[1:], protocol), check(longest[:-1], protocol)))
     # A message list whose rules hold message by message (UI messages) survives a cut; a repeat
     # of its biggest trace does not.
     biggest = max(traces, key=lambda trace: len(json.dumps(trace)))

@@ -67,7 +67,7 @@ class FragmentMonitor(Monitor):
                 index=index,
                 line=line,
                 ids=(call.id,),
-                severity="warning" if self._done else "error",
+                severity="warning" if self._done else None,
             )
             self._check_arguments(call, index, line)
         self._live.clear()

@@ -168,7 +168,10 @@ RULES: Final = (
         "cassettes test_programmatic_tool_use*.yaml.gz are gzip, unread); the anthropic 2.14.0 SDK "
         "(lib/streaming/_messages.py) keeps the fragments' input over the start's. Every recorded "
         "streamed tool_use (tests/data/traffic: 54 starts, 18 with caller {'type': 'direct'}) starts "
-        "with input {} and streams its fragments",
+        "with input {} and streams its fragments. Consumers (issue 38, "
+        "tests/integration/test_consumer_evidence_streams.py): fragments that do not join to JSON end "
+        "MessageStream with that ValueError, reach pydantic-ai as an INVALID_JSON wrapper and "
+        "@ai-sdk/anthropic as input that is not JSON",
         fix="Send the arguments as partial_json fragments of one JSON object, in order, on the "
         "block's own index, after a start with input {}; or the whole input in the start and no "
         "fragment.",

@@ -68,8 +68,12 @@ RULES: Final = (
         "always",
         (STREAM,),
         "The stream is messageStart, content-block events, messageStop, then metadata.",
-        source=f"{_MODEL} (ConverseStreamOutput)",
+        source=f"{_MODEL} (ConverseStreamOutput). A warning from consumers (issue 38, "
+        "tests/integration/test_consumer_evidence_streams.py): without messageStart, or with metadata "
+        "before messageStop, pydantic-ai's Bedrock model (on botocore's parser) and "
+        "@ai-sdk/amazon-bedrock hand both calls over; no rejection is recorded",
         fix="Emit messageStart first, every block event before messageStop, and metadata last.",
+        severity="warning",
     ),
     Rule(
         "BR-9b",
@@ -106,7 +110,10 @@ RULES: Final = (
         (STREAM,),
         "The delta.toolUse.input fragments of a block, concatenated, parse to a JSON object at its stop "
         "(no fragments, or only empty ones: the input is {}).",
-        source=f"{_MODEL} (ToolUseBlock.input is a Document)",
+        source=f"{_MODEL} (ToolUseBlock.input is a Document). An error from consumers (issue 38, "
+        "tests/integration/test_consumer_evidence_streams.py): fragments that do not join to JSON reach "
+        "pydantic-ai's Bedrock model as an INVALID_JSON wrapper and @ai-sdk/amazon-bedrock as input "
+        "that is not JSON",
         fix="Stream the arguments of one call as fragments of one JSON object, on its own index.",
     ),
     Rule(

@@ -12,6 +12,7 @@ __all__ = ["CHAT", "CHAT_STREAM", "MODELLED_SDK", "RESPONSE", "RULES"]
 #: The SDK release whose types this family's model follows (pinned in pyproject.toml's dev
 #: extra): a type outside it is passed over with one notice naming this, never a finding.
 MODELLED_SDK: Final = "mistralai 3.7.0"
+_EVIDENCE: Final = "tests/integration/test_consumer_evidence_streams.py"
 
 CHAT: Final = "mistral-chat"
 CHAT_STREAM: Final = "mistral-chat-stream"
@@ -112,7 +113,10 @@ RULES: Final = (
         (CHAT_STREAM,),
         "Every tool_calls fragment carries its index, and parallel calls carry distinct indexes: "
         "mistralai parses a missing index as 0, so index-keyed accumulators merge the calls.",
-        source=f"{_SDK}/toolcall.py (index: Optional[int] = 0); comet-ml/opik#8362",
+        source=f"{_SDK}/toolcall.py (index: Optional[int] = 0); comet-ml/opik#8362. An error from "
+        f"consumers (issue 38, {_EVIDENCE}): on two calls without index, openai-python's "
+        "ChatCompletionStreamState raises TypeError (no call) and @ai-sdk/openai's chat model fails "
+        "type validation (no call); langchain-openai and pydantic-ai hand both over",
         fix="Send index on every fragment, a distinct one per call; when reading, key a fragment "
         "without index by its id, never by the default 0.",
     ),
@@ -144,8 +148,12 @@ RULES: Final = (
         source=f"{_SDK}/completionresponsestreamchoice.py "
         "(finish_reason: stop, length, error, tool_calls); "
         "OpenAI function-calling guide, streaming "
-        "(https://platform.openai.com/docs/guides/function-calling#streaming)",
+        "(https://platform.openai.com/docs/guides/function-calling#streaming). A warning from "
+        f"consumers (issue 38, {_EVIDENCE}): Mistral streams each call whole, so a call after the "
+        "finish, or a choice that never finishes (with or without [DONE]), is handed over as sent by "
+        "openai-python, langchain-openai, pydantic-ai and @ai-sdk/openai; no rejection is recorded",
         fix='End the calls with finish_reason "tool_calls"; send every fragment before it.',
+        severity="warning",
     ),
     Rule(
         "MI-6e",
@@ -153,7 +161,9 @@ RULES: Final = (
         (CHAT_STREAM,),
         "A call's arguments, joined over its fragments, are JSON when the call finishes.",
         source=f"{_SDK}/functioncall.py; OpenAI function-calling guide, streaming "
-        "(https://platform.openai.com/docs/guides/function-calling#streaming): arguments concatenate",
+        "(https://platform.openai.com/docs/guides/function-calling#streaming): arguments concatenate. "
+        f"An error from consumers (issue 38, {_EVIDENCE}): arguments that are not JSON reach pydantic-ai "
+        "as an INVALID_JSON wrapper and langchain-openai as an invalid tool call",
         fix="Send the arguments as one JSON text (or object); never cut a call's arguments short.",
     ),
 )

@@ -107,7 +107,6 @@ class StreamMonitor(FragmentMonitor):
                 line=line,
                 ids=(call_id,),
                 path=f"{where}.index",
-                severity="warning",
             )
             position = wire.DEFAULT_INDEX
         if choice in self._finished:
