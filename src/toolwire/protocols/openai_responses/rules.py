@@ -331,7 +331,11 @@ RULES: Final = (
         (RESPONSE,),
         "Every function_call output item of a response carries call_id, name and arguments.",
         source="openai 3.54.0 types/responses/response_function_tool_call.py (arguments, call_id, name, "
-        "type required); openai-openapi FunctionToolCall",
+        "type required); openai-openapi FunctionToolCall. "
+        "An error from consumers (issue 38, tests/integration/test_consumer_evidence_bodies.py): "
+        "an item without call_id comes out of openai 3.57.0 "
+        "responses.create and langchain-openai 1.7.4 _construct_lc_result_from_responses_api with call id "
+        "None; one without name is refused by langchain-openai.",
         fix="Copy call_id and name from the stream's output_item.added, and the arguments from "
         "function_call_arguments.done (or output_item.done).",
     ),
@@ -342,7 +346,11 @@ RULES: Final = (
         "A function_call item's arguments are a string of JSON text, not an object (text that does not "
         "parse as JSON is a warning: models emit it).",
         source="openai 3.54.0 types/responses/response_function_tool_call.py (arguments: str, 'A JSON string "
-        "of the arguments to pass to the function')",
+        "of the arguments to pass to the function'). "
+        "An error from consumers (issue 38, tests/integration/test_consumer_evidence_bodies.py): "
+        "arguments given as an object, or none, are refused by "
+        "langchain-openai 1.7.4 _construct_lc_result_from_responses_api (TypeError) and handed on as a "
+        "dict or None by openai 3.57.0 responses.create.",
         fix="Keep the arguments as the JSON text the model produced; json.dumps an object.",
     ),
     Rule(

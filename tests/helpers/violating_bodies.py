@@ -1,0 +1,264 @@
+"""Hand-written response bodies: a well-formed one per provider, and each body rule's violating body.
+
+Written from the providers' documented response shapes, not from any recording: one assistant turn
+with two parallel calls of one tool (get_weather, Paris and Lyon).  Each violating body changes
+the first call only, so the second call shows what a consumer does with a well-formed call beside it.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+PARIS, LYON = '{"city":"Paris"}', '{"city":"Lyon"}'
+
+
+# OpenAI Chat Completions -----------------------------------------------------------------------
+
+
+def chat_completion() -> dict[str, Any]:
+    """A well-formed ``chat.completion`` whose one choice calls get_weather twice."""
+    calls = [
+        {"id": call_id, "type": "function", "function": {"name": "get_weather", "arguments": arguments}}
+        for call_id, arguments in (("call_1", PARIS), ("call_2", LYON))
+    ]
+    message = {"role": "assistant", "content": None, "refusal": None, "tool_calls": calls}
+    return {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 1767225600,
+        "model": "gpt-test",
+        "choices": [{"index": 0, "finish_reason": "tool_calls", "logprobs": None, "message": message}],
+        "usage": {"prompt_tokens": 10, "completion_tokens": 20, "total_tokens": 30},
+    }
+
+
+def _first_chat_call(body: dict[str, Any]) -> dict[str, Any]:
+    call: dict[str, Any] = body["choices"][0]["message"]["tool_calls"][0]
+    return call
+
+
+def cc9a_call_without_id() -> dict[str, Any]:
+    """CC-9a: the first call has no id (an accumulator that kept only the later fragments)."""
+    body = chat_completion()
+    del _first_chat_call(body)["id"]
+    return body
+
+
+def cc9a_call_without_type() -> dict[str, Any]:
+    """CC-9a: the first call has no type."""
+    body = chat_completion()
+    del _first_chat_call(body)["type"]
+    return body
+
+
+def cc9b_arguments_object() -> dict[str, Any]:
+    """CC-9b: the first call's function.arguments is the parsed object, not its JSON text."""
+    body = chat_completion()
+    _first_chat_call(body)["function"]["arguments"] = {"city": "Paris"}
+    return body
+
+
+# OpenAI Responses ------------------------------------------------------------------------------
+
+
+def response() -> dict[str, Any]:
+    """A well-formed completed ``response`` whose output is two function_call items."""
+    output = [
+        {
+            "type": "function_call",
+            "id": item_id,
+            "call_id": call_id,
+            "name": "get_weather",
+            "arguments": arguments,
+            "status": "completed",
+        }
+        for item_id, call_id, arguments in (("fc_1", "call_1", PARIS), ("fc_2", "call_2", LYON))
+    ]
+    return {
+        "id": "resp_1",
+        "object": "response",
+        "created_at": 1767225600,
+        "status": "completed",
+        "model": "gpt-test",
+        "output": output,
+        "parallel_tool_calls": True,
+        "tool_choice": "auto",
+        "tools": [],
+        "error": None,
+        "incomplete_details": None,
+        "instructions": None,
+        "metadata": {},
+        "temperature": 1.0,
+        "top_p": 1.0,
+        "usage": {
+            "input_tokens": 10,
+            "input_tokens_details": {"cached_tokens": 0},
+            "output_tokens": 20,
+            "output_tokens_details": {"reasoning_tokens": 0},
+            "total_tokens": 30,
+        },
+    }
+
+
+def rs10a_item_without_call_id() -> dict[str, Any]:
+    """RS-10a: the first function_call item has no call_id."""
+    body = response()
+    del body["output"][0]["call_id"]
+    return body
+
+
+def rs10a_item_without_name() -> dict[str, Any]:
+    """RS-10a: the first function_call item has no name."""
+    body = response()
+    del body["output"][0]["name"]
+    return body
+
+
+def rs10b_arguments_object() -> dict[str, Any]:
+    """RS-10b: the first item's arguments is the parsed object, not its JSON text."""
+    body = response()
+    body["output"][0]["arguments"] = {"city": "Paris"}
+    return body
+
+
+def rs10b_item_without_arguments() -> dict[str, Any]:
+    """RS-10b: the first function_call item has no arguments."""
+    body = response()
+    del body["output"][0]["arguments"]
+    return body
+
+
+# Anthropic -------------------------------------------------------------------------------------
+
+
+def message(stop_reason: str = "tool_use") -> dict[str, Any]:
+    """A well-formed Anthropic ``message`` with two tool_use blocks."""
+    content = [
+        {"type": "tool_use", "id": block_id, "name": "get_weather", "input": {"city": city}}
+        for block_id, city in (("toolu_1", "Paris"), ("toolu_2", "Lyon"))
+    ]
+    return {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-test",
+        "content": content,
+        "stop_reason": stop_reason,
+        "stop_sequence": None,
+        "usage": {"input_tokens": 10, "output_tokens": 20},
+    }
+
+
+def final_message() -> dict[str, Any]:
+    """The model's answer once it has the tools' results: text, end_turn."""
+    body = message("end_turn") | {"id": "msg_2"}
+    body["content"] = [{"type": "text", "text": "Sunny in both."}]
+    return body
+
+
+def an12a_block_without_id() -> dict[str, Any]:
+    """AN-12a: the first tool_use block has no id."""
+    body = message()
+    del body["content"][0]["id"]
+    return body
+
+
+def an12a_input_text() -> dict[str, Any]:
+    """AN-12a: the first block's input is the accumulated partial_json text, not an object."""
+    body = message()
+    body["content"][0]["input"] = PARIS
+    return body
+
+
+def an12b_tool_use_stops_end_turn() -> dict[str, Any]:
+    """AN-12b: a message with tool_use blocks whose stop_reason is end_turn."""
+    return message("end_turn")
+
+
+# Gemini ----------------------------------------------------------------------------------------
+
+
+def generate_content_response() -> dict[str, Any]:
+    """A well-formed ``GenerateContentResponse`` whose candidate has two functionCall parts."""
+    parts = [{"functionCall": {"name": "get_weather", "args": {"city": city}}} for city in ("Paris", "Lyon")]
+    return {
+        "candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}],
+        "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 20, "totalTokenCount": 30},
+        "modelVersion": "gemini-test",
+    }
+
+
+def gm9a_args_text() -> dict[str, Any]:
+    """GM-9a: the first functionCall's args is JSON text, not an object."""
+    body = generate_content_response()
+    body["candidates"][0]["content"]["parts"][0]["functionCall"]["args"] = PARIS
+    return body
+
+
+def gm9a_call_without_name() -> dict[str, Any]:
+    """GM-9a: the first functionCall has no name."""
+    body = generate_content_response()
+    del body["candidates"][0]["content"]["parts"][0]["functionCall"]["name"]
+    return body
+
+
+# Mistral ---------------------------------------------------------------------------------------
+
+
+def mistral_completion() -> dict[str, Any]:
+    """A well-formed Mistral chat completion with two calls (Mistral's nine-character ids)."""
+    body = copy.deepcopy(chat_completion())
+    body["model"] = "mistral-test"
+    message = body["choices"][0]["message"]
+    message["content"] = ""
+    del message["refusal"]
+    del body["choices"][0]["logprobs"]
+    for call, call_id in zip(message["tool_calls"], ("a1b2c3d4e", "f5g6h7i8j"), strict=True):
+        call["id"] = call_id
+    return body
+
+
+def mi7a_call_without_id() -> dict[str, Any]:
+    """MI-7a: the first call has no id."""
+    body = mistral_completion()
+    del _first_chat_call(body)["id"]
+    return body
+
+
+def mi7a_call_without_name() -> dict[str, Any]:
+    """MI-7a: the first call's function has no name."""
+    body = mistral_completion()
+    del _first_chat_call(body)["function"]["name"]
+    return body
+
+
+# Bedrock Converse ------------------------------------------------------------------------------
+
+
+def converse_output() -> dict[str, Any]:
+    """A well-formed Converse response whose message has two toolUse blocks."""
+    content = [
+        {"toolUse": {"toolUseId": use_id, "name": "get_weather", "input": {"city": city}}}
+        for use_id, city in (("tooluse_1", "Paris"), ("tooluse_2", "Lyon"))
+    ]
+    return {
+        "output": {"message": {"role": "assistant", "content": content}},
+        "stopReason": "tool_use",
+        "usage": {"inputTokens": 10, "outputTokens": 20, "totalTokens": 30},
+        "metrics": {"latencyMs": 100},
+    }
+
+
+def br10a_block_without_id() -> dict[str, Any]:
+    """BR-10a: the first toolUse block has no toolUseId."""
+    body = converse_output()
+    del body["output"]["message"]["content"][0]["toolUse"]["toolUseId"]
+    return body
+
+
+def br10a_input_text() -> dict[str, Any]:
+    """BR-10a: the first toolUse block's input is the concatenated fragments' text, not an object."""
+    body = converse_output()
+    body["output"]["message"]["content"][0]["toolUse"]["input"] = PARIS
+    return body

@@ -1,0 +1,262 @@
+"""Severity from evidence (issue 38), body side: real consumers fed each body rule's violating body.
+
+A body rule is an error when a real consumer of the response body loses, duplicates or changes a
+call, its arguments or its id, or refuses the body; otherwise a warning whose source names the
+consumers run here.  Each test pins exactly what the consumers made of one hand-written body
+(tests/helpers/violating_bodies.py) beside the well-formed body it was cut from, and that toolwire
+flags the body with the rule alone at the severity this evidence gives.  The consumers
+(tests/helpers/body_consumers.py) are pinned in pyproject.toml's dev extra: openai, anthropic,
+google-genai, mistralai, botocore, langchain-openai, langchain-anthropic, openai-agents.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import toolwire
+from helpers import body_consumers as consume
+from helpers import violating_bodies as bodies
+from toolwire.protocols import RULES
+
+pytestmark = pytest.mark.slow
+
+PARIS, LYON = bodies.PARIS, bodies.LYON
+#: The two calls as each family's consumers hand them on from the well-formed body.
+CHAT = [("call_1", "get_weather", PARIS), ("call_2", "get_weather", LYON)]
+#: LangChain re-serialises the parsed arguments with json.dumps' default separators.
+LANGCHAIN = [("call_1", "get_weather", '{"city": "Paris"}'), ("call_2", "get_weather", '{"city": "Lyon"}')]
+ANTHROPIC = [("toolu_1", "get_weather", "object:" + PARIS), ("toolu_2", "get_weather", "object:" + LYON)]
+#: anthropic's tool runner on the well-formed message: both calls run, then one more request.
+RAN_BOTH = [("ran", "get_weather", PARIS), ("ran", "get_weather", LYON), ("requests", 2, "end_turn")]
+
+
+def _flagged(tmp_path: Path, body: dict[str, Any], protocol: str) -> dict[str, str]:
+    path = tmp_path / "body.json"
+    path.write_text(json.dumps(body))
+    return {f.rule: f.severity for f in toolwire.check_file(path, protocol).findings}
+
+
+@pytest.mark.parametrize(
+    ("rule", "protocol", "good", "trace", "severity"),
+    [
+        ("CC-9a", "openai-chat-response", bodies.chat_completion, bodies.cc9a_call_without_id, "error"),
+        ("CC-9a", "openai-chat-response", bodies.chat_completion, bodies.cc9a_call_without_type, "error"),
+        ("CC-9b", "openai-chat-response", bodies.chat_completion, bodies.cc9b_arguments_object, "error"),
+        ("RS-10a", "openai-responses-response", bodies.response, bodies.rs10a_item_without_call_id, "error"),
+        ("RS-10a", "openai-responses-response", bodies.response, bodies.rs10a_item_without_name, "error"),
+        ("RS-10b", "openai-responses-response", bodies.response, bodies.rs10b_arguments_object, "error"),
+        (
+            "RS-10b",
+            "openai-responses-response",
+            bodies.response,
+            bodies.rs10b_item_without_arguments,
+            "error",
+        ),
+        ("AN-12a", "anthropic-message-response", bodies.message, bodies.an12a_block_without_id, "error"),
+        ("AN-12a", "anthropic-message-response", bodies.message, bodies.an12a_input_text, "error"),
+        (
+            "AN-12b",
+            "anthropic-message-response",
+            bodies.message,
+            bodies.an12b_tool_use_stops_end_turn,
+            "error",
+        ),
+        ("GM-9a", "gemini-response", bodies.generate_content_response, bodies.gm9a_args_text, "error"),
+        (
+            "GM-9a",
+            "gemini-response",
+            bodies.generate_content_response,
+            bodies.gm9a_call_without_name,
+            "error",
+        ),
+        ("MI-7a", "mistral-chat-response", bodies.mistral_completion, bodies.mi7a_call_without_id, "error"),
+        ("MI-7a", "mistral-chat-response", bodies.mistral_completion, bodies.mi7a_call_without_name, "error"),
+        (
+            "BR-10a",
+            "bedrock-converse-response",
+            bodies.converse_output,
+            bodies.br10a_block_without_id,
+            "error",
+        ),
+        ("BR-10a", "bedrock-converse-response", bodies.converse_output, bodies.br10a_input_text, "error"),
+    ],
+)
+def test_each_body_breaks_its_rule_alone(
+    tmp_path: Path, rule: str, protocol: str, good: Any, trace: Any, severity: str
+) -> None:
+    assert _flagged(tmp_path, good(), protocol) == {}
+    assert _flagged(tmp_path, trace(), protocol) == {rule: severity}
+    assert RULES[rule].severity == severity
+    assert "tests/integration/test_consumer_evidence_bodies.py" in RULES[rule].source
+
+
+# OpenAI Chat Completions: CC-9a, CC-9b ---------------------------------------------------------
+
+
+def test_every_chat_consumer_hands_on_both_calls_of_the_well_formed_completion() -> None:
+    body = bodies.chat_completion()
+    assert consume.openai_chat_validate(body).calls == CHAT
+    assert consume.openai_chat_client(body).calls == CHAT
+    assert consume.openai_agents_chat(body).calls == CHAT
+    assert consume.langchain_openai_chat(body).calls == LANGCHAIN
+
+
+def test_a_chat_call_without_id_loses_its_id_or_is_refused() -> None:
+    body = bodies.cc9a_call_without_id()
+    assert "tool_calls.0.ChatCompletionMessageFunctionToolCall.id" in str(
+        consume.openai_chat_validate(body).error
+    )
+    # The client constructs without validating: the call comes out with id None, and so does
+    # LangChain's message; a tool result can no longer name the call it answers.
+    assert consume.openai_chat_client(body).calls == [(None, "get_weather", PARIS), CHAT[1]]
+    assert consume.langchain_openai_chat(body).calls == [(None, *LANGCHAIN[0][1:]), LANGCHAIN[1]]
+    agents = consume.openai_agents_chat(body)
+    assert agents.calls == []
+    assert str(agents.error).startswith(
+        "ValidationError: 1 validation error for ResponseFunctionToolCall\ncall_id"
+    )
+
+
+def test_a_chat_call_without_type_is_dropped_by_openai_agents() -> None:
+    body = bodies.cc9a_call_without_type()
+    assert "ChatCompletionMessageFunctionToolCall.type" in str(consume.openai_chat_validate(body).error)
+    assert consume.openai_chat_client(body).calls == CHAT
+    assert consume.langchain_openai_chat(body).calls == LANGCHAIN
+    # Converter.message_to_output_items keeps only calls typed "function": the first call is lost.
+    agents = consume.openai_agents_chat(body)
+    assert (agents.calls, agents.error) == ([CHAT[1]], None)
+
+
+def test_chat_arguments_given_as_an_object_are_refused_or_handed_on_as_an_object() -> None:
+    body = bodies.cc9b_arguments_object()
+    assert "function.arguments" in str(consume.openai_chat_validate(body).error)
+    assert consume.openai_chat_client(body).calls == [("call_1", "get_weather", "object:" + PARIS), CHAT[1]]
+    assert "invalid_tool_calls.0.args" in str(consume.langchain_openai_chat(body).error)
+    assert "ResponseFunctionToolCall\narguments" in str(consume.openai_agents_chat(body).error)
+
+
+# OpenAI Responses: RS-10a, RS-10b --------------------------------------------------------------
+
+
+def test_a_function_call_item_without_call_id_loses_its_id() -> None:
+    assert consume.openai_responses_client(bodies.response()).calls == CHAT
+    assert consume.langchain_openai_responses(bodies.response()).calls == LANGCHAIN
+    body = bodies.rs10a_item_without_call_id()
+    assert consume.openai_responses_client(body).calls == [(None, "get_weather", PARIS), CHAT[1]]
+    assert consume.langchain_openai_responses(body).calls == [(None, *LANGCHAIN[0][1:]), LANGCHAIN[1]]
+
+
+def test_a_function_call_item_without_name_is_refused_by_langchain() -> None:
+    body = bodies.rs10a_item_without_name()
+    assert consume.openai_responses_client(body).calls == [("call_1", None, PARIS), CHAT[1]]
+    assert "tool_calls.0.name" in str(consume.langchain_openai_responses(body).error)
+
+
+def test_function_call_arguments_not_text_are_refused_by_langchain() -> None:
+    body = bodies.rs10b_arguments_object()
+    assert consume.openai_responses_client(body).calls == [
+        ("call_1", "get_weather", "object:" + PARIS),
+        CHAT[1],
+    ]
+    assert consume.langchain_openai_responses(body).error == (
+        "TypeError: the JSON object must be str, bytes or bytearray, not dict"
+    )
+    body = bodies.rs10b_item_without_arguments()
+    assert consume.openai_responses_client(body).calls == [("call_1", "get_weather", None), CHAT[1]]
+    assert consume.langchain_openai_responses(body).error == (
+        "TypeError: the JSON object must be str, bytes or bytearray, not NoneType"
+    )
+
+
+# Anthropic: AN-12a, AN-12b ---------------------------------------------------------------------
+
+
+def _runner(body: dict[str, Any]) -> Any:
+    return consume.anthropic_tool_runner(body, bodies.final_message())
+
+
+def test_every_anthropic_consumer_hands_on_both_calls_of_the_well_formed_message() -> None:
+    body = bodies.message()
+    assert consume.anthropic_client(body).calls == ANTHROPIC
+    assert consume.langchain_anthropic(body).calls == [
+        ("toolu_1", "get_weather", '{"city": "Paris"}'),
+        ("toolu_2", "get_weather", '{"city": "Lyon"}'),
+    ]
+    assert _runner(body).calls == RAN_BOTH
+
+
+def test_a_tool_use_block_without_id_loses_its_id() -> None:
+    body = bodies.an12a_block_without_id()
+    assert consume.anthropic_client(body).calls == [(None, *ANTHROPIC[0][1:]), ANTHROPIC[1]]
+    assert consume.langchain_anthropic(body).calls[0] == (None, "get_weather", '{"city": "Paris"}')
+
+
+def test_a_tool_use_input_given_as_text_is_refused_and_its_call_not_run() -> None:
+    body = bodies.an12a_input_text()
+    assert consume.anthropic_client(body).calls == [("toolu_1", "get_weather", PARIS), ANTHROPIC[1]]
+    assert "tool_calls.0.args" in str(consume.langchain_anthropic(body).error)
+    # The tool runner's call of the tool raises "Input must be a dictionary, got str": only Lyon runs.
+    assert _runner(body).calls == [("ran", "get_weather", LYON), ("requests", 2, "end_turn")]
+
+
+def test_tool_use_blocks_stopping_end_turn_are_never_run_by_the_tool_runner() -> None:
+    body = bodies.an12b_tool_use_stops_end_turn()
+    assert consume.anthropic_client(body).calls == ANTHROPIC
+    assert [c[0] for c in consume.langchain_anthropic(body).calls] == ["toolu_1", "toolu_2"]
+    # The runner steps by stop_reason: end_turn is final, and its tool_use blocks are not executed.
+    assert _runner(body).calls == [("requests", 1, "end_turn")]
+
+
+# Gemini: GM-9a ---------------------------------------------------------------------------------
+
+
+def test_google_genai_refuses_function_call_args_given_as_text() -> None:
+    good = consume.google_genai(bodies.generate_content_response())
+    assert good.calls == [(None, "get_weather", "object:" + PARIS), (None, "get_weather", "object:" + LYON)]
+    seen = consume.google_genai(bodies.gm9a_args_text())
+    assert seen.calls == []
+    assert "candidates.0.content.parts.0.functionCall.args" in str(seen.error)
+    nameless = consume.google_genai(bodies.gm9a_call_without_name())
+    assert nameless.calls == [(None, None, "object:" + PARIS), good.calls[1]]
+
+
+# Mistral: MI-7a --------------------------------------------------------------------------------
+
+
+def test_mistralai_turns_a_missing_call_id_into_the_id_null() -> None:
+    good = consume.mistralai(bodies.mistral_completion())
+    assert good.calls == [("a1b2c3d4e", "get_weather", PARIS), ("f5g6h7i8j", "get_weather", LYON)]
+    # ToolCall.id defaults to the string "null": the call gets an id the model never gave it.
+    assert consume.mistralai(bodies.mi7a_call_without_id()).calls == [
+        ("null", "get_weather", PARIS),
+        good.calls[1],
+    ]
+    nameless = consume.mistralai(bodies.mi7a_call_without_name())
+    assert nameless.calls == []
+    assert "function.name\n  Field required" in str(nameless.error)
+
+
+# Bedrock: BR-10a -------------------------------------------------------------------------------
+
+
+def test_botocore_parses_a_tool_use_without_id_and_refuses_to_send_it_back() -> None:
+    good = [("tooluse_1", "get_weather", "object:" + PARIS), ("tooluse_2", "get_weather", "object:" + LYON)]
+    assert consume.botocore_converse(bodies.converse_output()).calls == good
+    assert consume.botocore_converse_next_turn(bodies.converse_output()).calls == good
+    body = bodies.br10a_block_without_id()
+    assert consume.botocore_converse(body).calls == [(None, "get_weather", "object:" + PARIS), good[1]]
+    assert consume.botocore_converse_next_turn(body).error == (
+        "ParamValidationError: Parameter validation failed:\n"
+        'Missing required parameter in messages[1].content[0].toolUse: "toolUseId"'
+    )
+
+
+def test_botocore_hands_on_tool_use_input_given_as_text_unchanged() -> None:
+    body = bodies.br10a_input_text()
+    seen = [("tooluse_1", "get_weather", PARIS), ("tooluse_2", "get_weather", "object:" + LYON)]
+    assert consume.botocore_converse(body).calls == seen
+    assert consume.botocore_converse_next_turn(body).calls == seen
