@@ -262,3 +262,70 @@ def br10a_input_text() -> dict[str, Any]:
     body = converse_output()
     body["output"]["message"]["content"][0]["toolUse"]["input"] = PARIS
     return body
+
+
+# MCP session -----------------------------------------------------------------------------------
+# A session's messages after the initialize handshake (tests/helpers/mcp_consumers.py HANDSHAKE),
+# both directions in order: the client calls get_weather, the server answers.
+
+OK_RESULT: dict[str, Any] = {"content": [{"type": "text", "text": "sunny in Paris"}], "isError": False}
+
+
+def tools_call(request_id: Any, arguments: Any = None) -> dict[str, Any]:
+    """A tools/call request of get_weather (Paris unless ``arguments`` says otherwise)."""
+    params = {"name": "get_weather", "arguments": {"city": "Paris"} if arguments is None else arguments}
+    return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
+
+
+def result(request_id: Any, value: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A response carrying ``value`` (the Paris result unless given) as its result."""
+    return {"jsonrpc": "2.0", "id": request_id, "result": OK_RESULT if value is None else value}
+
+
+def mcp_session() -> list[dict[str, Any]]:
+    """A well-formed session: one tools/call and its result."""
+    return [tools_call(1), result(1)]
+
+
+def mcp1_null_id() -> list[dict[str, Any]]:
+    """MCP-1: a tools/call whose id is null (the SDK server answers nothing, so nothing follows)."""
+    return [tools_call(None)]
+
+
+def mcp1_id_reused() -> list[dict[str, Any]]:
+    """MCP-1: the client numbers its second tools/call 1 again, after the first was answered."""
+    return [tools_call(1), result(1), tools_call(1, {"city": "Lyon"}), result(1, OK_RESULT | {"content": []})]
+
+
+def mcp2a_unknown_id() -> list[dict[str, Any]]:
+    """MCP-2a: the result carries an id no request has (the call's own id plus 100)."""
+    return [tools_call(1), result(101)]
+
+
+def mcp2a_answered_twice() -> list[dict[str, Any]]:
+    """MCP-2a: the call is answered twice, the second time with another result."""
+    return [tools_call(1), result(1), result(1, {"content": [{"type": "text", "text": "rain"}]})]
+
+
+BOOM: dict[str, Any] = {"code": -32603, "message": "boom"}
+
+
+def mcp2b_result_and_error() -> list[dict[str, Any]]:
+    """MCP-2b: the response sets both result and error."""
+    return [tools_call(1), result(1) | {"error": BOOM}]
+
+
+def mcp2b_neither() -> list[dict[str, Any]]:
+    """MCP-2b: the response sets neither result nor error."""
+    return [tools_call(1), {"jsonrpc": "2.0", "id": 1}]
+
+
+def mcp3_arguments_text() -> list[dict[str, Any]]:
+    """MCP-3: the tools/call arguments are JSON text, not an object; the server answers -32602."""
+    error = {"code": -32602, "message": "Invalid request parameters", "data": ""}
+    return [tools_call(1, '{"city":"Paris"}'), {"jsonrpc": "2.0", "id": 1, "error": error}]
+
+
+def mcp3_result_without_content() -> list[dict[str, Any]]:
+    """MCP-3: the tools/call result has no content list."""
+    return [tools_call(1), result(1, {"isError": False})]

@@ -6,7 +6,8 @@ consumers run here.  Each test pins exactly what the consumers made of one hand-
 (tests/helpers/violating_bodies.py) beside the well-formed body it was cut from, and that toolwire
 flags the body with the rule alone at the severity this evidence gives.  The consumers
 (tests/helpers/body_consumers.py) are pinned in pyproject.toml's dev extra: openai, anthropic,
-google-genai, mistralai, botocore, langchain-openai, langchain-anthropic, openai-agents.
+google-genai, mistralai, botocore, langchain-openai, langchain-anthropic, openai-agents, and
+mcp for the MCP session rules (tests/helpers/mcp_consumers.py: its server and its ClientSession).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import pytest
 
 import toolwire
 from helpers import body_consumers as consume
+from helpers import mcp_consumers as mcp
 from helpers import violating_bodies as bodies
 from toolwire.protocols import RULES
 
@@ -260,3 +262,110 @@ def test_botocore_hands_on_tool_use_input_given_as_text_unchanged() -> None:
     seen = [("tooluse_1", "get_weather", PARIS), ("tooluse_2", "get_weather", "object:" + LYON)]
     assert consume.botocore_converse(body).calls == seen
     assert consume.botocore_converse_next_turn(body).calls == seen
+
+
+# MCP sessions: MCP-1, MCP-2a, MCP-2b, MCP-3 ----------------------------------------------------
+
+
+def _session(tmp_path: Path, trace: list[dict[str, Any]]) -> dict[str, str]:
+    path = tmp_path / "session.jsonl"
+    handshake = [*mcp.HANDSHAKE[:1], {"jsonrpc": "2.0", "id": 0, "result": mcp.INITIALIZED}, mcp.HANDSHAKE[1]]
+    path.write_text("".join(json.dumps(m) + "\n" for m in handshake + trace))
+    return {f.rule: f.severity for f in toolwire.check_file(path, "mcp").findings}
+
+
+@pytest.mark.parametrize(
+    ("trace", "flagged"),
+    [
+        (bodies.mcp1_null_id, {"MCP-1": "error"}),
+        (bodies.mcp1_id_reused, {"MCP-1": "error"}),
+        # The call the stray response does not answer is still open when the capture ends.
+        (bodies.mcp2a_unknown_id, {"MCP-2a": "error", "MCP-2c": "warning"}),
+        (bodies.mcp2a_answered_twice, {"MCP-2a": "error"}),
+        (bodies.mcp2b_result_and_error, {"MCP-2b": "error"}),
+        (bodies.mcp2b_neither, {"MCP-2b": "error"}),
+        (bodies.mcp3_arguments_text, {"MCP-3": "error"}),
+        (bodies.mcp3_result_without_content, {"MCP-3": "error"}),
+    ],
+)
+def test_each_session_breaks_its_rule(tmp_path: Path, trace: Any, flagged: dict[str, str]) -> None:
+    assert _session(tmp_path, bodies.mcp_session()) == {}
+    assert _session(tmp_path, trace()) == flagged
+    for rule, severity in flagged.items():
+        assert RULES[rule].severity == severity
+    for rule in ("MCP-1", "MCP-2a", "MCP-2b", "MCP-3"):
+        assert "tests/integration/test_consumer_evidence_bodies.py" in RULES[rule].source
+
+
+def _requests(trace: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [m for m in trace if "method" in m]
+
+
+def _answering(trace: list[dict[str, Any]]) -> Any:
+    """The trace's responses, renumbered from its call's id (1) to the id the SDK client gave it."""
+    responses = [m for m in trace if "method" not in m]
+    return lambda n: [m | {"id": n + m["id"] - 1} for m in responses]
+
+
+SUNNY = {"content": [{"type": "text", "text": "sunny in Paris"}], "isError": False}
+
+
+def test_the_mcp_server_runs_the_call_and_the_client_returns_its_result() -> None:
+    served = mcp.server_side(_requests(bodies.mcp_session()))
+    assert served.ran == ["Paris"]
+    assert [(m["id"], m["result"]["content"]) for m in served.wrote] == [(1, SUNNY["content"])]
+    assert mcp.client_side(_answering(bodies.mcp_session())) == {"result": SUNNY | {"resultType": "complete"}}
+
+
+def test_the_mcp_server_reads_a_call_with_id_null_as_a_notification_and_never_runs_it() -> None:
+    served = mcp.server_side(_requests(bodies.mcp1_null_id()))
+    # jsonrpc_message_adapter reads {"id": null, "method": ...} as a JSONRPCNotification.
+    assert (served.ran, served.wrote) == ([], [])
+
+
+def test_the_mcp_server_runs_and_answers_a_reused_id_as_a_new_call() -> None:
+    served = mcp.server_side(_requests(bodies.mcp1_id_reused()))
+    assert served.ran == ["Paris", "Lyon"]
+    assert [m["id"] for m in served.wrote] == [1, 1]
+
+
+def test_the_mcp_client_drops_a_response_with_an_unknown_id_and_times_out() -> None:
+    assert mcp.client_side(_answering(bodies.mcp2a_unknown_id())) == {
+        "error": "MCPError: Request 'tools/call' timed out"
+    }
+
+
+def test_the_mcp_client_keeps_the_first_of_two_responses_to_one_call() -> None:
+    seen = mcp.client_side(_answering(bodies.mcp2a_answered_twice()))
+    assert seen == {"result": SUNNY | {"resultType": "complete"}}
+
+
+def test_the_mcp_client_reads_result_and_error_as_the_error_and_loses_the_result() -> None:
+    assert mcp.client_side(_answering(bodies.mcp2b_result_and_error())) == {"error": "MCPError: boom"}
+
+
+def test_the_mcp_client_cannot_read_a_response_with_neither_and_times_out() -> None:
+    assert mcp.client_side(_answering(bodies.mcp2b_neither())) == {
+        "error": "MCPError: Request 'tools/call' timed out"
+    }
+
+
+def test_the_mcp_server_refuses_arguments_given_as_text() -> None:
+    served = mcp.server_side(_requests(bodies.mcp3_arguments_text()))
+    assert served.ran == []
+    assert served.wrote == [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "error": {"code": -32602, "message": "Invalid request parameters", "data": ""},
+        }
+    ]
+    # The trace's own answer is the one the SDK server gives.
+    assert served.wrote[0] == bodies.mcp3_arguments_text()[1]
+
+
+def test_the_mcp_client_refuses_a_tools_call_result_without_content() -> None:
+    seen = mcp.client_side(_answering(bodies.mcp3_result_without_content()))
+    assert seen["error"].startswith(
+        "ValidationError: 1 validation error for CallToolResult\ncontent\n  Field required"
+    )
