@@ -289,3 +289,29 @@ def botocore_converse_next_turn(body: dict[str, Any]) -> Seen:
         seen.calls = [(u.get("toolUseId"), u.get("name"), _arguments(u.get("input"))) for u in uses]
 
     return _catching(run)
+
+
+# The AI SDK's message consumers (node) ---------------------------------------------------------
+
+
+def ai_messages(consumer: str, messages: list[dict[str, Any]], **more: Any) -> dict[str, Any]:
+    """A consumer of AI SDK messages in the installed ``ai`` package (tests/sdk/message_consumers.mjs):
+    ``{"messages": [...]}`` (what it made of them) or ``{"error": "Name: message"}``.
+
+    Run only where ``consumers.node_missing()`` is None.
+    """
+    import subprocess
+
+    from helpers.consumers import SDK
+
+    line = json.dumps({"consumer": consumer, "messages": messages} | more) + "\n"
+    out = subprocess.run(
+        ["node", str(SDK / "message_consumers.mjs")],
+        input=line,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=SDK,
+    )
+    answer: dict[str, Any] = json.loads(out.stdout)
+    return answer

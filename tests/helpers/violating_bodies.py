@@ -329,3 +329,62 @@ def mcp3_arguments_text() -> list[dict[str, Any]]:
 def mcp3_result_without_content() -> list[dict[str, Any]]:
     """MCP-3: the tools/call result has no content list."""
     return [tools_call(1), result(1, {"isError": False})]
+
+
+# AI SDK messages -------------------------------------------------------------------------------
+
+USER_ASKS: dict[str, Any] = {"id": "u1", "role": "user", "parts": [{"type": "text", "text": "Weather?"}]}
+
+
+def tool_part(call_id: str, city: str, output: str | None = None) -> dict[str, Any]:
+    """A get_weather UI tool part: input-available, or output-available when ``output`` is given."""
+    part: dict[str, Any] = {"type": "tool-get_weather", "toolCallId": call_id, "input": {"city": city}}
+    if output is None:
+        return part | {"state": "input-available"}
+    return part | {"state": "output-available", "output": output}
+
+
+def ui_messages(*, answered: bool = True) -> list[dict[str, Any]]:
+    """Well-formed UIMessage[]: the user asks, the assistant calls get_weather for Paris and Lyon
+    (answered, or both waiting for their outputs)."""
+    parts = [tool_part("call_1", "Paris", "sunny" if answered else None)]
+    parts.append(tool_part("call_2", "Lyon", "rain" if answered else None))
+    return [USER_ASKS, {"id": "a1", "role": "assistant", "parts": parts}]
+
+
+def vm1_call_id_repeated() -> list[dict[str, Any]]:
+    """VM-1: both calls, waiting for their outputs, carry the toolCallId call_1."""
+    messages = ui_messages(answered=False)
+    messages[1]["parts"][1]["toolCallId"] = "call_1"
+    return messages
+
+
+def vm3_tool_part_in_user_message() -> list[dict[str, Any]]:
+    """VM-3: the answered Paris call sits in the user's message; the assistant then answers."""
+    user = USER_ASKS | {"parts": [*USER_ASKS["parts"], tool_part("call_1", "Paris", "sunny")]}
+    return [user, {"id": "a1", "role": "assistant", "parts": [{"type": "text", "text": "Sunny."}]}]
+
+
+def _tool_call(call_id: str, city: str) -> dict[str, Any]:
+    return {"type": "tool-call", "toolCallId": call_id, "toolName": "get_weather", "input": {"city": city}}
+
+
+def _tool_result(call_id: str, value: str) -> dict[str, Any]:
+    output = {"type": "text", "value": value}
+    return {"type": "tool-result", "toolCallId": call_id, "toolName": "get_weather", "output": output}
+
+
+def model_messages(*, second_id: str = "call_2", answer_second: bool = True) -> list[dict[str, Any]]:
+    """ModelMessage[]: the user asks, the assistant calls get_weather for Paris (call_1) and Lyon
+    (``second_id``), and the tool message answers Paris, and Lyon when ``answer_second``."""
+    results = [_tool_result("call_1", "sunny")] + ([_tool_result(second_id, "rain")] if answer_second else [])
+    return [
+        {"role": "user", "content": "Weather?"},
+        {"role": "assistant", "content": [_tool_call("call_1", "Paris"), _tool_call(second_id, "Lyon")]},
+        {"role": "tool", "content": results},
+    ]
+
+
+def vp2_call_id_repeated() -> list[dict[str, Any]]:
+    """VP-2: both calls carry call_1, and the one result answers call_1 (the Lyon call is unanswered)."""
+    return model_messages(second_id="call_1", answer_second=False)

@@ -36,7 +36,7 @@ ANTHROPIC = [("toolu_1", "get_weather", "object:" + PARIS), ("toolu_2", "get_wea
 RAN_BOTH = [("ran", "get_weather", PARIS), ("ran", "get_weather", LYON), ("requests", 2, "end_turn")]
 
 
-def _flagged(tmp_path: Path, body: dict[str, Any], protocol: str) -> dict[str, str]:
+def _flagged(tmp_path: Path, body: Any, protocol: str) -> dict[str, str]:
     path = tmp_path / "body.json"
     path.write_text(json.dumps(body))
     return {f.rule: f.severity for f in toolwire.check_file(path, protocol).findings}
@@ -369,3 +369,78 @@ def test_the_mcp_client_refuses_a_tools_call_result_without_content() -> None:
     assert seen["error"].startswith(
         "ValidationError: 1 validation error for CallToolResult\ncontent\n  Field required"
     )
+
+
+# AI SDK messages: VM-1, VM-3, VP-2 (node) ------------------------------------------------------
+
+
+def _node() -> None:
+    from helpers import consumers
+
+    if reason := consumers.node_missing():
+        pytest.skip(reason)
+
+
+@pytest.mark.parametrize(
+    ("protocol", "good", "trace", "rule"),
+    [
+        ("aisdk-ui-messages", bodies.ui_messages, bodies.vm1_call_id_repeated, "VM-1"),
+        ("aisdk-ui-messages", bodies.ui_messages, bodies.vm3_tool_part_in_user_message, "VM-3"),
+        ("aisdk-model-messages", bodies.model_messages, bodies.vp2_call_id_repeated, "VP-2"),
+    ],
+)
+def test_each_message_list_breaks_its_rule_alone(
+    tmp_path: Path, protocol: str, good: Any, trace: Any, rule: str
+) -> None:
+    assert _flagged(tmp_path, good(), protocol) == {}
+    assert _flagged(tmp_path, trace(), protocol) == {rule: "error"}
+    assert RULES[rule].severity == "error"
+    assert "tests/integration/test_consumer_evidence_bodies.py" in RULES[rule].source
+
+
+def test_add_tool_output_writes_one_output_into_every_part_sharing_the_call_id() -> None:
+    _node()
+    kwargs = {"tool": "get_weather", "toolCallId": "call_1", "output": "sunny"}
+    good = consume.ai_messages("add-tool-output", bodies.ui_messages(answered=False), **kwargs)
+    assert [p.get("output") for p in good["messages"][1]["parts"]] == ["sunny", None]
+    seen = consume.ai_messages("add-tool-output", bodies.vm1_call_id_repeated(), **kwargs)
+    # Chat.addToolOutput updates every tool part with the id: the Lyon call gets Paris's output.
+    assert [(p["input"]["city"], p["state"], p["output"]) for p in seen["messages"][1]["parts"]] == [
+        ("Paris", "output-available", "sunny"),
+        ("Lyon", "output-available", "sunny"),
+    ]
+
+
+def _parts(messages: list[dict[str, Any]]) -> list[tuple[str, str, str]]:
+    return [
+        (m["role"], p["type"], p.get("toolCallId", ""))
+        for m in messages
+        for p in (m["content"] if isinstance(m["content"], list) else [])
+    ]
+
+
+def test_convert_to_model_messages_loses_a_tool_part_of_a_user_message() -> None:
+    _node()
+    good = consume.ai_messages("convert", bodies.ui_messages())
+    assert _parts(good["messages"]) == [
+        ("user", "text", ""),
+        ("assistant", "tool-call", "call_1"),
+        ("assistant", "tool-call", "call_2"),
+        ("tool", "tool-result", "call_1"),
+        ("tool", "tool-result", "call_2"),
+    ]
+    seen = consume.ai_messages("convert", bodies.vm3_tool_part_in_user_message())
+    # Only text, file and data parts of a user message are kept: the call and its result are gone.
+    assert _parts(seen["messages"]) == [("user", "text", ""), ("assistant", "text", "")]
+
+
+@pytest.mark.parametrize("model", ["openai-chat", "openai-responses", "anthropic"])
+def test_generate_text_answers_two_calls_sharing_an_id_with_one_result(model: str) -> None:
+    _node()
+    unanswered = consume.ai_messages(f"prompt:{model}", bodies.model_messages(answer_second=False))
+    assert unanswered == {"error": "AI_MissingToolResultsError: Tool result is missing for tool call call_2."}
+    # The same conversation with the Lyon call numbered call_1: the one result counts for both
+    # calls, and the request goes out with the Lyon call unanswered.
+    sent = json.dumps(consume.ai_messages(f"prompt:{model}", bodies.vp2_call_id_repeated())["messages"])
+    assert sent.count('"call_1"') == 3
+    assert "Lyon" in sent and "rain" not in sent
