@@ -10,6 +10,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from helpers.consumers import sse
+from helpers.violating import responses_stream
+
 PARIS, LYON = '{"city":"Paris"}', '{"city":"Lyon"}'
 
 
@@ -388,3 +391,90 @@ def model_messages(*, second_id: str = "call_2", answer_second: bool = True) -> 
 def vp2_call_id_repeated() -> list[dict[str, Any]]:
     """VP-2: both calls carry call_1, and the one result answers call_1 (the Lyon call is unanswered)."""
     return model_messages(second_id="call_1", answer_second=False)
+
+
+# Open Responses streams ------------------------------------------------------------------------
+# The well-formed OpenAI Responses stream of tests/helpers/violating.py (two parallel calls), as
+# Open Responses frames it: named events and a closing data: [DONE].  Each function gives SSE text.
+
+
+def _stream() -> list[dict[str, Any]]:
+    return responses_stream()
+
+
+def _sse(events: list[dict[str, Any]], *, done: bool = True) -> str:
+    return sse(events, done=done)
+
+
+def _renumbered(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [event | {"sequence_number": n} for n, event in enumerate(events)]
+
+
+def open_responses_stream() -> str:
+    """A well-formed Open Responses stream of two parallel function calls."""
+    return _sse(_stream())
+
+
+def or1_added_item_without_id() -> str:
+    """OR-1: the first call's output_item.added item has no id (its done item has it)."""
+    events = _stream()
+    added = next(e for e in events if e["type"] == "response.output_item.added")
+    del added["item"]["id"]
+    return _sse(events)
+
+
+def or3_delta_before_added() -> str:
+    """OR-3: the first call's first argument delta comes before its output_item.added."""
+    events = _stream()
+    delta = next(e for e in events if e["type"] == "response.function_call_arguments.delta")
+    events.remove(delta)
+    events.insert(next(k for k, e in enumerate(events) if e["type"] == "response.output_item.added"), delta)
+    return _sse(_renumbered(events))
+
+
+def or4a_done_in_progress() -> str:
+    """OR-4a: the first call's output_item.done item still says in_progress."""
+    events = _stream()
+    done = next(e for e in events if e["type"] == "response.output_item.done")
+    done["item"] = done["item"] | {"status": "in_progress"}
+    return _sse(events)
+
+
+def or4b_item_after_incomplete_item() -> str:
+    """OR-4b: the first call is done incomplete, yet the second call follows and the response completes."""
+    events = _stream()
+    done = next(e for e in events if e["type"] == "response.output_item.done")
+    done["item"] = done["item"] | {"status": "incomplete"}
+    completed = events[-1]
+    output = copy.deepcopy(completed["response"]["output"])
+    output[0]["status"] = "incomplete"
+    completed["response"] = completed["response"] | {"output": output}
+    return _sse(events)
+
+
+def or5a_event_field_mismatch() -> str:
+    """OR-5a: the first argument delta is named response.output_text.delta in its event: field."""
+    text = open_responses_stream()
+    return text.replace(
+        "event: response.function_call_arguments.delta", "event: response.output_text.delta", 1
+    )
+
+
+def or5b_no_done() -> str:
+    """OR-5b: the stream ends after response.completed without data: [DONE]."""
+    return _sse(_stream(), done=False)
+
+
+def or5b_events_after_done() -> str:
+    """OR-5b: a data: [DONE] after the first call's output_item.done, and the rest of the stream after it."""
+    events = _stream()
+    cut = next(k for k, e in enumerate(events) if e["type"] == "response.output_item.done") + 1
+    return _sse(events[:cut]) + _sse(events[cut:])
+
+
+def or8_delta_without_delta() -> str:
+    """OR-8: the first call's first argument delta event has no delta field."""
+    events = _stream()
+    delta = next(e for e in events if e["type"] == "response.function_call_arguments.delta")
+    del delta["delta"]
+    return _sse(events)

@@ -20,8 +20,10 @@ import pytest
 
 import toolwire
 from helpers import body_consumers as consume
+from helpers import consumers
 from helpers import mcp_consumers as mcp
 from helpers import violating_bodies as bodies
+from helpers.consumers import Seen
 from toolwire.protocols import RULES
 
 pytestmark = pytest.mark.slow
@@ -375,8 +377,6 @@ def test_the_mcp_client_refuses_a_tools_call_result_without_content() -> None:
 
 
 def _node() -> None:
-    from helpers import consumers
-
     if reason := consumers.node_missing():
         pytest.skip(reason)
 
@@ -444,3 +444,135 @@ def test_generate_text_answers_two_calls_sharing_an_id_with_one_result(model: st
     sent = json.dumps(consume.ai_messages(f"prompt:{model}", bodies.vp2_call_id_repeated())["messages"])
     assert sent.count('"call_1"') == 3
     assert "Lyon" in sent and "rain" not in sent
+
+
+# Open Responses streams: OR-1, OR-3, OR-4a, OR-4b, OR-5a, OR-5b, OR-8 ---------------------------
+# An Open Responses server is read by the OpenAI Responses clients: openai-python's
+# ResponseStreamState, langchain-openai, pydantic-ai and @ai-sdk/openai (tests/helpers/consumers.py).
+
+OPEN = "open-responses-stream"
+#: What the Python consumers hand on from the well-formed stream: both calls, as sent.
+CALLS = [("call_1", "get_weather", PARIS), ("call_2", "get_weather", LYON)]
+
+
+def _open_flagged(tmp_path: Path, text: str) -> dict[str, str]:
+    path = tmp_path / "trace.sse"
+    path.write_text(text)
+    return {f.rule: f.severity for f in toolwire.check_file(path, OPEN).findings}
+
+
+def _final(seen: Seen) -> list[tuple[str, str, str]]:
+    """The calls of openai-python's final response, without their 'final:' mark."""
+    return [(i.removeprefix("final:"), n, a) for i, n, a in seen.calls if i.startswith("final:")]
+
+
+def _compact(seen: Seen) -> list[tuple[str, str, str]]:
+    return [(i, n, json.dumps(json.loads(a), separators=(",", ":"))) for i, n, a in seen.calls]
+
+
+@pytest.mark.parametrize(
+    ("trace", "rule", "severity"),
+    [
+        (bodies.or1_added_item_without_id, "OR-1", "error"),
+        (bodies.or3_delta_before_added, "OR-3", "error"),
+        (bodies.or4a_done_in_progress, "OR-4a", "warning"),
+        (bodies.or4b_item_after_incomplete_item, "OR-4b", "warning"),
+        (bodies.or5a_event_field_mismatch, "OR-5a", "warning"),
+        (bodies.or5b_no_done, "OR-5b", "error"),
+        (bodies.or5b_events_after_done, "OR-5b", "error"),
+        (bodies.or8_delta_without_delta, "OR-8", "error"),
+    ],
+)
+def test_each_open_responses_stream_breaks_its_rule(
+    tmp_path: Path, trace: Any, rule: str, severity: str
+) -> None:
+    assert _open_flagged(tmp_path, bodies.open_responses_stream()) == {}
+    flagged = _open_flagged(tmp_path, trace())
+    # A delta moved or emptied also parts the deltas from arguments.done (RS-7e, a stream rule).
+    assert set(flagged) - {"RS-7e"} == {rule}
+    assert flagged[rule] == RULES[rule].severity == severity
+    assert "tests/integration/test_consumer_evidence_bodies.py" in RULES[rule].source
+
+
+def test_every_responses_consumer_hands_on_both_calls_of_the_open_responses_stream() -> None:
+    body = bodies.open_responses_stream()
+    assert _final(consumers.openai_responses_stream(body)) == CALLS
+    assert _compact(consumers.langchain_openai_responses(body)) == CALLS
+    assert consumers.pydantic_ai_responses(body).calls == CALLS
+
+
+def test_pydantic_ai_duplicates_a_call_whose_added_item_has_no_id() -> None:
+    body = bodies.or1_added_item_without_id()
+    assert _final(consumers.openai_responses_stream(body)) == CALLS
+    assert _compact(consumers.langchain_openai_responses(body)) == CALLS
+    # Its deltas are keyed by the item id the added item lacked: the call is started twice.
+    assert consumers.pydantic_ai_responses(body).calls == [("call_1", "get_weather", "{}"), *CALLS]
+    _node()
+    seen = consumers.ai_sdk("ai-sdk-openai-responses", body)
+    assert seen.calls == CALLS and str(seen.error).startswith("Type validation failed")
+
+
+def test_a_delta_before_its_added_item_is_refused_or_changes_the_arguments() -> None:
+    body = bodies.or3_delta_before_added()
+    seen = consumers.openai_responses_stream(body)
+    assert (
+        seen.error
+        == "RuntimeError: Received a content event for output index 0 before receiving its output item"
+    )
+    assert consumers.pydantic_ai_responses(body).calls == [
+        ("call_1", "get_weather", '{"INVALID_JSON":"\\"Paris\\"}"}'),
+        CALLS[1],
+    ]
+    assert _compact(consumers.langchain_openai_responses(body)) == CALLS
+
+
+@pytest.mark.parametrize(
+    "trace",
+    [bodies.or4a_done_in_progress, bodies.or4b_item_after_incomplete_item, bodies.or5a_event_field_mismatch],
+)
+def test_no_consumer_reads_item_status_or_the_event_field(trace: Any) -> None:
+    body = trace()
+    good = consumers.openai_responses_stream(bodies.open_responses_stream())
+    assert consumers.openai_responses_stream(body) == good
+    assert _compact(consumers.langchain_openai_responses(body)) == CALLS
+    seen = consumers.pydantic_ai_responses(body)
+    assert (seen.calls, seen.error, seen.warnings) == (CALLS, None, [])
+    _node()
+    assert consumers.ai_sdk("ai-sdk-openai-responses", body).calls == CALLS
+
+
+def test_a_stream_without_done_loses_nothing() -> None:
+    body = bodies.or5b_no_done()
+    assert _final(consumers.openai_responses_stream(body)) == CALLS
+    assert _compact(consumers.langchain_openai_responses(body)) == CALLS
+    assert consumers.pydantic_ai_responses(body).calls == CALLS
+
+
+def test_events_after_done_are_lost_by_the_python_consumers() -> None:
+    body = bodies.or5b_events_after_done()
+    seen = consumers.openai_responses_stream(body)
+    assert seen.calls == [("done:call_1", "get_weather", PARIS)]
+    assert seen.error == "RuntimeError: Didn't receive a `response.completed` event."
+    assert _compact(consumers.langchain_openai_responses(body)) == CALLS[:1]
+    assert consumers.pydantic_ai_responses(body).calls == CALLS[:1]
+    _node()
+    assert consumers.ai_sdk("ai-sdk-openai-responses", body).calls == CALLS
+
+
+def test_a_delta_without_its_delta_is_refused_or_loses_the_arguments() -> None:
+    body = bodies.or8_delta_without_delta()
+    assert consumers.openai_responses_stream(body).error == (
+        'TypeError: can only concatenate str (not "NoneType") to str'
+    )
+    assert (
+        consumers.pydantic_ai_responses(body).error
+        == "TypeError: sequence item 1: expected str instance, NoneType found"
+    )
+    seen = consumers.langchain_openai_responses(body)
+    assert seen.calls == [
+        ("call_2", "get_weather", '{"city": "Lyon"}'),
+        ("call_1", "get_weather", 'invalid:"Paris"}'),
+    ]
+    _node()
+    seen = consumers.ai_sdk("ai-sdk-openai-responses", body)
+    assert seen.calls == CALLS and str(seen.error).startswith("Type validation failed")
