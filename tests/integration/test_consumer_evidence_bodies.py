@@ -8,6 +8,10 @@ flags the body with the rule alone at the severity this evidence gives.  The con
 (tests/helpers/body_consumers.py) are pinned in pyproject.toml's dev extra: openai, anthropic,
 google-genai, mistralai, botocore, langchain-openai, langchain-anthropic, openai-agents, and
 mcp for the MCP session rules (tests/helpers/mcp_consumers.py: its server and its ClientSession).
+The same holds for the other rules without a provider error outside the stream set: AI SDK message
+lists (the ``ai`` package in node, tests/sdk/message_consumers.mjs) and Open Responses streams (the
+Responses clients of tests/helpers/consumers.py).  The node consumers run only where
+``npm ci --prefix tests/sdk`` was run.
 """
 
 from __future__ import annotations
@@ -452,7 +456,7 @@ def test_generate_text_answers_two_calls_sharing_an_id_with_one_result(model: st
 
 OPEN = "open-responses-stream"
 #: What the Python consumers hand on from the well-formed stream: both calls, as sent.
-CALLS = [("call_1", "get_weather", PARIS), ("call_2", "get_weather", LYON)]
+CALLS = CHAT
 
 
 def _open_flagged(tmp_path: Path, text: str) -> dict[str, str]:
