@@ -247,7 +247,10 @@ RULES: Final = (
         (UI_MESSAGES,),
         "Each tool part's toolCallId is unique across the messages: convertToModelMessages turns "
         "each part into a tool-call, so a repeated id becomes a repeated call id downstream.",
-        source=f"{_CONVERT}; {_UI} (a repeated tool-input-start resets the part)",
+        source=f"{_CONVERT}; {_UI} (a repeated tool-input-start resets the part). "
+        "An error from consumers (issue 38, tests/integration/test_consumer_evidence_bodies.py): "
+        "ai 7.0.173 Chat.addToolOutput writes the output into every tool part with the id, so a "
+        "second call sharing it gets the first call's output.",
         fix="Keep one tool part per call; merge a call's updates into its part instead of adding one.",
     ),
     Rule(
@@ -268,7 +271,10 @@ RULES: Final = (
         (UI_MESSAGES,),
         "Tool parts sit in assistant messages: convertToModelMessages keeps only text, file and data "
         "parts of user and system messages, so a tool part there is silently lost.",
-        source=_CONVERT,
+        source=f"{_CONVERT}. "
+        "An error from consumers (issue 38, tests/integration/test_consumer_evidence_bodies.py): "
+        "ai 7.0.173 convertToModelMessages drops the tool part of a user message, its call "
+        "and result with it.",
         fix="Put tool parts in the assistant message that made the call.",
     ),
     Rule(
@@ -302,7 +308,11 @@ RULES: Final = (
         "always",
         (MODEL_MESSAGES,),
         "Tool call ids are unique: no two tool-call parts of the conversation share a toolCallId.",
-        source=f"{_PROMPT} (a set of ids: a repeat is answered by one result); BerriAI/litellm#23510",
+        source=f"{_PROMPT} (a set of ids: a repeat is answered by one result); BerriAI/litellm#23510. "
+        "An error from consumers (issue 38, tests/integration/test_consumer_evidence_bodies.py): "
+        "ai 7.0.173 generateText refuses two calls answered once (AI_MissingToolResultsError), "
+        "but when they share an id takes the one result for both and sends the request with a call "
+        "unanswered through @ai-sdk/openai 4.0.118 (chat, responses) and @ai-sdk/anthropic 4.0.105.",
         fix="Give every call its own id; never replay an assistant message.",
     ),
     Rule(

@@ -213,7 +213,12 @@ RULES: Final = (
         (RESPONSE,),
         "Every tool_use block of a message carries id, name and input, and input is a JSON object.",
         source="anthropic 2.12.0 types/tool_use_block.py (id, input, name, type required); "
-        f"{_STREAMING} ('the final tool_use.input is always an object')",
+        f"{_STREAMING} ('the final tool_use.input is always an object'). "
+        "An error from consumers (issue 38, tests/integration/test_consumer_evidence_bodies.py): "
+        "a block without id comes out of anthropic 2.14.0 "
+        "messages.create and langchain-anthropic 1.7.10 with id None; an input given as text is refused by "
+        "langchain-anthropic, and anthropic's beta tool_runner does not run that call (TypeError 'Input "
+        "must be a dictionary').",
         fix="Parse the accumulated partial_json into an object (an empty input is {}), and keep the "
         "start's id and name.",
     ),
@@ -224,7 +229,11 @@ RULES: Final = (
         'stop_reason is "tool_use" when the message has tool_use blocks, and only then.',
         source="anthropic 2.12.0 types/stop_reason.py, types/message.py (stop_reason: 'tool_use: the model "
         f"invoked one or more tools'); {_STREAMING}; {_HANDLE}; every recorded message with "
-        "tool_use stops tool_use: tests/data/traffic anthropic-message-response",
+        "tool_use stops tool_use: tests/data/traffic anthropic-message-response. "
+        "An error from consumers (issue 38, tests/integration/test_consumer_evidence_bodies.py): "
+        "anthropic 2.14.0 beta tool_runner steps by stop_reason "
+        "and runs none of the tool_use blocks of a message that stops end_turn (langchain-anthropic 1.7.10 "
+        "and the client keep them).",
         fix="Take stop_reason from the stream's message_delta; a turn with client tool calls stops "
         '"tool_use".',
     ),

@@ -135,7 +135,11 @@ RULES: Final = (
         (RESPONSE,),
         "Every toolUse block of output.message carries toolUseId, name and input, and input is a JSON "
         "object.",
-        source=f"{_MODEL} (ConverseOutput, ToolUseBlock: toolUseId, name, input required; input a Document)",
+        source=f"{_MODEL} (ConverseOutput, ToolUseBlock: toolUseId, name, input required; input a Document). "
+        "An error from consumers (issue 38, tests/integration/test_consumer_evidence_bodies.py): "
+        "botocore 1.44.8's parser hands on a toolUse without "
+        "toolUseId, and its parameter validation refuses the next Converse request that sends that "
+        "message back (ParamValidationError); an input given as text it hands on unchanged.",
         fix="Parse the concatenated delta.toolUse.input fragments into an object ({} for none) and keep the "
         "start's toolUseId and name.",
     ),

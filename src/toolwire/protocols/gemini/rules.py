@@ -149,7 +149,11 @@ RULES: Final = (
         "Every functionCall part of a GenerateContentResponse candidate carries a name, and its args, "
         "when given, are a JSON object (the API sends each call whole).",
         source=f"{_TYPES} (GenerateContentResponse, Candidate, FunctionCall: name, args dict); "
-        "googleapis/go-genai#692 (each call streamed whole)",
+        "googleapis/go-genai#692 (each call streamed whole). "
+        "An error from consumers (issue 38, tests/integration/test_consumer_evidence_bodies.py): "
+        "google-genai 3.6.1 "
+        "GenerateContentResponse._from_response refuses args given as text; a call without name it hands "
+        "on with name None.",
         fix="Copy each functionCall part whole: its name, its args object and its id when it has one.",
     ),
     Rule(

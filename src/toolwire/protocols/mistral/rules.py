@@ -83,7 +83,10 @@ RULES: Final = (
         "Every tool_calls entry of a Mistral chat completion carries id and function.name, and "
         "function.arguments is JSON text or a JSON object.",
         source="mistralai 3.7.0 client/models/chatcompletionresponse.py, toolcall.py, functioncall.py "
-        "(FunctionCall: name, arguments: Union[Dict[str, Any], str])",
+        "(FunctionCall: name, arguments: Union[Dict[str, Any], str]). "
+        "An error from consumers (issue 38, tests/integration/test_consumer_evidence_bodies.py): "
+        "mistralai 3.7.0 ChatCompletionResponse gives a call "
+        "without id the id 'null' and refuses a call without function.name.",
         fix="Copy id and function.name of every call; keep the arguments as the model's JSON text.",
     ),
     Rule(

@@ -183,7 +183,12 @@ RULES: Final = (
         "Every tool_calls entry of a chat.completion message carries id, type and the call's name "
         '(function.name; custom.name for type "custom").',
         source=f"{_COMPLETION} (ChatCompletionMessageFunctionToolCall: id, function, type required; "
-        "ChatCompletionMessageCustomToolCall); openai-openapi ChatCompletionMessageToolCall (id required)",
+        "ChatCompletionMessageCustomToolCall); openai-openapi ChatCompletionMessageToolCall (id required). "
+        "An error from consumers (issue 38, tests/integration/test_consumer_evidence_bodies.py): "
+        "a call without id is refused by openai 3.57.0 "
+        "ChatCompletion.model_validate and openai-agents 0.24.0 Converter.message_to_output_items, and "
+        "handed on with id None by the openai client's parse path and langchain-openai 1.7.4 "
+        "_convert_dict_to_message; a call without type is dropped by openai-agents' Converter.",
         fix="Copy id, type and function.name of every call into the message; an accumulator must take "
         "them from the first fragment of each index.",
     ),
@@ -194,7 +199,11 @@ RULES: Final = (
         "function.arguments is a string of JSON text, not an object (text that does not parse as JSON "
         "is a warning: models emit it).",
         source=f"{_COMPLETION} (Function.arguments: str, 'in JSON format'); openai-openapi "
-        "ChatCompletionMessageToolCall.function.arguments",
+        "ChatCompletionMessageToolCall.function.arguments. "
+        "An error from consumers (issue 38, tests/integration/test_consumer_evidence_bodies.py): "
+        "arguments given as an object are refused by openai 3.57.0 "
+        "ChatCompletion.model_validate, langchain-openai 1.7.4 _convert_dict_to_message and openai-agents "
+        "0.24.0 Converter, and handed on as a dict where text is due by the openai client's parse path.",
         fix="Keep the arguments as the JSON text the model produced (json.dumps an object); an "
         "accumulator concatenates the fragments of one index.",
     ),

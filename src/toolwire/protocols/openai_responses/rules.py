@@ -289,7 +289,11 @@ RULES: Final = (
         "always",
         (OPEN_STREAM,),
         "An output function_call item has all of type, id, call_id, name, arguments and status.",
-        source=f"{_OR_SPEC} (FunctionCall)",
+        source=f"{_OR_SPEC} (FunctionCall). "
+        "An error from consumers (issue 38, tests/integration/test_consumer_evidence_bodies.py): "
+        "pydantic-ai-slim 2.78.0 starts a call whose added item has no id twice (once with "
+        "arguments {}); openai 3.57.0, langchain-openai 1.7.4 and @ai-sdk/openai 4.0.118 (with an error "
+        "part) keep it once.",
         fix="Fill every non-nullable field of the item on output_item.added and .done.",
     ),
     Rule(
@@ -298,7 +302,10 @@ RULES: Final = (
         (OPEN_STREAM,),
         "The first event of an item is response.output_item.added; no event addresses an "
         "output_index before it.",
-        source=f"{_OR_SPEC}: 'The first event MUST always be response.output_item.added'",
+        source=f"{_OR_SPEC}: 'The first event MUST always be response.output_item.added'. "
+        "An error from consumers (issue 38, tests/integration/test_consumer_evidence_bodies.py): "
+        "openai 3.57.0 ResponseStreamState raises on a delta before its item, and "
+        "pydantic-ai-slim 2.78.0 calls the tool with arguments changed to INVALID_JSON.",
         fix="Emit output_item.added before any event that addresses the item.",
     ),
     Rule(
@@ -306,8 +313,13 @@ RULES: Final = (
         "always",
         (OPEN_STREAM,),
         "Item status goes in_progress (on added) to completed or incomplete (on done).",
-        source=f"{_OR_SPEC}",
+        source=f"{_OR_SPEC}. "
+        "A warning (issue 38, tests/integration/test_consumer_evidence_bodies.py): "
+        "no provider error, and no consumer reads the status: openai 3.57.0, "
+        "langchain-openai 1.7.4, pydantic-ai-slim 2.78.0 and @ai-sdk/openai 4.0.118 hand on the same "
+        "calls from a done item still in_progress.",
         fix="Add items with status in_progress and close them completed (or incomplete).",
+        severity="warning",
     ),
     Rule(
         "OR-4b",
@@ -315,23 +327,37 @@ RULES: Final = (
         (OPEN_STREAM,),
         "An incomplete item is the last item emitted, and the response ends incomplete.",
         source=f"{_OR_SPEC}: the item 'MUST be the last item emitted, "
-        "and the containing response also MUST be in an incomplete state'",
+        "and the containing response also MUST be in an incomplete state'. "
+        "A warning (issue 38, tests/integration/test_consumer_evidence_bodies.py): "
+        "no provider error, and no consumer reads it: openai 3.57.0, langchain-openai "
+        "1.7.4, pydantic-ai-slim 2.78.0 and @ai-sdk/openai 4.0.118 hand on both calls when one "
+        "follows an incomplete item in a completed response.",
         fix="After an incomplete item, emit no more items and end with response.incomplete.",
+        severity="warning",
     ),
     Rule(
         "OR-5a",
         "always",
         (OPEN_STREAM,),
         "The SSE event field matches the type in the event body.",
-        source=f"{_OR_SPEC}: 'The event field MUST match the type in the event body'",
+        source=f"{_OR_SPEC}: 'The event field MUST match the type in the event body'. "
+        "A warning (issue 38, tests/integration/test_consumer_evidence_bodies.py): "
+        "no provider error, and no consumer reads the event field: openai 3.57.0, "
+        "langchain-openai 1.7.4, pydantic-ai-slim 2.78.0 and @ai-sdk/openai 4.0.118 route by the "
+        "body's type and hand on the same calls.",
         fix="Write event: <type> with the same string as the body's type.",
+        severity="warning",
     ),
     Rule(
         "OR-5b",
         "eventually",
         (OPEN_STREAM,),
         "An SSE stream ends with the literal data: [DONE], and nothing follows it.",
-        source=f"{_OR_SPEC}: 'The terminal event MUST be the literal string [DONE]'",
+        source=f"{_OR_SPEC}: 'The terminal event MUST be the literal string [DONE]'. "
+        "An error from consumers (issue 38, tests/integration/test_consumer_evidence_bodies.py): "
+        "events after a [DONE] are lost by openai 3.57.0 (the later calls, then "
+        "'Didn't receive a response.completed event'), langchain-openai 1.7.4 and pydantic-ai-slim "
+        "2.78.0 (the later calls); a stream with no [DONE] at all loses nothing.",
         fix="Send data: [DONE] once, after the terminal response event.",
     ),
     Rule(
@@ -344,7 +370,11 @@ RULES: Final = (
         "An error from consumers (issue 38, tests/integration/test_consumer_evidence.py): deltas without "
         "output_index end openai 3.57.0 ResponseStreamState ('Received a content event for output index "
         "None before receiving its output item': no call) and fail @ai-sdk/openai 4.0.118's schema (an "
-        "error part, no input streamed); langchain-openai 1.7.4 and pydantic-ai-slim 2.78.0 keep the calls.",
+        "error part, no input streamed); langchain-openai 1.7.4 and pydantic-ai-slim 2.78.0 keep the calls. "
+        "Also (tests/integration/test_consumer_evidence_bodies.py): "
+        "an argument delta without its delta is refused by openai 3.57.0 and "
+        "pydantic-ai-slim 2.78.0 (TypeError), and makes langchain-openai 1.7.4 lose the call's arguments "
+        "(@ai-sdk/openai 4.0.118 sends an error part and keeps the call).",
         fix="Send every required field; consumers route argument events by output_index and item_id.",
     ),
     Rule(
@@ -353,7 +383,11 @@ RULES: Final = (
         (RESPONSE,),
         "Every function_call output item of a response carries call_id, name and arguments.",
         source="openai 3.54.0 types/responses/response_function_tool_call.py (arguments, call_id, name, "
-        "type required); openai-openapi FunctionToolCall",
+        "type required); openai-openapi FunctionToolCall. "
+        "An error from consumers (issue 38, tests/integration/test_consumer_evidence_bodies.py): "
+        "an item without call_id comes out of openai 3.57.0 "
+        "responses.create and langchain-openai 1.7.4 _construct_lc_result_from_responses_api with call id "
+        "None; one without name is refused by langchain-openai.",
         fix="Copy call_id and name from the stream's output_item.added, and the arguments from "
         "function_call_arguments.done (or output_item.done).",
     ),
@@ -364,7 +398,11 @@ RULES: Final = (
         "A function_call item's arguments are a string of JSON text, not an object (text that does not "
         "parse as JSON is a warning: models emit it).",
         source="openai 3.54.0 types/responses/response_function_tool_call.py (arguments: str, 'A JSON string "
-        "of the arguments to pass to the function')",
+        "of the arguments to pass to the function'). "
+        "An error from consumers (issue 38, tests/integration/test_consumer_evidence_bodies.py): "
+        "arguments given as an object, or none, are refused by "
+        "langchain-openai 1.7.4 _construct_lc_result_from_responses_api (TypeError) and handed on as a "
+        "dict or None by openai 3.57.0 responses.create.",
         fix="Keep the arguments as the JSON text the model produced; json.dumps an object.",
     ),
     Rule(
