@@ -13,7 +13,7 @@ import copy
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, NamedTuple
 
 from toolwire.properties._change import Change
 
@@ -40,18 +40,22 @@ Message = dict[str, Any]
 Block = int | None
 
 
-@dataclass(frozen=True, slots=True)
-class Site:
+class Site(NamedTuple):
     """A call or a result: the message it is in, its block there (None: the whole message), its id."""
 
+    # A named tuple, not a frozen dataclass, and its key made with it: the repairer makes one per
+    # call and result and reads their keys thousands of times (benchmarks/bench_repair.py).
     msg: int
     block: Block
     id: Any
     name: str | None
+    #: ``(msg, block)``: where it is, what the repairer files it under.
+    key: tuple[int, Block]
 
-    @property
-    def key(self) -> tuple[int, Block]:
-        return (self.msg, self.block)
+    @classmethod
+    def at(cls, msg: int, block: Block, ident: Any, name: str | None) -> Site:
+        """The site in message ``msg``, block ``block``."""
+        return cls(msg, block, ident, name, (msg, block))
 
 
 #: In :meth:`Adapter.with_calls`: this call is dropped.

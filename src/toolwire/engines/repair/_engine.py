@@ -10,6 +10,7 @@ a note saying which call it answered.
 
 from __future__ import annotations
 
+import bisect
 import copy
 from collections import defaultdict
 from collections.abc import Callable
@@ -32,10 +33,7 @@ __all__ = ["OrphanPolicy", "Rebuilt", "UnansweredPolicy", "rebuild"]
 
 #: Fresh ids tried before giving up (a target whose id rules admit none of toolwire's).
 _TRIES = 10_000
-
-
-def _sites(messages: list[Any], read: Callable[[Any], list[tuple[Any, Any, str | None]]]) -> list[Site]:
-    return [Site(i, b, ident, name) for i, msg in enumerate(messages) for b, ident, name in read(msg)]
+_NONE: frozenset[tuple[int, Any]] = frozenset()
 
 
 def _has_id(value: Any) -> bool:
@@ -46,59 +44,84 @@ class _Pairing:
     """Which call each result answers, and which results answer none."""
 
     def __init__(self, adapter: Adapter, messages: list[Any], context: bool) -> None:
-        self.calls = _sites(messages, adapter.calls)
-        self.results = _sites(messages, adapter.results)
-        self.turn = self._turns(adapter, messages)
+        # Each message is read once: its calls and its results, by message.
+        self.calls_in: dict[int, list[Site]] = {}
+        self.results_in: dict[int, list[Site]] = {}
+        self.calls: list[Site] = []
+        self.results: list[Site] = []
+        read_calls, read_results = adapter.calls, adapter.results
+        for i, msg in enumerate(messages):
+            found = read_calls(msg)
+            if found:
+                sites = [Site(i, b, ident, name, (i, b)) for b, ident, name in found]
+                self.calls_in[i] = sites
+                self.calls += sites
+            found = read_results(msg)
+            if found:
+                sites = [Site(i, b, ident, name, (i, b)) for b, ident, name in found]
+                self.results_in[i] = sites
+                self.results += sites
+        self.turn = turn = self._turns(adapter, self.calls_in)
         self.of_turn: dict[int, list[Site]] = defaultdict(list)  # turn -> its calls, in order
+        by_id: dict[Any, list[Site]] = defaultdict(list)
         for call in self.calls:
-            self.of_turn[self.turn[call.msg]].append(call)
+            self.of_turn[turn[call.msg]].append(call)
+            if _has_id(call.id):
+                by_id[call.id].append(call)
+        self.by_id = by_id
         self.answer: dict[tuple[int, Any], Site] = {}  # call key -> its result
         self.answers: dict[tuple[int, Any], Site] = {}  # result key -> its call
         self.orphans: list[Site] = []
         self.kept: list[Site] = []  # unpaired results a stored context may answer: left alone
-        by_id: dict[Any, list[Site]] = defaultdict(list)
-        for call in self.calls:
-            if _has_id(call.id):
-                by_id[call.id].append(call)
-        self.by_id = by_id
+        self._call_msgs = list(turn)  # ascending: messages are read in order
+        answer, answers = self.answer, self.answers
         for result in self.results:
-            paired = self._pair(adapter, result)
+            paired = None
+            if _has_id(result.id):
+                same = by_id.get(result.id)
+                if same and len(same) == 1:
+                    # The usual case: one call of that id, before the result and not yet answered.
+                    only = same[0]
+                    if only.msg < result.msg and only.key not in answer:
+                        paired = only
+            if paired is None:
+                paired = self._pair(adapter, result)
             if paired is not None:
-                self.answer[paired.key] = result
-                self.answers[result.key] = paired
+                answer[paired.key] = result
+                answers[result.key] = paired
             elif context and _has_id(result.id) and result.id not in by_id:
                 self.kept.append(result)
             else:
                 self.orphans.append(result)
 
     @staticmethod
-    def _turns(adapter: Adapter, messages: list[Any]) -> dict[int, int]:
+    def _turns(adapter: Adapter, calls_in: dict[int, list[Site]]) -> dict[int, int]:
         """Each call message's turn: its own index, or the first of its run (``run_calls``)."""
         turn: dict[int, int] = {}
-        for i, msg in enumerate(messages):
-            if adapter.calls(msg):
-                turn[i] = turn[i - 1] if adapter.run_calls and i - 1 in turn else i
+        for i in calls_in:
+            turn[i] = turn[i - 1] if adapter.run_calls and i - 1 in turn else i
         return turn
 
     def _pair(self, adapter: Adapter, result: Site) -> Site | None:
         if _has_id(result.id):
-            free = [c for c in self.by_id.get(result.id, []) if c.key not in self.answer]
-            before = [c for c in free if c.msg < result.msg]
-            if before:
-                return before[-1]
-            if free:
-                return free[0]
+            same = self.by_id.get(result.id)
+            if same:
+                free = [c for c in same if c.key not in self.answer]
+                before = [c for c in free if c.msg < result.msg]
+                if before:
+                    return before[-1]
+                if free:
+                    return free[0]
         if not adapter.ids_optional:
             return None
         # The protocol's own pairing without ids: by name, in order, in the turn right before.
-        turns = [i for i in self.turn if i < result.msg]
-        if not turns:
+        before_result = bisect.bisect_left(self._call_msgs, result.msg)
+        if not before_result:
             return None
-        last = turns[-1]
-        for call in self.calls:
+        last = self._call_msgs[before_result - 1]
+        for call in self.of_turn[self.turn[last]]:
             if (
-                self.turn.get(call.msg) == self.turn[last]
-                and call.key not in self.answer
+                call.key not in self.answer
                 and call.name == result.name
                 and (not _has_id(call.id) or not _has_id(result.id))
             ):
@@ -139,11 +162,18 @@ def rebuild(
 
     keeper: dict[Any, tuple[int, Any]] = {}
     for ident, occurrences in pairing.by_id.items():
+        if len(occurrences) == 1:
+            keeper[ident] = occurrences[0].key
+            continue
         heard = [c for c in occurrences if c.key in pairing.answer]
         keeper[ident] = (heard or occurrences)[0].key
     new_id: dict[tuple[int, Any], Any] = {}
     renamed: set[tuple[int, Any]] = set()
     for call in pairing.calls:
+        key = call.key
+        if _has_id(call.id) and keeper[call.id] == key and accepts(call.id):
+            new_id[key] = call.id  # the usual case: the id stays
+            continue
         path = adapter.call_path(call.msg, call.block)
         if not _has_id(call.id):
             if adapter.ids_optional and call.id is None:
@@ -166,7 +196,7 @@ def rebuild(
                     "a repeated call id, renamed in the call and its result",
                 )
             )
-        elif not accepts(call.id):
+        else:
             if call.id not in done.ids:
                 done.ids[call.id] = fresh()
             new_id[call.key] = done.ids[call.id]
@@ -175,13 +205,12 @@ def rebuild(
                     rules["id"], path, "remap", call.id, new_id[call.key], "an id the target will not take"
                 )
             )
-        else:
-            new_id[call.key] = call.id
 
     # Unanswered calls.
     dropped: set[tuple[int, Any]] = set()
+    answer = pairing.answer
     for call in pairing.calls:
-        if call.key in pairing.answer:
+        if call.key in answer:
             continue
         path = adapter.call_path(call.msg, call.block)
         if unanswered_calls == "drop":
@@ -211,13 +240,18 @@ def rebuild(
 
     # Results: where each goes, and what becomes of orphans.
     zone = _zones(adapter, messages, pairing)
+    answers, turn_of, block_layout = pairing.answers, pairing.turn, adapter.layout == "block"
     for result in pairing.results:
-        answered = pairing.answers.get(result.key)
-        path = adapter.result_path(result.msg, result.block)
-        if answered is None:
+        paired = answers.get(result.key)
+        if paired is None:
             continue
-        call = answered
-        if result.key not in zone.get(pairing.turn[call.msg], set()):
+        call = paired
+        new = new_id[call.key]
+        moved = result.key not in zone.get(turn_of[call.msg], _NONE)
+        if not moved and new == call.id and not block_layout:
+            continue  # the usual case: in place, its id kept
+        path = adapter.result_path(result.msg, result.block)
+        if moved:
             changes.append(
                 Change(
                     rules["move"],
@@ -228,7 +262,7 @@ def rebuild(
                     f"the result of call {call.id!r} moved next to its call",
                 )
             )
-        elif adapter.layout == "block" and _after_other(adapter, messages[result.msg], result.block):
+        elif block_layout and _after_other(adapter, messages[result.msg], result.block):
             changes.append(
                 Change(
                     rules.get("first", rules["move"]),
@@ -239,7 +273,7 @@ def rebuild(
                     "results come first in their message",
                 )
             )
-        if new_id[call.key] != call.id and new_id[call.key] is not None:
+        if new != call.id and new is not None:
             changes.append(
                 Change(
                     rules["id"] if call.key not in renamed else rules["duplicate"],
@@ -292,17 +326,16 @@ def _zones(adapter: Adapter, messages: list[Any], pairing: _Pairing) -> dict[int
     last: dict[int, int] = {}
     for i, turn in pairing.turn.items():
         last[turn] = max(last.get(turn, i), i)
-    by_msg: dict[int, list[Site]] = defaultdict(list)
-    for result in pairing.results:
-        by_msg[result.msg].append(result)
+    results_in, calls_in = pairing.results_in, pairing.calls_in
+    answers, turn_of = pairing.answers, pairing.turn
     for turn, end in last.items():
-        mine = {c.key for c in pairing.of_turn[turn]}
         zone: set[tuple[int, Any]] = set()
         j = end + 1
-        while j < len(messages) and by_msg.get(j) and not adapter.calls(messages[j]):
-            zone.update(
-                r.key for r in by_msg[j] if pairing.answers.get(r.key, Site(-1, None, None, None)).key in mine
-            )
+        while j < len(messages) and j in results_in and j not in calls_in:
+            for r in results_in[j]:
+                call = answers.get(r.key)
+                if call is not None and turn_of[call.msg] == turn:
+                    zone.add(r.key)
             if adapter.layout == "block":
                 break
             j += 1
@@ -320,17 +353,20 @@ def _write(
     notes: dict[tuple[int, Any], Any],
     unanswered: UnansweredPolicy,
 ) -> list[Any]:
-    calls_in: dict[int, list[Site]] = defaultdict(list)
-    for call in pairing.calls:
-        calls_in[call.msg].append(call)
+    calls_in, results_in, turn_of = pairing.calls_in, pairing.results_in, pairing.turn
+    by_message = adapter.layout == "message"
     results_of_turn: dict[int, list[tuple[Site, Site]]] = defaultdict(list)
     for result in pairing.results:
         answered = pairing.answers.get(result.key)
         if answered is not None:
-            results_of_turn[pairing.turn[answered.msg]].append((result, answered))
+            results_of_turn[turn_of[answered.msg]].append((result, answered))
     out: list[Any] = []
     consumed: set[int] = set()
     for i, msg in enumerate(messages):
+        if i not in calls_in and i not in results_in:
+            if i not in consumed:
+                out.append(msg)  # the usual message: neither a call nor a result
+            continue
         if i in consumed:
             continue
         if i in calls_in:
@@ -343,8 +379,8 @@ def _write(
                 rewritten = msg
             if rewritten is not None:
                 out.append(rewritten)
-            turn = pairing.turn[i]
-            if i + 1 in pairing.turn and pairing.turn[i + 1] == turn:
+            turn = turn_of[i]
+            if i + 1 in turn_of and turn_of[i + 1] == turn:
                 continue  # the turn's results follow its last call message
             answers = [
                 _carried(adapter, messages, r, c, new_id[c.key]) for r, c in results_of_turn.get(turn, [])
@@ -357,7 +393,7 @@ def _write(
                 ]
             if not answers:
                 continue
-            if adapter.layout == "message":
+            if by_message:
                 out.extend(answers)
                 continue
             base: Message | None = None
@@ -368,11 +404,7 @@ def _write(
             out.append(adapter.carrier(answers, base))
             out.extend(after)
             continue
-        if adapter.layout == "message":
-            sites = adapter.results(msg)
-            if not sites:
-                out.append(msg)
-                continue
+        if by_message:
             key = (i, None)
             if key in pairing.answers:
                 continue
@@ -381,9 +413,6 @@ def _write(
                 out.append(msg)  # kept: a stored context may answer it
             elif note is not DROP:
                 out.append(adapter.note(note))
-            continue
-        if not adapter.results(msg):
-            out.append(msg)
             continue
         base, after = _stripped(adapter, msg, i, pairing, notes)
         if base is not None:

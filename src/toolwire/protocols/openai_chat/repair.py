@@ -14,24 +14,29 @@ from toolwire.properties._repair import (
     had_text,
     numbered,
     replaced,
-    role_is,
 )
 
 __all__ = ["ADAPTER", "chat"]
 
 
+# The two readers run on every message of a history: ``role_is`` inlined.
 def _chat_calls(msg: Any) -> list[tuple[Block, Any, str | None]]:
-    if not role_is(msg, "assistant") or not isinstance(msg.get("tool_calls"), list):
+    if not isinstance(msg, dict) or msg.get("role") != "assistant":
+        return []
+    calls = msg.get("tool_calls")
+    if not isinstance(calls, list):
         return []
     return [
         (k, tc.get("id"), as_dict(tc.get("function")).get("name"))
-        for k, tc in enumerate(msg["tool_calls"])
+        for k, tc in enumerate(calls)
         if isinstance(tc, dict)
     ]
 
 
 def _chat_results(msg: Any) -> list[tuple[Block, Any, str | None]]:
-    return [(None, msg.get("tool_call_id"), msg.get("name"))] if role_is(msg, "tool") else []
+    if not isinstance(msg, dict) or msg.get("role") != "tool":
+        return []
+    return [(None, msg.get("tool_call_id"), msg.get("name"))]
 
 
 def _chat_with_calls(msg: Message, edit: dict[Block, Any]) -> Message | None:
