@@ -33,7 +33,6 @@ __all__ = ["OrphanPolicy", "Rebuilt", "UnansweredPolicy", "rebuild"]
 
 #: Fresh ids tried before giving up (a target whose id rules admit none of toolwire's).
 _TRIES = 10_000
-_NONE: frozenset[tuple[int, Any]] = frozenset()
 
 
 def _has_id(value: Any) -> bool:
@@ -44,41 +43,46 @@ class _Pairing:
     """Which call each result answers, and which results answer none."""
 
     def __init__(self, adapter: Adapter, messages: list[Any], context: bool) -> None:
-        # Each message is read once: its calls and its results, by message.
-        self.calls_in: dict[int, list[Site]] = {}
-        self.results_in: dict[int, list[Site]] = {}
-        self.calls: list[Site] = []
-        self.results: list[Site] = []
+        # Each message is read once: its calls and its results, by message.  Locals throughout:
+        # this runs over every message of the history (benchmarks/bench_repair.py).
+        self.calls_in = calls_in = dict[int, list[Site]]()
+        self.results_in = results_in = dict[int, list[Site]]()
+        self.calls = calls = list[Site]()
+        self.results = results = list[Site]()
         read_calls, read_results = adapter.calls, adapter.results
+        # Site(...) less its Python-level __new__: a third of the time, for every call and result.
+        new = tuple.__new__
         for i, msg in enumerate(messages):
             found = read_calls(msg)
             if found:
-                sites = [Site(i, b, ident, name, (i, b)) for b, ident, name in found]
-                self.calls_in[i] = sites
-                self.calls += sites
+                calls_in[i] = sites = [new(Site, (i, b, ident, name, (i, b))) for b, ident, name in found]
+                calls += sites
             found = read_results(msg)
             if found:
-                sites = [Site(i, b, ident, name, (i, b)) for b, ident, name in found]
-                self.results_in[i] = sites
-                self.results += sites
-        self.turn = turn = self._turns(adapter, self.calls_in)
-        self.of_turn: dict[int, list[Site]] = defaultdict(list)  # turn -> its calls, in order
-        by_id: dict[Any, list[Site]] = defaultdict(list)
-        for call in self.calls:
-            self.of_turn[turn[call.msg]].append(call)
-            if _has_id(call.id):
+                if len(found) == 1:  # one result a message (Chat, Responses): no comprehension
+                    b, ident, name = found[0]
+                    sites = [new(Site, (i, b, ident, name, (i, b)))]
+                else:
+                    sites = [new(Site, (i, b, ident, name, (i, b))) for b, ident, name in found]
+                results_in[i] = sites
+                results += sites
+        self.turn = turn = self._turns(adapter, calls_in)
+        self.of_turn = of_turn = defaultdict[int, list[Site]](list)  # turn -> its calls, in order
+        self.by_id = by_id = defaultdict[Any, list[Site]](list)
+        for call in calls:
+            of_turn[turn[call.msg]].append(call)
+            if isinstance(call.id, str) and call.id:  # _has_id, inlined
                 by_id[call.id].append(call)
-        self.by_id = by_id
-        self.answer: dict[tuple[int, Any], Site] = {}  # call key -> its result
-        self.answers: dict[tuple[int, Any], Site] = {}  # result key -> its call
+        self.answer = answer = dict[tuple[int, Any], Site]()  # call key -> its result
+        self.answers = answers = dict[tuple[int, Any], Site]()  # result key -> its call
         self.orphans: list[Site] = []
         self.kept: list[Site] = []  # unpaired results a stored context may answer: left alone
         self._call_msgs = list(turn)  # ascending: messages are read in order
-        answer, answers = self.answer, self.answers
-        for result in self.results:
+        for result in results:
             paired = None
-            if _has_id(result.id):
-                same = by_id.get(result.id)
+            rid = result.id
+            if isinstance(rid, str) and rid:  # _has_id, inlined
+                same = by_id.get(rid)
                 if same and len(same) == 1:
                     # The usual case: one call of that id, before the result and not yet answered.
                     only = same[0]
@@ -89,7 +93,7 @@ class _Pairing:
             if paired is not None:
                 answer[paired.key] = result
                 answers[result.key] = paired
-            elif context and _has_id(result.id) and result.id not in by_id:
+            elif context and _has_id(rid) and rid not in by_id:
                 self.kept.append(result)
             else:
                 self.orphans.append(result)
@@ -171,7 +175,7 @@ def rebuild(
     renamed: set[tuple[int, Any]] = set()
     for call in pairing.calls:
         key = call.key
-        if _has_id(call.id) and keeper[call.id] == key and accepts(call.id):
+        if isinstance(call.id, str) and call.id and keeper[call.id] == key and accepts(call.id):
             new_id[key] = call.id  # the usual case: the id stays
             continue
         path = adapter.call_path(call.msg, call.block)
@@ -209,9 +213,11 @@ def rebuild(
     # Unanswered calls.
     dropped: set[tuple[int, Any]] = set()
     answer = pairing.answer
+    open_turns: set[int] = set()
     for call in pairing.calls:
         if call.key in answer:
             continue
+        open_turns.add(pairing.turn[call.msg])
         path = adapter.call_path(call.msg, call.block)
         if unanswered_calls == "drop":
             dropped.add(call.key)
@@ -241,13 +247,16 @@ def rebuild(
     # Results: where each goes, and what becomes of orphans.
     zone = _zones(adapter, messages, pairing)
     answers, turn_of, block_layout = pairing.answers, pairing.turn, adapter.layout == "block"
+    results_of_turn: dict[int, list[tuple[Site, Site]]] = defaultdict(list)  # in the output, in order
     for result in pairing.results:
         paired = answers.get(result.key)
         if paired is None:
             continue
         call = paired
         new = new_id[call.key]
-        moved = result.key not in zone.get(turn_of[call.msg], _NONE)
+        end, stop = zone[turn_of[call.msg]]
+        moved = not end < result.msg < stop
+        results_of_turn[turn_of[call.msg]].append((result, call))
         if not moved and new == call.id and not block_layout:
             continue  # the usual case: in place, its id kept
         path = adapter.result_path(result.msg, result.block)
@@ -305,7 +314,19 @@ def rebuild(
             Change(rule, path, "note", said, text, f"a result for call {result.id!r}: {why}; kept as text")
         )
 
-    done.messages = _write(adapter, messages, pairing, new_id, renamed, dropped, notes, unanswered_calls)
+    done.messages = _write(
+        adapter,
+        messages,
+        pairing,
+        new_id,
+        renamed,
+        dropped,
+        notes,
+        unanswered_calls,
+        results_of_turn,
+        {c.msg for c in pairing.calls if new_id[c.key] != c.id},
+        open_turns,
+    )
     return done
 
 
@@ -320,26 +341,21 @@ def _after_other(adapter: Adapter, msg: Message, block: Any) -> bool:
     return any(k not in found for k in range(block))
 
 
-def _zones(adapter: Adapter, messages: list[Any], pairing: _Pairing) -> dict[int, set[tuple[int, Any]]]:
-    """Per turn, the results already where the repair puts them: right after the turn."""
-    zones: dict[int, set[tuple[int, Any]]] = {}
+def _zones(adapter: Adapter, messages: list[Any], pairing: _Pairing) -> dict[int, tuple[int, int]]:
+    """Per turn, where its results already are where the repair puts them (right after the
+    turn): the messages strictly between its last call message and the stop, ``(last, stop)``."""
+    zones: dict[int, tuple[int, int]] = {}
     last: dict[int, int] = {}
     for i, turn in pairing.turn.items():
         last[turn] = max(last.get(turn, i), i)
     results_in, calls_in = pairing.results_in, pairing.calls_in
-    answers, turn_of = pairing.answers, pairing.turn
     for turn, end in last.items():
-        zone: set[tuple[int, Any]] = set()
         j = end + 1
         while j < len(messages) and j in results_in and j not in calls_in:
-            for r in results_in[j]:
-                call = answers.get(r.key)
-                if call is not None and turn_of[call.msg] == turn:
-                    zone.add(r.key)
+            j += 1
             if adapter.layout == "block":
                 break
-            j += 1
-        zones[turn] = zone
+        zones[turn] = (end, j)
     return zones
 
 
@@ -352,40 +368,45 @@ def _write(
     dropped: set[tuple[int, Any]],
     notes: dict[tuple[int, Any], Any],
     unanswered: UnansweredPolicy,
+    results_of_turn: dict[int, list[tuple[Site, Site]]],
+    edited: set[int],
+    open_turns: set[int],
 ) -> list[Any]:
+    """The messages written back; ``results_of_turn``: each turn's results with their calls, in
+    order; ``edited``: the call messages with an id changed; ``open_turns``: turns with a call
+    unanswered."""
     calls_in, results_in, turn_of = pairing.calls_in, pairing.results_in, pairing.turn
     by_message = adapter.layout == "message"
-    results_of_turn: dict[int, list[tuple[Site, Site]]] = defaultdict(list)
-    for result in pairing.results:
-        answered = pairing.answers.get(result.key)
-        if answered is not None:
-            results_of_turn[turn_of[answered.msg]].append((result, answered))
     out: list[Any] = []
-    consumed: set[int] = set()
-    for i, msg in enumerate(messages):
-        if i not in calls_in and i not in results_in:
-            if i not in consumed:
-                out.append(msg)  # the usual message: neither a call nor a result
-            continue
-        if i in consumed:
-            continue
+    done = 0  # messages before this one are written (or consumed)
+    # Only messages with calls or results are looked at; those between are copied as they are.
+    for i in sorted(calls_in.keys() | results_in.keys()):
+        if i < done:
+            continue  # consumed: a carrier whose blocks went with the turn before
+        out.extend(messages[done:i])
+        done = i + 1
+        msg = messages[i]
         if i in calls_in:
-            edit = {c.block: DROP if c.key in dropped else new_id[c.key] for c in calls_in[i]}
-            if any(edit[c.block] != c.id for c in calls_in[i]):
-                rewritten = adapter.with_calls(msg, edit)
-                if rewritten is not None and any(c.key in renamed for c in calls_in[i]):
-                    rewritten = adapter.renamed(rewritten)
-            else:
-                rewritten = msg
+            rewritten = msg
+            if dropped or i in edited:
+                edit = {c.block: DROP if c.key in dropped else new_id[c.key] for c in calls_in[i]}
+                if any(edit[c.block] != c.id for c in calls_in[i]):
+                    rewritten = adapter.with_calls(msg, edit)
+                    if rewritten is not None and any(c.key in renamed for c in calls_in[i]):
+                        rewritten = adapter.renamed(rewritten)
             if rewritten is not None:
                 out.append(rewritten)
             turn = turn_of[i]
             if i + 1 in turn_of and turn_of[i + 1] == turn:
                 continue  # the turn's results follow its last call message
-            answers = [
-                _carried(adapter, messages, r, c, new_id[c.key]) for r, c in results_of_turn.get(turn, [])
-            ]
-            if unanswered == "error-result":
+            answers = []
+            for r, c in results_of_turn.get(turn, ()):
+                new = new_id[c.key]
+                if (new is None or new == r.id) and r.block is None:
+                    answers.append(messages[r.msg])  # _carried's usual case: a message, as it was
+                else:
+                    answers.append(_carried(adapter, messages, r, c, new))
+            if unanswered == "error-result" and turn in open_turns:
                 answers += [
                     adapter.answer(None, None, new_id[c.key], c.name)
                     for c in pairing.of_turn[turn]
@@ -399,7 +420,7 @@ def _write(
             base: Message | None = None
             after: list[Any] = []
             if i + 1 < len(messages) and adapter.is_carrier(messages[i + 1]):
-                consumed.add(i + 1)
+                done = i + 2
                 base, after = _stripped(adapter, messages[i + 1], i + 1, pairing, notes)
             out.append(adapter.carrier(answers, base))
             out.extend(after)
@@ -418,6 +439,7 @@ def _write(
         if base is not None:
             out.append(base)
         out.extend(after)
+    out.extend(messages[done:])
     return out
 
 

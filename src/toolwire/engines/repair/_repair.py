@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Final, get_args
 
 from toolwire.engines import Report, check
-from toolwire.engines.checking import first_error
+from toolwire.engines.checking import check_messages, first_error
 from toolwire.engines.repair._engine import rebuild
 from toolwire.errors import UsageError
 from toolwire.properties._change import Change, Repair
@@ -98,7 +98,7 @@ def repair(
     repaired: Any = history
     if changes:
         repaired = out if body is None else {**body, container: out}
-    after = check(repaired, protocol)
+    after = check_messages(repaired, protocol) if isinstance(repaired, list) else check(repaired, protocol)
     if before is None and any(p.severity == "error" for p in after.problems):
         # What was read only up to its first error may be, read whole, too little of the
         # protocol's to judge (its findings dropped): refused as a whole check refuses it.

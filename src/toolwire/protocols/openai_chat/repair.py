@@ -10,7 +10,6 @@ from toolwire.properties._repair import (
     Adapter,
     Block,
     Message,
-    as_dict,
     had_text,
     numbered,
     replaced,
@@ -26,11 +25,12 @@ def _chat_calls(msg: Any) -> list[tuple[Block, Any, str | None]]:
     calls = msg.get("tool_calls")
     if not isinstance(calls, list):
         return []
-    return [
-        (k, tc.get("id"), as_dict(tc.get("function")).get("name"))
-        for k, tc in enumerate(calls)
-        if isinstance(tc, dict)
-    ]
+    out: list[tuple[Block, Any, str | None]] = []
+    for k, tc in enumerate(calls):
+        if isinstance(tc, dict):
+            function = tc.get("function")
+            out.append((k, tc.get("id"), function.get("name") if isinstance(function, dict) else None))
+    return out
 
 
 def _chat_results(msg: Any) -> list[tuple[Block, Any, str | None]]:
