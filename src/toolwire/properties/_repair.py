@@ -210,17 +210,35 @@ def numbered(prefix: str, width: int = 0) -> Callable[[int], str]:
     return lambda n: f"{prefix}{n:0{width}d}"
 
 
+def parts_of(
+    msg: Any, role: str, key: str, read: Callable[[Any], tuple[Any, str | None] | None]
+) -> list[tuple[Block, Any, str | None]]:
+    """The calls (or the results) among the entries of ``msg[key]`` of a ``role`` message:
+    (index, id, name) of each entry ``read`` finds one in (it gives its id and name, else None).
+
+    What every block protocol's readers share; ``read`` says what a call or a result is there.
+    """
+    if not role_is(msg, role) or not isinstance(msg.get(key), list):
+        return []
+    out: list[tuple[Block, Any, str | None]] = []
+    for k, entry in enumerate(msg[key]):
+        found = read(entry)
+        if found is not None:
+            out.append((k, *found))
+    return out
+
+
 def typed_parts(
     msg: Any, role: str, key: str, kind: str, id_key: str, name_key: str
 ) -> list[tuple[Block, Any, str | None]]:
     """The parts of type ``kind`` under ``msg[key]`` of a ``role`` message: (index, id, name)."""
-    if not role_is(msg, role) or not isinstance(msg.get(key), list):
-        return []
-    return [
-        (k, p.get(id_key), p.get(name_key))
-        for k, p in enumerate(msg[key])
-        if isinstance(p, dict) and p.get("type") == kind and not p.get("providerExecuted")
-    ]
+
+    def read(p: Any) -> tuple[Any, str | None] | None:
+        if isinstance(p, dict) and p.get("type") == kind and not p.get("providerExecuted"):
+            return p.get(id_key), p.get(name_key)
+        return None
+
+    return parts_of(msg, role, key, read)
 
 
 @dataclass(frozen=True, slots=True)
