@@ -42,3 +42,18 @@ def aisdk_model_messages(messages: list[Any]) -> Any:
 def aisdk_ui_messages(messages: list[Any]) -> Any:
     """Repair an AI SDK UI-message history (a call and its result share one tool part)."""
     return repair(messages, "aisdk-ui-messages").history
+
+
+def openai_responses(items: list[Any]) -> Any:
+    """Repair an OpenAI Responses ``input`` item list."""
+    return repair(items, "openai-responses").history
+
+
+def anthropic_messages(messages: list[Any]) -> Any:
+    """Repair an Anthropic Messages history."""
+    return repair(messages, "anthropic-messages").history
+
+
+def bedrock_converse(messages: list[Any]) -> Any:
+    """Repair a Bedrock Converse history."""
+    return repair(messages, "bedrock-converse").history

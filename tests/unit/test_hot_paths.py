@@ -9,6 +9,8 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from helpers.corpus import corpus
+from toolwire import check
+from toolwire.engines.checking import check_messages, first_error
 from toolwire.properties import Monitor
 from toolwire.protocols import PROTOCOLS
 from unit.test_monitors import frames_of, mutated_trace, one_by_one
@@ -109,3 +111,32 @@ def test_chat_messages_fed_whole_report_what_they_report_one_by_one(
     whole(fast, frames)
     assert fast.findings == slow.findings
     assert fast.notices == slow.notices
+
+
+@given(mutated_trace())
+def test_check_messages_reports_what_check_reports(
+    case: tuple[str, list[tuple[int | None, Any, str | None]]],
+) -> None:
+    # The repairer checks what it made with check_messages: the same report as check's.
+    protocol, frames = case
+    if PROTOCOLS[protocol].shape == "stream":
+        return
+    messages = [value for _, value, _ in frames]
+    assert check_messages(messages, protocol) == check(messages, protocol)
+
+
+@given(mutated_trace())
+def test_first_error_stops_only_where_check_finds_an_error(
+    case: tuple[str, list[tuple[int | None, Any, str | None]]],
+) -> None:
+    # Not stopped: the report check makes.  Stopped: the monitor recorded an error finding (a
+    # whole check may still drop it, as foreign; the repairer then checks the input whole).
+    protocol, frames = case
+    if PROTOCOLS[protocol].shape == "stream":
+        return
+    messages = [value for _, value, _ in frames]
+    probe, report = first_error(messages, protocol), check(messages, protocol)
+    if probe is not None:
+        assert probe == report
+    else:
+        assert report.findings or report.exit_code == 2

@@ -13,7 +13,7 @@ import copy
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, NamedTuple
 
 from toolwire.properties._change import Change
 
@@ -40,18 +40,22 @@ Message = dict[str, Any]
 Block = int | None
 
 
-@dataclass(frozen=True, slots=True)
-class Site:
+class Site(NamedTuple):
     """A call or a result: the message it is in, its block there (None: the whole message), its id."""
 
+    # A named tuple, not a frozen dataclass, and its key made with it: the repairer makes one per
+    # call and result and reads their keys thousands of times (benchmarks/bench_repair.py).
     msg: int
     block: Block
     id: Any
     name: str | None
+    #: ``(msg, block)``: where it is, what the repairer files it under.
+    key: tuple[int, Block]
 
-    @property
-    def key(self) -> tuple[int, Block]:
-        return (self.msg, self.block)
+    @classmethod
+    def at(cls, msg: int, block: Block, ident: Any, name: str | None) -> Site:
+        """The site in message ``msg``, block ``block``."""
+        return cls(msg, block, ident, name, (msg, block))
 
 
 #: In :meth:`Adapter.with_calls`: this call is dropped.
@@ -206,17 +210,35 @@ def numbered(prefix: str, width: int = 0) -> Callable[[int], str]:
     return lambda n: f"{prefix}{n:0{width}d}"
 
 
+def parts_of(
+    msg: Any, role: str, key: str, read: Callable[[Any], tuple[Any, str | None] | None]
+) -> list[tuple[Block, Any, str | None]]:
+    """The calls (or the results) among the entries of ``msg[key]`` of a ``role`` message:
+    (index, id, name) of each entry ``read`` finds one in (it gives its id and name, else None).
+
+    What every block protocol's readers share; ``read`` says what a call or a result is there.
+    """
+    if not role_is(msg, role) or not isinstance(msg.get(key), list):
+        return []
+    out: list[tuple[Block, Any, str | None]] = []
+    for k, entry in enumerate(msg[key]):
+        found = read(entry)
+        if found is not None:
+            out.append((k, *found))
+    return out
+
+
 def typed_parts(
     msg: Any, role: str, key: str, kind: str, id_key: str, name_key: str
 ) -> list[tuple[Block, Any, str | None]]:
     """The parts of type ``kind`` under ``msg[key]`` of a ``role`` message: (index, id, name)."""
-    if not role_is(msg, role) or not isinstance(msg.get(key), list):
-        return []
-    return [
-        (k, p.get(id_key), p.get(name_key))
-        for k, p in enumerate(msg[key])
-        if isinstance(p, dict) and p.get("type") == kind and not p.get("providerExecuted")
-    ]
+
+    def read(p: Any) -> tuple[Any, str | None] | None:
+        if isinstance(p, dict) and p.get("type") == kind and not p.get("providerExecuted"):
+            return p.get(id_key), p.get(name_key)
+        return None
+
+    return parts_of(msg, role, key, read)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,11 +8,12 @@ a message of a role.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Path", "Sites", "dig", "first", "key", "role"]
+__all__ = ["Path", "Sites", "dig", "first", "intact_ids", "key", "role", "typed_ids"]
 
 Path = tuple[str | int, ...]
 Finder = Callable[[Any], Path | None]
@@ -70,3 +71,66 @@ def key(kind: str | None, name: str, *inner: str | int) -> Finder:
 def role(name: str, then: Finder) -> Finder:
     """``then``, on messages of role ``name`` only."""
     return lambda event: then(event) if isinstance(event, dict) and event.get("role") == name else None
+
+
+Ids = Callable[[Any], list[Any]]
+
+
+def typed_ids(role_name: str, key_name: str, kind: str | None, id_path: Path) -> Ids:
+    """The ids at ``id_path`` in the entries of ``msg[key_name]`` of type ``kind`` (any entry
+    holding that path, when None), in messages of role ``role_name``."""
+
+    def ids(msg: Any) -> list[Any]:
+        if (
+            not isinstance(msg, dict)
+            or msg.get("role") != role_name
+            or not isinstance(msg.get(key_name), list)
+        ):
+            return []
+        return [
+            dig(entry, id_path)
+            for entry in msg[key_name]
+            if (kind is None or (isinstance(entry, dict) and entry.get("type") == kind))
+            and dig(entry, id_path) is not None
+        ]
+
+    return ids
+
+
+def intact_ids(
+    trace: list[Any], calls: Ids, results: Ids, *, one_message: bool, runs: bool = False
+) -> set[str]:
+    """Ids of the call/result pairs a damaged history still holds intact (``Protocol.intact``).
+
+    A pair is intact when its id is called once and answered once, right after its call: by the
+    message after the one that made it (``one_message``: results share one message), or by the
+    run of result messages after it (a result a message).  ``runs``: consecutive call messages
+    make one turn (Responses: an item a call).  ``calls`` and ``results`` read the ids a message
+    calls and answers.  A sanitizer (``fuzz --mutate``, ``explore --mutate``) must keep these.
+
+    >>> calls, results = typed_ids("assistant", "content", "tool_use", ("id",)), typed_ids(
+    ...     "user", "content", "tool_result", ("tool_use_id",))
+    >>> sorted(intact_ids([{"role": "assistant", "content": [{"type": "tool_use", "id": "a"},
+    ...                                                       {"type": "tool_use", "id": "b"}]},
+    ...                    {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "a"}]},
+    ...                    {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "b"}]}],
+    ...                   calls, results, one_message=True))
+    ['a']
+    """
+    called: Counter[str] = Counter()
+    answered: Counter[str] = Counter()
+    ok: set[str] = set()
+    pending: set[str] = set()
+    calling = False  # the message before made calls
+    for msg in trace:
+        made = [i for i in calls(msg) if isinstance(i, str)]
+        said = [i for i in results(msg) if isinstance(i, str)]
+        answered.update(said)
+        ok.update(i for i in said if i in pending)
+        if made:
+            called.update(made)
+            pending = (pending if runs and calling else set()) | set(made)
+        elif not said or one_message:
+            pending = set()
+        calling = bool(made)
+    return {i for i in ok if called[i] == 1 and answered[i] == 1}

@@ -18,6 +18,7 @@ __all__ = [
     "check",
     "check_file",
     "check_id",
+    "check_messages",
     "check_path",
     "check_paths",
     "check_range",
@@ -26,6 +27,7 @@ __all__ = [
     "choose",
     "emitted_ids",
     "exchange_reports",
+    "first_error",
     "id_shape",
     "is_recording",
     "learned",
@@ -39,7 +41,7 @@ __all__ = [
 
 if TYPE_CHECKING:
     from toolwire.engines.checking._across import PROXY_RECORD, Conversations, emitted_ids
-    from toolwire.engines.checking._check import check, is_recording
+    from toolwire.engines.checking._check import check, check_messages, first_error, is_recording
     from toolwire.engines.checking._exchanges import check_recording, choose, exchange_reports
     from toolwire.engines.checking._ids import IdVerdict, check_id, id_shape, render_ids
     from toolwire.engines.checking._paths import (
@@ -62,7 +64,9 @@ if TYPE_CHECKING:
 # Each loads on first use: a check imports none of what it does not run.
 _LAZY = {
     **dict.fromkeys(("Conversations", "PROXY_RECORD", "emitted_ids"), "toolwire.engines.checking._across"),
-    **dict.fromkeys(("check", "is_recording"), "toolwire.engines.checking._check"),
+    **dict.fromkeys(
+        ("check", "check_messages", "first_error", "is_recording"), "toolwire.engines.checking._check"
+    ),
     **dict.fromkeys(
         ("check_recording", "choose", "exchange_reports"), "toolwire.engines.checking._exchanges"
     ),

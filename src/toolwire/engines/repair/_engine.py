@@ -10,7 +10,9 @@ a note saying which call it answered.
 
 from __future__ import annotations
 
+import bisect
 import copy
+import gc
 from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
@@ -34,10 +36,6 @@ __all__ = ["OrphanPolicy", "Rebuilt", "UnansweredPolicy", "rebuild"]
 _TRIES = 10_000
 
 
-def _sites(messages: list[Any], read: Callable[[Any], list[tuple[Any, Any, str | None]]]) -> list[Site]:
-    return [Site(i, b, ident, name) for i, msg in enumerate(messages) for b, ident, name in read(msg)]
-
-
 def _has_id(value: Any) -> bool:
     return isinstance(value, str) and value != ""
 
@@ -46,59 +44,89 @@ class _Pairing:
     """Which call each result answers, and which results answer none."""
 
     def __init__(self, adapter: Adapter, messages: list[Any], context: bool) -> None:
-        self.calls = _sites(messages, adapter.calls)
-        self.results = _sites(messages, adapter.results)
-        self.turn = self._turns(adapter, messages)
-        self.of_turn: dict[int, list[Site]] = defaultdict(list)  # turn -> its calls, in order
-        for call in self.calls:
-            self.of_turn[self.turn[call.msg]].append(call)
-        self.answer: dict[tuple[int, Any], Site] = {}  # call key -> its result
-        self.answers: dict[tuple[int, Any], Site] = {}  # result key -> its call
+        # Each message is read once: its calls and its results, by message.  Locals throughout:
+        # this runs over every message of the history (benchmarks/bench_repair.py).
+        self.calls_in = calls_in = dict[int, list[Site]]()
+        self.results_in = results_in = dict[int, list[Site]]()
+        self.calls = calls = list[Site]()
+        self.results = results = list[Site]()
+        read_calls, read_results = adapter.calls, adapter.results
+        # Site(...) less its Python-level __new__: a third of the time, for every call and result.
+        new = tuple.__new__
+        for i, msg in enumerate(messages):
+            found = read_calls(msg)
+            if found:
+                calls_in[i] = sites = [new(Site, (i, b, ident, name, (i, b))) for b, ident, name in found]
+                calls += sites
+            found = read_results(msg)
+            if found:
+                if len(found) == 1:  # one result a message (Chat, Responses): no comprehension
+                    b, ident, name = found[0]
+                    sites = [new(Site, (i, b, ident, name, (i, b)))]
+                else:
+                    sites = [new(Site, (i, b, ident, name, (i, b))) for b, ident, name in found]
+                results_in[i] = sites
+                results += sites
+        self.turn = turn = self._turns(adapter, calls_in)
+        self.of_turn = of_turn = defaultdict[int, list[Site]](list)  # turn -> its calls, in order
+        self.by_id = by_id = defaultdict[Any, list[Site]](list)
+        for call in calls:
+            of_turn[turn[call.msg]].append(call)
+            if isinstance(call.id, str) and call.id:  # _has_id, inlined
+                by_id[call.id].append(call)
+        self.answer = answer = dict[tuple[int, Any], Site]()  # call key -> its result
+        self.answers = answers = dict[tuple[int, Any], Site]()  # result key -> its call
         self.orphans: list[Site] = []
         self.kept: list[Site] = []  # unpaired results a stored context may answer: left alone
-        by_id: dict[Any, list[Site]] = defaultdict(list)
-        for call in self.calls:
-            if _has_id(call.id):
-                by_id[call.id].append(call)
-        self.by_id = by_id
-        for result in self.results:
-            paired = self._pair(adapter, result)
+        self._call_msgs = list(turn)  # ascending: messages are read in order
+        for result in results:
+            paired = None
+            rid = result.id
+            if isinstance(rid, str) and rid:  # _has_id, inlined
+                same = by_id.get(rid)
+                if same and len(same) == 1:
+                    # The usual case: one call of that id, before the result and not yet answered.
+                    only = same[0]
+                    if only.msg < result.msg and only.key not in answer:
+                        paired = only
+            if paired is None:
+                paired = self._pair(adapter, result)
             if paired is not None:
-                self.answer[paired.key] = result
-                self.answers[result.key] = paired
-            elif context and _has_id(result.id) and result.id not in by_id:
+                answer[paired.key] = result
+                answers[result.key] = paired
+            elif context and _has_id(rid) and rid not in by_id:
                 self.kept.append(result)
             else:
                 self.orphans.append(result)
 
     @staticmethod
-    def _turns(adapter: Adapter, messages: list[Any]) -> dict[int, int]:
+    def _turns(adapter: Adapter, calls_in: dict[int, list[Site]]) -> dict[int, int]:
         """Each call message's turn: its own index, or the first of its run (``run_calls``)."""
         turn: dict[int, int] = {}
-        for i, msg in enumerate(messages):
-            if adapter.calls(msg):
-                turn[i] = turn[i - 1] if adapter.run_calls and i - 1 in turn else i
+        for i in calls_in:
+            turn[i] = turn[i - 1] if adapter.run_calls and i - 1 in turn else i
         return turn
 
     def _pair(self, adapter: Adapter, result: Site) -> Site | None:
         if _has_id(result.id):
-            free = [c for c in self.by_id.get(result.id, []) if c.key not in self.answer]
-            before = [c for c in free if c.msg < result.msg]
-            if before:
-                return before[-1]
-            if free:
-                return free[0]
+            same = self.by_id.get(result.id)
+            if same:
+                free = [c for c in same if c.key not in self.answer]
+                before = [c for c in free if c.msg < result.msg]
+                if before:
+                    return before[-1]
+                if free:
+                    return free[0]
         if not adapter.ids_optional:
             return None
         # The protocol's own pairing without ids: by name, in order, in the turn right before.
-        turns = [i for i in self.turn if i < result.msg]
-        if not turns:
+        before_result = bisect.bisect_left(self._call_msgs, result.msg)
+        if not before_result:
             return None
-        last = turns[-1]
-        for call in self.calls:
+        last = self._call_msgs[before_result - 1]
+        for call in self.of_turn[self.turn[last]]:
             if (
-                self.turn.get(call.msg) == self.turn[last]
-                and call.key not in self.answer
+                call.key not in self.answer
                 and call.name == result.name
                 and (not _has_id(call.id) or not _has_id(result.id))
             ):
@@ -116,6 +144,25 @@ def rebuild(
     context: bool = False,
 ) -> Rebuilt:
     """Repair ``messages`` (a list of ``adapter``'s messages); the input is not changed."""
+    # What is made here holds no reference cycles: garbage collection would only walk the
+    # thousands of fresh tuples again (a tenth of the time; as check's _run_quietly).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _rebuild(adapter, messages, accepts, orphan_results, unanswered_calls, context)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _rebuild(
+    adapter: Adapter,
+    messages: list[Any],
+    accepts: Callable[[str], bool],
+    orphan_results: OrphanPolicy,
+    unanswered_calls: UnansweredPolicy,
+    context: bool,
+) -> Rebuilt:
     pairing = _Pairing(adapter, messages, context)
     rules = adapter.rules
     done = Rebuilt([])
@@ -137,13 +184,18 @@ def rebuild(
             f"no fresh {adapter.protocol} id the target takes: its id rules admit none toolwire makes"
         )
 
-    keeper: dict[Any, tuple[int, Any]] = {}
+    keeper: dict[Any, tuple[int, Any]] = {}  # an id called more than once -> the call keeping it
     for ident, occurrences in pairing.by_id.items():
-        heard = [c for c in occurrences if c.key in pairing.answer]
-        keeper[ident] = (heard or occurrences)[0].key
+        if len(occurrences) > 1:
+            heard = [c for c in occurrences if c.key in pairing.answer]
+            keeper[ident] = (heard or occurrences)[0].key
     new_id: dict[tuple[int, Any], Any] = {}
     renamed: set[tuple[int, Any]] = set()
     for call in pairing.calls:
+        key = call.key
+        if isinstance(call.id, str) and call.id and keeper.get(call.id, key) == key and accepts(call.id):
+            new_id[key] = call.id  # the usual case: the id stays
+            continue
         path = adapter.call_path(call.msg, call.block)
         if not _has_id(call.id):
             if adapter.ids_optional and call.id is None:
@@ -153,7 +205,7 @@ def rebuild(
             changes.append(
                 Change(rules["missing"], path, "fill-id", call.id, new_id[call.key], "a call without an id")
             )
-        elif keeper[call.id] != call.key:
+        elif keeper.get(call.id, call.key) != call.key:
             new_id[call.key] = fresh()
             renamed.add(call.key)
             changes.append(
@@ -166,7 +218,7 @@ def rebuild(
                     "a repeated call id, renamed in the call and its result",
                 )
             )
-        elif not accepts(call.id):
+        else:
             if call.id not in done.ids:
                 done.ids[call.id] = fresh()
             new_id[call.key] = done.ids[call.id]
@@ -175,14 +227,15 @@ def rebuild(
                     rules["id"], path, "remap", call.id, new_id[call.key], "an id the target will not take"
                 )
             )
-        else:
-            new_id[call.key] = call.id
 
     # Unanswered calls.
     dropped: set[tuple[int, Any]] = set()
+    answer = pairing.answer
+    open_turns: set[int] = set()
     for call in pairing.calls:
-        if call.key in pairing.answer:
+        if call.key in answer:
             continue
+        open_turns.add(pairing.turn[call.msg])
         path = adapter.call_path(call.msg, call.block)
         if unanswered_calls == "drop":
             dropped.add(call.key)
@@ -211,13 +264,22 @@ def rebuild(
 
     # Results: where each goes, and what becomes of orphans.
     zone = _zones(adapter, messages, pairing)
+    answers, turn_of, block_layout = pairing.answers, pairing.turn, adapter.layout == "block"
+    results_of_turn: dict[int, list[tuple[Site, Site]]] = defaultdict(list)  # in the output, in order
     for result in pairing.results:
-        answered = pairing.answers.get(result.key)
-        path = adapter.result_path(result.msg, result.block)
-        if answered is None:
+        paired = answers.get(result.key)
+        if paired is None:
             continue
-        call = answered
-        if result.key not in zone.get(pairing.turn[call.msg], set()):
+        call = paired
+        new = new_id[call.key]
+        turn = turn_of[call.msg]
+        end, stop = zone[turn]
+        moved = not end < result.msg < stop
+        results_of_turn[turn].append((result, call))
+        if not moved and new == call.id and not block_layout:
+            continue  # the usual case: in place, its id kept
+        path = adapter.result_path(result.msg, result.block)
+        if moved:
             changes.append(
                 Change(
                     rules["move"],
@@ -228,7 +290,7 @@ def rebuild(
                     f"the result of call {call.id!r} moved next to its call",
                 )
             )
-        elif adapter.layout == "block" and _after_other(adapter, messages[result.msg], result.block):
+        elif block_layout and _after_other(adapter, messages[result.msg], result.block):
             changes.append(
                 Change(
                     rules.get("first", rules["move"]),
@@ -239,7 +301,7 @@ def rebuild(
                     "results come first in their message",
                 )
             )
-        if new_id[call.key] != call.id and new_id[call.key] is not None:
+        if new != call.id and new is not None:
             changes.append(
                 Change(
                     rules["id"] if call.key not in renamed else rules["duplicate"],
@@ -271,7 +333,19 @@ def rebuild(
             Change(rule, path, "note", said, text, f"a result for call {result.id!r}: {why}; kept as text")
         )
 
-    done.messages = _write(adapter, messages, pairing, new_id, renamed, dropped, notes, unanswered_calls)
+    done.messages = _write(
+        adapter,
+        messages,
+        pairing,
+        new_id,
+        renamed,
+        dropped,
+        notes,
+        unanswered_calls,
+        results_of_turn,
+        {c.msg for c in pairing.calls if new_id[c.key] != c.id},
+        open_turns,
+    )
     return done
 
 
@@ -286,27 +360,21 @@ def _after_other(adapter: Adapter, msg: Message, block: Any) -> bool:
     return any(k not in found for k in range(block))
 
 
-def _zones(adapter: Adapter, messages: list[Any], pairing: _Pairing) -> dict[int, set[tuple[int, Any]]]:
-    """Per turn, the results already where the repair puts them: right after the turn."""
-    zones: dict[int, set[tuple[int, Any]]] = {}
+def _zones(adapter: Adapter, messages: list[Any], pairing: _Pairing) -> dict[int, tuple[int, int]]:
+    """Per turn, where its results already are where the repair puts them (right after the
+    turn): the messages strictly between its last call message and the stop, ``(last, stop)``."""
+    zones: dict[int, tuple[int, int]] = {}
     last: dict[int, int] = {}
     for i, turn in pairing.turn.items():
         last[turn] = max(last.get(turn, i), i)
-    by_msg: dict[int, list[Site]] = defaultdict(list)
-    for result in pairing.results:
-        by_msg[result.msg].append(result)
+    results_in, calls_in = pairing.results_in, pairing.calls_in
     for turn, end in last.items():
-        mine = {c.key for c in pairing.of_turn[turn]}
-        zone: set[tuple[int, Any]] = set()
         j = end + 1
-        while j < len(messages) and by_msg.get(j) and not adapter.calls(messages[j]):
-            zone.update(
-                r.key for r in by_msg[j] if pairing.answers.get(r.key, Site(-1, None, None, None)).key in mine
-            )
+        while j < len(messages) and j in results_in and j not in calls_in:
+            j += 1
             if adapter.layout == "block":
                 break
-            j += 1
-        zones[turn] = zone
+        zones[turn] = (end, j)
     return zones
 
 
@@ -319,37 +387,50 @@ def _write(
     dropped: set[tuple[int, Any]],
     notes: dict[tuple[int, Any], Any],
     unanswered: UnansweredPolicy,
+    results_of_turn: dict[int, list[tuple[Site, Site]]],
+    edited: set[int],
+    open_turns: set[int],
 ) -> list[Any]:
-    calls_in: dict[int, list[Site]] = defaultdict(list)
-    for call in pairing.calls:
-        calls_in[call.msg].append(call)
-    results_of_turn: dict[int, list[tuple[Site, Site]]] = defaultdict(list)
-    for result in pairing.results:
-        answered = pairing.answers.get(result.key)
-        if answered is not None:
-            results_of_turn[pairing.turn[answered.msg]].append((result, answered))
+    """The messages written back; ``results_of_turn``: each turn's results with their calls, in
+    order; ``edited``: the call messages with an id changed; ``open_turns``: turns with a call
+    unanswered."""
+    calls_in, results_in, turn_of = pairing.calls_in, pairing.results_in, pairing.turn
+    by_message = adapter.layout == "message"
     out: list[Any] = []
-    consumed: set[int] = set()
-    for i, msg in enumerate(messages):
-        if i in consumed:
-            continue
+    done = 0  # messages before this one are written (or consumed)
+    # Only messages with calls or results are looked at; those between are copied as they are.
+    for i in sorted(calls_in.keys() | results_in.keys()):
+        if i < done:
+            continue  # consumed: a carrier whose blocks went with the turn before
+        out.extend(messages[done:i])
+        done = i + 1
+        msg = messages[i]
         if i in calls_in:
-            edit = {c.block: DROP if c.key in dropped else new_id[c.key] for c in calls_in[i]}
-            if any(edit[c.block] != c.id for c in calls_in[i]):
-                rewritten = adapter.with_calls(msg, edit)
-                if rewritten is not None and any(c.key in renamed for c in calls_in[i]):
-                    rewritten = adapter.renamed(rewritten)
-            else:
-                rewritten = msg
+            rewritten = msg
+            if dropped or i in edited:
+                edit = {c.block: DROP if c.key in dropped else new_id[c.key] for c in calls_in[i]}
+                if any(edit[c.block] != c.id for c in calls_in[i]):
+                    rewritten = adapter.with_calls(msg, edit)
+                    if rewritten is not None and any(c.key in renamed for c in calls_in[i]):
+                        rewritten = adapter.renamed(rewritten)
             if rewritten is not None:
                 out.append(rewritten)
-            turn = pairing.turn[i]
-            if i + 1 in pairing.turn and pairing.turn[i + 1] == turn:
+            turn = turn_of[i]
+            if i + 1 in turn_of and turn_of[i + 1] == turn:
                 continue  # the turn's results follow its last call message
-            answers = [
-                _carried(adapter, messages, r, c, new_id[c.key]) for r, c in results_of_turn.get(turn, [])
-            ]
-            if unanswered == "error-result":
+            answers = []
+            follow = i + 1  # while the results are the messages right after, in order
+            for r, c in results_of_turn.get(turn, ()):
+                new = new_id[c.key]
+                if (new is None or new == r.id) and r.block is None:
+                    answers.append(messages[r.msg])  # _carried's usual case: a message, as it was
+                    if r.msg == follow and follow not in calls_in:
+                        follow += 1
+                else:
+                    answers.append(_carried(adapter, messages, r, c, new))
+            if by_message and follow == i + 1 + len(answers):
+                done = follow  # those messages are written here: the loop need not look at them
+            if unanswered == "error-result" and turn in open_turns:
                 answers += [
                     adapter.answer(None, None, new_id[c.key], c.name)
                     for c in pairing.of_turn[turn]
@@ -357,22 +438,18 @@ def _write(
                 ]
             if not answers:
                 continue
-            if adapter.layout == "message":
+            if by_message:
                 out.extend(answers)
                 continue
             base: Message | None = None
             after: list[Any] = []
             if i + 1 < len(messages) and adapter.is_carrier(messages[i + 1]):
-                consumed.add(i + 1)
+                done = i + 2
                 base, after = _stripped(adapter, messages[i + 1], i + 1, pairing, notes)
             out.append(adapter.carrier(answers, base))
             out.extend(after)
             continue
-        if adapter.layout == "message":
-            sites = adapter.results(msg)
-            if not sites:
-                out.append(msg)
-                continue
+        if by_message:
             key = (i, None)
             if key in pairing.answers:
                 continue
@@ -382,13 +459,11 @@ def _write(
             elif note is not DROP:
                 out.append(adapter.note(note))
             continue
-        if not adapter.results(msg):
-            out.append(msg)
-            continue
         base, after = _stripped(adapter, msg, i, pairing, notes)
         if base is not None:
             out.append(base)
         out.extend(after)
+    out.extend(messages[done:])
     return out
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Final, get_args
 
-from toolwire.engines import check
+from toolwire.engines import Report, check
+from toolwire.engines.checking import check_messages, first_error
 from toolwire.engines.repair._engine import rebuild
 from toolwire.errors import UsageError
 from toolwire.properties._change import Change, Repair
@@ -65,14 +66,15 @@ def repair(
         raise UsageError(f"toolwire cannot repair {protocol} histories; it repairs {', '.join(REPAIRABLE)}")
     profile = provider_for(provider, protocol)
     messages, body = _messages(history, protocol, container)
-    before = check(history, protocol)
-    if not before.findings and before.exit_code == 2:
-        said = "; ".join(p.message for p in before.problems if p.severity == "error")
-        raise UsageError(f"the input cannot be repaired as {protocol}: {said}")
-    if before.exit_code == 0 and not [
-        b for b in (profile.lint(messages, profile) if profile else []) if b[0].severity == "error"
-    ]:
-        return Repair(history, protocol, provider=provider)
+    # A damaged history is read up to its first broken rule only: what the repair makes of it is
+    # checked whole below, once.
+    before = first_error(history, protocol)
+    if before is not None:
+        _refuse(before, protocol)
+        if before.exit_code == 0 and not [
+            b for b in (profile.lint(messages, profile) if profile else []) if b[0].severity == "error"
+        ]:
+            return Repair(history, protocol, provider=provider)
     spec = _registry.get_protocol(protocol)
     assert spec.repair is not None
     adapter = spec.repair()
@@ -96,8 +98,21 @@ def repair(
     repaired: Any = history
     if changes:
         repaired = out if body is None else {**body, container: out}
-    changes += _left(repaired, protocol, profile)
+    after = check_messages(repaired, protocol) if isinstance(repaired, list) else check(repaired, protocol)
+    if before is None and any(p.severity == "error" for p in after.problems):
+        # What was read only up to its first error may be, read whole, too little of the
+        # protocol's to judge (its findings dropped): refused as a whole check refuses it.
+        _refuse(check(history, protocol), protocol)
+    changes += _left(after, repaired, protocol, profile)
     return Repair(repaired, protocol, tuple(changes), dict(rebuilt.ids), provider)
+
+
+def _refuse(before: Report, protocol: str) -> None:
+    """A :class:`UsageError` when ``check`` judged nothing of the input (it found no broken rule,
+    yet could not read it as ``protocol``)."""
+    if not before.findings and before.exit_code == 2:
+        said = "; ".join(p.message for p in before.problems if p.severity == "error")
+        raise UsageError(f"the input cannot be repaired as {protocol}: {said}")
 
 
 def _both(adapter: Adapter, profile: Provider) -> Any:
@@ -115,9 +130,9 @@ def _messages(history: Any, protocol: str, container: str) -> tuple[list[Any], d
     )
 
 
-def _left(repaired: Any, protocol: str, profile: Provider | None) -> list[Change]:
-    """What no repair is right for: each error rule still broken, as an ``unrepaired`` change."""
-    after = check(repaired, protocol)
+def _left(after: Report, repaired: Any, protocol: str, profile: Provider | None) -> list[Change]:
+    """What no repair is right for: each error rule ``after`` (the check of ``repaired``) says is
+    still broken, and each of the profile's, as an ``unrepaired`` change."""
     left = [
         Change(f.rule, f.path or "", "unrepaired", None, None, f"no repair is right for this: {f.message}")
         for f in after.findings

@@ -107,6 +107,28 @@ class ConversationSpace(Space):
         """The moves that answer pending calls."""
         raise NotImplementedError
 
+    def each_result(self, state: Any, answer: str, last: str, *, in_order: bool = False) -> Iterator[Step]:
+        """:meth:`results` of a protocol whose results are a message each: any pending call
+        answered (``in_order``: the first), event ``answer``, or ``last`` for the last one."""
+        table_state, turns, _, pending, used = state
+        event = answer if len(pending) > 1 else last
+        target = self.table.rows[event][table_state]
+        if target == ILLEGAL:
+            return
+        for n in pending[:1] if in_order else pending:
+            rest = tuple(p for p in pending if p != n)
+            yield ("result", n), (target, turns, "result", rest, used), ((0, table_state, event),)
+
+    def all_results(self, state: Any, event: str) -> Iterator[Step]:
+        """:meth:`results` of a protocol whose results share one message: every pending call
+        answered there, in any order, event ``event``."""
+        table_state, turns, _, pending, used = state
+        target = self.table.rows[event][table_state]
+        if target == ILLEGAL:
+            return
+        for order in itertools.permutations(pending):
+            yield ("result", *order), (target, turns, "result", (), used), ((0, table_state, event),)
+
     def render(self, path: Sequence[Move]) -> Wire:
         calls: dict[int, TurnCall] = {}
         out: Wire = []
@@ -121,7 +143,7 @@ class ConversationSpace(Space):
             elif kind == "calls":
                 made = [TurnCall(n, name) for n, name in zip(move[1], move[2], strict=True)]
                 calls.update((c.number, c) for c in made)
-                out.append(self.call_message(made))
+                out.extend(self.call_messages(made))
             else:
                 out.append(self.result_message([calls[n] for n in move[1:]]))
         return out
@@ -134,6 +156,10 @@ class ConversationSpace(Space):
 
     def call_message(self, calls: list[TurnCall]) -> dict[str, Any]:
         raise NotImplementedError
+
+    def call_messages(self, calls: list[TurnCall]) -> list[dict[str, Any]]:
+        """The messages a turn's calls take: one (:meth:`call_message`), or an item each."""
+        return [self.call_message(calls)]
 
     def result_message(self, calls: list[TurnCall]) -> dict[str, Any]:
         raise NotImplementedError

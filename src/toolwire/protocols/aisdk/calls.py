@@ -7,7 +7,7 @@ from typing import Any, Final
 
 from toolwire.models import aisdk as wire
 from toolwire.properties._protocol import Result
-from toolwire.properties._sites import Path, Sites, first, key, role
+from toolwire.properties._sites import Path, Sites, first, intact_ids, key, role, typed_ids
 from toolwire.properties._text import json_text
 from toolwire.properties._turn import Call
 
@@ -18,6 +18,8 @@ __all__ = [
     "UI_MESSAGE_SITES",
     "UI_SITES",
     "full_results",
+    "intact_model",
+    "intact_ui",
     "model_probe",
     "model_results",
     "probe",
@@ -187,3 +189,34 @@ def recognises_model(message: Any) -> bool:
     if isinstance(content, str):
         return bool(message["role"] != "tool")
     return isinstance(content, list) and all(isinstance(p, dict) and "type" in p for p in content)
+
+
+_TOOL_CALLS: Final = typed_ids("assistant", "content", "tool-call", ("toolCallId",))
+_TOOL_RESULTS: Final = typed_ids("tool", "content", "tool-result", ("toolCallId",))
+
+
+def intact_model(trace: list[Any]) -> set[str]:
+    """Ids of the tool-call/tool-result pairs a damaged model-message history still holds intact:
+    each called once and answered once, in the tool message right after its assistant message."""
+    return intact_ids(trace, _TOOL_CALLS, _TOOL_RESULTS, one_message=True)
+
+
+def intact_ui(trace: list[Any]) -> set[str]:
+    """Ids of the calls a damaged UI-message history still holds intact: an assistant message's
+    tool part with its outcome (output, error or denial), the only tool part of its id."""
+    seen: dict[str, int] = {}
+    done: set[str] = set()
+    for message in trace:
+        parts = message.get("parts") if isinstance(message, dict) else None
+        for part in parts if isinstance(parts, list) else []:
+            if wire.tool_part_name(part) is None or not isinstance(part.get("toolCallId"), str):
+                continue
+            ident = part["toolCallId"]
+            seen[ident] = seen.get(ident, 0) + 1
+            state = part.get("state")
+            outcome = state in ("output-error", "output-denied") or (
+                state == "output-available" and part.get("preliminary") is not True
+            )
+            if outcome and message.get("role") == "assistant":
+                done.add(ident)
+    return {i for i in done if seen[i] == 1}

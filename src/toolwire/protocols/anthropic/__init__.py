@@ -35,6 +35,8 @@ FAMILY: Final = Family(
             follows=(STREAM, RESPONSE),
             probe=calls.probe,
             results=calls.results,
+            intact=calls.intact,
+            space=load(f"{__name__}.space", "AnthropicSpace"),
             sites=calls.MESSAGE_SITES,
             breaks={
                 "drop-id": "AN-1",

@@ -7,13 +7,14 @@ from collections.abc import Iterable, Iterator
 from typing import Any, Final
 
 from toolwire.properties._protocol import Result
-from toolwire.properties._sites import Sites, first, key, role
+from toolwire.properties._sites import Sites, first, intact_ids, key, role, typed_ids
 
 __all__ = [
     "ID_SHAPES",
     "MESSAGE_SITES",
     "RESPONSE_SITES",
     "STREAM_SITES",
+    "intact",
     "probe",
     "recognises",
     "recognises_message",
@@ -90,3 +91,13 @@ def recognises(message: Any) -> bool:
     if isinstance(content, str):
         return "tool_calls" not in message
     return isinstance(content, list) and all(isinstance(b, dict) and "type" in b for b in content)
+
+
+_TOOL_USES: Final = typed_ids("assistant", "content", "tool_use", ("id",))
+_TOOL_RESULTS: Final = typed_ids("user", "content", "tool_result", ("tool_use_id",))
+
+
+def intact(trace: list[Any]) -> set[str]:
+    """Ids of the tool_use/tool_result pairs a damaged history still holds intact: each called
+    once and answered once, in the user message right after its assistant message."""
+    return intact_ids(trace, _TOOL_USES, _TOOL_RESULTS, one_message=True)

@@ -13,31 +13,31 @@ from toolwire.properties._repair import (
     Message,
     blocks_left,
     numbered,
+    parts_of,
     replaced,
-    role_is,
 )
 
 __all__ = ["ADAPTER"]
 
 
+def _tool_use(b: Any) -> tuple[Any, str | None] | None:
+    if not isinstance(b, dict) or b.get("type") != anthropic.TOOL_USE:
+        return None
+    return b.get("id"), b.get("name")
+
+
+def _tool_result(b: Any) -> tuple[Any, str | None] | None:
+    if not isinstance(b, dict) or b.get("type") != anthropic.TOOL_RESULT:
+        return None
+    return b.get("tool_use_id"), None
+
+
 def _anthropic_calls(msg: Any) -> list[tuple[Block, Any, str | None]]:
-    if not role_is(msg, "assistant") or not isinstance(msg.get("content"), list):
-        return []
-    return [
-        (k, b.get("id"), b.get("name"))
-        for k, b in enumerate(msg["content"])
-        if isinstance(b, dict) and b.get("type") == anthropic.TOOL_USE
-    ]
+    return parts_of(msg, "assistant", "content", _tool_use)
 
 
 def _anthropic_results(msg: Any) -> list[tuple[Block, Any, str | None]]:
-    if not role_is(msg, "user") or not isinstance(msg.get("content"), list):
-        return []
-    return [
-        (k, b.get("tool_use_id"), None)
-        for k, b in enumerate(msg["content"])
-        if isinstance(b, dict) and b.get("type") == anthropic.TOOL_RESULT
-    ]
+    return parts_of(msg, "user", "content", _tool_result)
 
 
 def _anthropic_answer(msg: Message | None, block: Block, new: Any, name: str | None) -> Any:

@@ -7,13 +7,14 @@ from collections.abc import Iterable
 from typing import Any, Final
 
 from toolwire.properties._protocol import Result
-from toolwire.properties._sites import Sites, first, key, role
+from toolwire.properties._sites import Sites, first, intact_ids, key, role, typed_ids
 
 __all__ = [
     "ID_SHAPES",
     "MESSAGE_SITES",
     "RESPONSE_SITES",
     "STREAM_SITES",
+    "intact",
     "probe",
     "recognises",
     "recognises_response",
@@ -92,3 +93,13 @@ def recognises_response(body: Any) -> bool:
         return False
     output = body.get("output")
     return (isinstance(output, dict) and isinstance(output.get("message"), dict)) or "stopReason" in body
+
+
+_TOOL_USES: Final = typed_ids("assistant", "content", None, ("toolUse", "toolUseId"))
+_TOOL_RESULTS: Final = typed_ids("user", "content", None, ("toolResult", "toolUseId"))
+
+
+def intact(trace: list[Any]) -> set[str]:
+    """Ids of the toolUse/toolResult pairs a damaged history still holds intact: each called once
+    and answered once, in the user message right after its assistant message."""
+    return intact_ids(trace, _TOOL_USES, _TOOL_RESULTS, one_message=True)

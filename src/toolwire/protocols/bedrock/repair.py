@@ -13,31 +13,31 @@ from toolwire.properties._repair import (
     as_dict,
     blocks_left,
     numbered,
+    parts_of,
     replaced,
-    role_is,
 )
 
 __all__ = ["ADAPTER"]
 
 
+def _tool_use(b: Any) -> tuple[Any, str | None] | None:
+    if not isinstance(b, dict) or "toolUse" not in b:
+        return None
+    return as_dict(b["toolUse"]).get("toolUseId"), as_dict(b["toolUse"]).get("name")
+
+
+def _tool_result(b: Any) -> tuple[Any, str | None] | None:
+    if not isinstance(b, dict) or "toolResult" not in b:
+        return None
+    return as_dict(b["toolResult"]).get("toolUseId"), None
+
+
 def _bedrock_calls(msg: Any) -> list[tuple[Block, Any, str | None]]:
-    if not role_is(msg, "assistant") or not isinstance(msg.get("content"), list):
-        return []
-    return [
-        (k, as_dict(b["toolUse"]).get("toolUseId"), as_dict(b["toolUse"]).get("name"))
-        for k, b in enumerate(msg["content"])
-        if isinstance(b, dict) and "toolUse" in b
-    ]
+    return parts_of(msg, "assistant", "content", _tool_use)
 
 
 def _bedrock_results(msg: Any) -> list[tuple[Block, Any, str | None]]:
-    if not role_is(msg, "user") or not isinstance(msg.get("content"), list):
-        return []
-    return [
-        (k, as_dict(b["toolResult"]).get("toolUseId"), None)
-        for k, b in enumerate(msg["content"])
-        if isinstance(b, dict) and "toolResult" in b
-    ]
+    return parts_of(msg, "user", "content", _tool_result)
 
 
 def _bedrock_answer(msg: Message | None, block: Block, new: Any, name: str | None) -> Any:

@@ -33,6 +33,7 @@ FAMILY: Final = Family(
             follows=(STREAM, RESPONSE),
             probe=calls.probe,
             results=calls.results,
+            intact=calls.intact,
             recognises=calls.recognises_content,
             sites=calls.CONTENTS_SITES,
             breaks={"drop-id": "GM-1", "duplicate": "GM-7", "reorder": "GM-3", "swap-ids": "GM-1"},

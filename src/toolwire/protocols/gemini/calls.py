@@ -7,13 +7,14 @@ from collections.abc import Iterable
 from typing import Any, Final
 
 from toolwire.properties._protocol import Result
-from toolwire.properties._sites import Sites, first, key, role
+from toolwire.properties._sites import Sites, first, intact_ids, key, role, typed_ids
 
 __all__ = [
     "CONTENTS_SITES",
     "ID_SHAPES",
     "RESPONSE_SITES",
     "STREAM_SITES",
+    "intact",
     "probe",
     "recognises_chunk",
     "recognises_content",
@@ -95,3 +96,14 @@ def response_probe(call_id: str) -> list[dict[str, Any]]:
 def recognises_response(body: Any) -> bool:
     """A GenerateContentResponse: candidates, or a prompt's feedback."""
     return isinstance(body, dict) and ("candidates" in body or "promptFeedback" in body)
+
+
+_FUNCTION_CALLS: Final = typed_ids("model", "parts", None, ("functionCall", "id"))
+_FUNCTION_RESPONSES: Final = typed_ids("user", "parts", None, ("functionResponse", "id"))
+
+
+def intact(trace: list[Any]) -> set[str]:
+    """Ids of the functionCall/functionResponse pairs a damaged history still holds intact: each
+    called once and answered once, in the user content right after its model content.  Calls
+    without ids pair by name and order, which no damage leaves certain: none is intact."""
+    return intact_ids(trace, _FUNCTION_CALLS, _FUNCTION_RESPONSES, one_message=True)

@@ -14,31 +14,23 @@ from toolwire.properties._repair import (
     blocks_left,
     nonempty,
     numbered,
+    parts_of,
     replaced,
-    role_is,
 )
 
 __all__ = ["ADAPTER"]
 
 
+def _id_and_name(found: Any) -> tuple[Any, str | None] | None:
+    return None if found is None else (found.get("id"), found.get("name"))
+
+
 def _gemini_calls(msg: Any) -> list[tuple[Block, Any, str | None]]:
-    if not role_is(msg, "model") or not isinstance(msg.get("parts"), list):
-        return []
-    return [
-        (k, call.get("id"), call.get("name"))
-        for k, part in enumerate(msg["parts"])
-        if (call := gemini.function_call(part)) is not None
-    ]
+    return parts_of(msg, "model", "parts", lambda part: _id_and_name(gemini.function_call(part)))
 
 
 def _gemini_results(msg: Any) -> list[tuple[Block, Any, str | None]]:
-    if not role_is(msg, "user") or not isinstance(msg.get("parts"), list):
-        return []
-    return [
-        (k, response.get("id"), response.get("name"))
-        for k, part in enumerate(msg["parts"])
-        if (response := gemini.function_response(part)) is not None
-    ]
+    return parts_of(msg, "user", "parts", lambda part: _id_and_name(gemini.function_response(part)))
 
 
 def _gemini_key(part: dict[str, Any], camel: str) -> str:

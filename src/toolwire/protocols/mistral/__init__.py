@@ -55,6 +55,7 @@ FAMILY: Final = Family(
             probe=chat_calls.probe,
             results=chat_calls.results,
             intact=chat_calls.intact,
+            space=load(f"{__name__}.space", "MistralSpace"),
             sites=chat_calls.MESSAGE_SITES,
             breaks={
                 "drop-id": "MI-3",

@@ -1,18 +1,19 @@
 """Explored Mistral traffic: chat streams (the Chat Completions fragment lanes, written as Mistral
-chunks) and chat completion bodies (their calls whole, then the stop reason)."""
+chunks), chat completion bodies (their calls whole, then the stop reason), and a request's messages."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-from toolwire.machines import ChatToolCallStream, compile_machine
+from toolwire.machines import ChatToolCallStream, MistralConversation, compile_machine
 from toolwire.properties._spaces._bodies import BodySpace
+from toolwire.properties._spaces._conversations import ConversationSpace, TurnCall
 from toolwire.properties._spaces._lanes import Lanes, LaneSpace, taken
-from toolwire.properties._spaces._space import Move, Wire
+from toolwire.properties._spaces._space import Move, Step, Wire
 from toolwire.protocols.mistral.generate import RESPONSE, mistral_chunk, mistral_fragment
 
-__all__ = ["MistralResponseSpace", "MistralStreamSpace"]
+__all__ = ["MistralResponseSpace", "MistralSpace", "MistralStreamSpace"]
 
 
 class MistralResponseSpace(BodySpace):
@@ -60,3 +61,39 @@ class MistralStreamSpace(LaneSpace):
                 del fragment["id"]
             events.append(mistral_chunk({"tool_calls": [fragment]}))
         return events
+
+
+def _tool_call(call: TurnCall) -> dict[str, Any]:
+    function = {"name": call.name, "arguments": call.arguments}
+    return {"id": call.token[:9], "type": "function", "function": function}
+
+
+class MistralSpace(ConversationSpace):
+    """Mistral ``messages``: Chat Completions turns, tool messages in call order (MI-4), ids of
+    nine letters and digits (MI-1)."""
+
+    protocol = "mistral-chat"
+    table = compile_machine(MistralConversation)
+    user = "to_user"
+    text = "assistant"
+    call = "calls"
+
+    def results(self, state: Any) -> Iterator[Step]:
+        return self.each_result(state, "answer", "last", in_order=True)
+
+    def user_message(self, text: str) -> dict[str, Any]:
+        return {"role": "user", "content": text}
+
+    def text_message(self, text: str) -> dict[str, Any]:
+        return {"role": "assistant", "content": text}
+
+    def call_message(self, calls: list[TurnCall]) -> dict[str, Any]:
+        return {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [_tool_call(c) for c in calls],
+        }
+
+    def result_message(self, calls: list[TurnCall]) -> dict[str, Any]:
+        (call,) = calls
+        return {"role": "tool", "tool_call_id": call.token[:9], "content": call.result}

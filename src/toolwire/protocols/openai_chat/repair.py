@@ -10,28 +10,33 @@ from toolwire.properties._repair import (
     Adapter,
     Block,
     Message,
-    as_dict,
     had_text,
     numbered,
     replaced,
-    role_is,
 )
 
 __all__ = ["ADAPTER", "chat"]
 
 
+# The two readers run on every message of a history: ``role_is`` inlined.
 def _chat_calls(msg: Any) -> list[tuple[Block, Any, str | None]]:
-    if not role_is(msg, "assistant") or not isinstance(msg.get("tool_calls"), list):
+    if not isinstance(msg, dict) or msg.get("role") != "assistant":
         return []
-    return [
-        (k, tc.get("id"), as_dict(tc.get("function")).get("name"))
-        for k, tc in enumerate(msg["tool_calls"])
-        if isinstance(tc, dict)
-    ]
+    calls = msg.get("tool_calls")
+    if not isinstance(calls, list):
+        return []
+    out: list[tuple[Block, Any, str | None]] = []
+    for k, tc in enumerate(calls):
+        if isinstance(tc, dict):
+            function = tc.get("function")
+            out.append((k, tc.get("id"), function.get("name") if isinstance(function, dict) else None))
+    return out
 
 
 def _chat_results(msg: Any) -> list[tuple[Block, Any, str | None]]:
-    return [(None, msg.get("tool_call_id"), msg.get("name"))] if role_is(msg, "tool") else []
+    if not isinstance(msg, dict) or msg.get("role") != "tool":
+        return []
+    return [(None, msg.get("tool_call_id"), msg.get("name"))]
 
 
 def _chat_with_calls(msg: Message, edit: dict[Block, Any]) -> Message | None:

@@ -8,7 +8,14 @@ id probe), ``generate`` (Hypothesis), ``space`` (explore) and ``shapes`` (shape 
 
 from typing import Final
 
-from toolwire.machines import FunctionCallItem, FunctionCallPairing, OutputItem, ResponseBody, ResponseStream
+from toolwire.machines import (
+    ChatConversation,
+    FunctionCallItem,
+    FunctionCallPairing,
+    OutputItem,
+    ResponseBody,
+    ResponseStream,
+)
 from toolwire.properties._protocol import Family, Protocol, Quirk, load
 from toolwire.protocols.openai_responses import calls
 from toolwire.protocols.openai_responses.body import ResponseMonitor
@@ -48,6 +55,8 @@ FAMILY: Final = Family(
             follows=(STREAM, OPEN_STREAM, RESPONSE),
             probe=calls.probe,
             results=calls.results,
+            intact=calls.intact,
+            space=load(f"{__name__}.space", "ResponsesInputSpace"),
             recognises=calls.recognises,
             sites=calls.INPUT_SITES,
             breaks={"drop-id": "RS-2", "duplicate": "RS-5", "truncate": "RS-4"},
@@ -96,7 +105,15 @@ FAMILY: Final = Family(
         ),
     ),
     rules=RULES,
-    machines=(ResponseStream, FunctionCallItem, OutputItem, FunctionCallPairing, ResponseBody),
+    # ChatConversation too: explore steps a request's input turns with it (space.ResponsesInputSpace).
+    machines=(
+        ResponseStream,
+        FunctionCallItem,
+        OutputItem,
+        FunctionCallPairing,
+        ResponseBody,
+        ChatConversation,
+    ),
     quirks=(
         Quirk(
             "no-item-ids",

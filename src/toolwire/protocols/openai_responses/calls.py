@@ -7,13 +7,14 @@ from collections.abc import Iterable
 from typing import Any, Final
 
 from toolwire.properties._protocol import Result
-from toolwire.properties._sites import Sites, dig, first, key
+from toolwire.properties._sites import Sites, dig, first, intact_ids, key
 
 __all__ = [
     "ID_SHAPES",
     "INPUT_SITES",
     "RESPONSE_SITES",
     "STREAM_SITES",
+    "intact",
     "probe",
     "recognises",
     "recognises_response",
@@ -91,3 +92,18 @@ def recognises_response(body: Any) -> bool:
     return isinstance(body, dict) and (
         body.get("object") == "response" or (isinstance(body.get("output"), list) and "status" in body)
     )
+
+
+def _typed_call_id(kind: str) -> Any:
+    return lambda item: [item.get("call_id")] if isinstance(item, dict) and item.get("type") == kind else []
+
+
+_FUNCTION_CALLS: Final = _typed_call_id("function_call")
+_FUNCTION_OUTPUTS: Final = _typed_call_id("function_call_output")
+
+
+def intact(trace: list[Any]) -> set[str]:
+    """Ids of the function_call/function_call_output pairs a damaged ``input`` still holds
+    intact: each called once and answered once, in the run of outputs right after the run of
+    function_call items that made it."""
+    return intact_ids(trace, _FUNCTION_CALLS, _FUNCTION_OUTPUTS, one_message=False, runs=True)

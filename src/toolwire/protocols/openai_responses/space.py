@@ -1,17 +1,19 @@
-"""Explored OpenAI Responses streams: ``response.created`` .. ``function_call`` items .. ``completed``."""
+"""Explored OpenAI Responses traffic: streams (``response.created`` .. ``function_call`` items ..
+``completed``), response bodies, and a request's ``input`` items."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-from toolwire.machines import FunctionCallItem, ResponseStream, compile_machine
+from toolwire.machines import ChatConversation, FunctionCallItem, ResponseStream, compile_machine
 from toolwire.properties._spaces._bodies import BodySpace
+from toolwire.properties._spaces._conversations import ConversationSpace, TurnCall
 from toolwire.properties._spaces._lanes import Lanes, LaneSpace, Slot, taken
-from toolwire.properties._spaces._space import Move, Wire
+from toolwire.properties._spaces._space import Move, Step, Wire
 from toolwire.protocols.openai_responses.generate import BODY, call_id, envelope
 
-__all__ = ["OpenResponsesSpace", "ResponsesResponseSpace", "ResponsesSpace"]
+__all__ = ["OpenResponsesSpace", "ResponsesInputSpace", "ResponsesResponseSpace", "ResponsesSpace"]
 
 
 class ResponsesSpace(LaneSpace):
@@ -84,3 +86,38 @@ class ResponsesResponseSpace(BodySpace):
     quirks = frozenset()
     neutral = True
     generator = BODY
+
+
+class ResponsesInputSpace(ConversationSpace):
+    """A request's ``input`` items: a ``function_call`` item a call, then a ``function_call_output``
+    item each, in any order.
+
+    Responses pairs by ``call_id`` alone (:class:`FunctionCallPairing`, a machine per id): the
+    turns are Chat's (:class:`ChatConversation` steps them, one output an item as one tool message
+    a result), the shape every client writes.
+    """
+
+    protocol = "openai-responses"
+    table = compile_machine(ChatConversation)
+    user = "other"
+    text = "other"
+    call = "calls"
+
+    def results(self, state: Any) -> Iterator[Step]:
+        return self.each_result(state, "answer", "last_answer")
+
+    def user_message(self, text: str) -> dict[str, Any]:
+        return {"role": "user", "content": text}
+
+    def text_message(self, text: str) -> dict[str, Any]:
+        return {"role": "assistant", "content": text}
+
+    def call_messages(self, calls: list[TurnCall]) -> list[dict[str, Any]]:
+        return [
+            {"type": "function_call", "call_id": call_id(c), "name": c.name, "arguments": c.arguments}
+            for c in calls
+        ]
+
+    def result_message(self, calls: list[TurnCall]) -> dict[str, Any]:
+        (call,) = calls
+        return {"type": "function_call_output", "call_id": call_id(call), "output": call.result}
