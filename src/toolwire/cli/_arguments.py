@@ -323,6 +323,32 @@ def parser() -> argparse.ArgumentParser:
         help="fail on warnings too: a rule warning seen makes the exit 1, as an error does (the summary "
         "says it fails under --strict)",
     )
+    repairing = proxy.add_argument_group("repairing requests on their way upstream (opt-in)")
+    repairing.add_argument(
+        "--repair",
+        action="store_true",
+        help="repair each request's tool-call history before it is forwarded, as toolwire repair does "
+        "(a request it leaves alone, or cannot repair, is forwarded as sent); each change is printed and "
+        "reported, and --record keeps the request as sent and as forwarded",
+    )
+    repairing.add_argument(
+        "--for",
+        dest="provider",
+        metavar="PROVIDER",
+        help="with --repair: the stricter provider behind the upstream, for requests of its wire "
+        "(openai, azure, deepseek, moonshot, mistral, groq, openrouter, ...)",
+    )
+    repairing.add_argument(
+        "--orphan-results",
+        choices=("text", "drop"),
+        help="with --repair: a result whose call is gone is kept as a text note (default: text) or dropped",
+    )
+    repairing.add_argument(
+        "--unanswered-calls",
+        choices=("error-result", "drop"),
+        help="with --repair: a call no result answers gets an error result (default: error-result) or is "
+        "dropped",
+    )
     proxy.add_argument(
         "--mitmproxy-addon-path",
         action="store_true",
@@ -375,7 +401,8 @@ _EXAMPLES = {
     "analyse": "toolwire analyse --format json",
     "shapes": "toolwire shapes recording.sse -p {stream}",
     "protocols": "toolwire protocols --format json",
-    "proxy": "toolwire proxy --upstream https://api.openai.com --report findings.jsonl --record run.har",
+    "proxy": "toolwire proxy --upstream https://api.openai.com --report findings.jsonl --record run.har\n"
+    "  toolwire proxy --upstream https://api.deepseek.com --repair --for deepseek --record run.har",
     "repair": "toolwire repair history.json -p {request} --out repaired.json\n"
     "  toolwire repair history.json --for deepseek --format json",
 }
