@@ -294,7 +294,9 @@ def parser() -> argparse.ArgumentParser:
     protocols.add_argument("--format", choices=("text", "json"), default="text")
 
     proxy = verbs.add_parser(
-        "proxy", help="forward traffic to a provider or gateway unchanged, checking it live"
+        "proxy",
+        help="forward traffic to a provider or gateway unchanged (or, with --repair, its requests "
+        "repaired), checking it live",
     )
     proxy.add_argument(
         "--upstream", metavar="URL", help="where requests go: a provider's or a gateway's base URL"
