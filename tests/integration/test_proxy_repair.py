@@ -9,6 +9,7 @@ OpenAI's own 400, and anything else with a 200 completion.  Each test stops both
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import os
 import signal
@@ -68,6 +69,8 @@ class Upstream:
         raw = await request.body()
         self.bodies.append(raw)
         self.lengths.append(request.headers.get("content-length"))
+        if request.headers.get("content-encoding") == "gzip":
+            raw = gzip.decompress(raw)
         messages = orjson.loads(raw)["messages"]
         for i, message in enumerate(messages):
             if message.get("role") == "tool" and not any(
@@ -170,6 +173,41 @@ def test_a_clean_request_is_forwarded_byte_identical_under_repair(chunked: bool)
     assert hashlib.sha256(upstream.bodies[0]).hexdigest() == hashlib.sha256(CLEAN).hexdigest()
     assert upstream.lengths[0] == (None if chunked else str(len(CLEAN)))
     assert told == []
+
+
+@pytest.mark.slow
+def test_a_body_past_the_bound_is_forwarded_byte_identical_and_told_not_repaired(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from toolwire.engines.proxy import _pipe
+
+    monkeypatch.setattr(_pipe, "MAX_BODY", 1 << 16)
+    body = orjson.dumps(ORPHANED | {"user": "x" * (1 << 17)})
+    with proxied(repair=True) as (upstream, url, told):
+        response = httpx.post(
+            url + "/v1/chat/completions",
+            content=iter([body[:1000], body[1000:]]),  # chunked: the rest follows what was held
+            headers={"content-type": "application/json"},
+        )
+    assert response.status_code == 400
+    assert upstream.bodies == [body]
+    said = [t.problem.message for t in told if t.problem and t.problem.message.startswith("not repaired")]
+    assert said == ["not repaired: it is over 65536 bytes; forwarded as sent"]
+
+
+@pytest.mark.slow
+def test_a_gzip_body_is_repaired_and_forwarded_gzip_again() -> None:
+    with proxied(repair=True) as (upstream, url, told):
+        response = httpx.post(
+            url + "/v1/chat/completions",
+            content=gzip.compress(orjson.dumps(ORPHANED)),
+            headers={"content-type": "application/json", "content-encoding": "gzip"},
+        )
+    assert response.status_code == 200
+    forwarded = orjson.loads(gzip.decompress(upstream.bodies[0]))
+    assert [m["role"] for m in forwarded["messages"]] == ["user", "user", "user"]
+    assert upstream.lengths[0] == str(len(upstream.bodies[0]))
+    assert [t.change.rule for t in told if t.change is not None] == ["CC-3"]
 
 
 @pytest.mark.slow

@@ -3,6 +3,8 @@ change is told (text, JSON), counted and recorded (HAR, cassette), and what the 
 
 from __future__ import annotations
 
+import gzip
+import zlib
 from pathlib import Path
 
 import orjson
@@ -30,6 +32,15 @@ def test_a_broken_history_is_repaired_and_re_serialised_in_its_own_layout() -> N
     assert orjson.loads(done.body)["messages"][1]["role"] == "user"
 
 
+@pytest.mark.parametrize("encoding", ["gzip", "deflate"])
+def test_a_gzip_or_deflate_body_is_repaired_and_encoded_so_again(encoding: str) -> None:
+    packed = gzip.compress(BODY) if encoding == "gzip" else zlib.compress(BODY)
+    done = RequestRepair()(CHAT, packed, [("Content-Encoding", encoding)])
+    assert done.body is not None and [c.rule for c in done.changes] == ["CC-3"]
+    unpacked = gzip.decompress(done.body) if encoding == "gzip" else zlib.decompress(done.body)
+    assert orjson.loads(unpacked)["messages"][1]["role"] == "user"
+
+
 @pytest.mark.parametrize(
     ("url", "body"),
     [
@@ -51,14 +62,14 @@ def test_a_request_with_nothing_to_repair_is_forwarded_as_sent_unsaid(url: str, 
     [
         ([("Authorization", "AWS4-HMAC-SHA256 Credential=x")], "signed (AWS SigV4)"),
         ([("X-Amz-Content-Sha256", "UNSIGNED-PAYLOAD")], "signed (AWS SigV4)"),
-        ([("Content-Encoding", "gzip")], "gzip-encoded"),
+        ([("Content-Encoding", "br")], "br-encoded"),
     ],
 )
 def test_a_body_the_repair_must_not_change_is_forwarded_as_sent_and_said(
     headers: list[tuple[str, str]], said: str
 ) -> None:
     done = RequestRepair()(CHAT, BODY, headers)
-    assert done.body is None and done.protocol == "openai-chat"
+    assert done.body is None and done.changes == ()
     assert done.problem is not None and said in done.problem
 
 
@@ -167,3 +178,25 @@ def test_a_record_keeps_the_request_as_sent_and_as_forwarded(tmp_path: Path) -> 
     assert interaction["request"]["body"].encode() == BODY
     assert interaction["forwarded"]["body"].encode() == done.body
     assert "_forwarded" not in har_entry(Recording("POST", CHAT, [], BODY, 200, [], b""))["request"]
+
+
+@pytest.mark.parametrize(
+    ("raised", "said"),
+    [
+        (UsageError("the input cannot be repaired as openai-chat: a message is not an object"), "cannot be"),
+        (RuntimeError("a bug"), "toolwire could not repair it: RuntimeError('a bug')"),
+    ],
+    ids=["usage-error", "bug"],
+)
+def test_a_repair_that_raises_forwards_the_request_as_sent_and_says_why(
+    monkeypatch: pytest.MonkeyPatch, raised: Exception, said: str
+) -> None:
+    import toolwire.engines.repair
+
+    def failing(*_: object, **__: object) -> None:
+        raise raised
+
+    monkeypatch.setattr(toolwire.engines.repair, "repair", failing)
+    done = RequestRepair()(CHAT, BODY, [])
+    assert (done.protocol, done.body, done.changes) == ("openai-chat", None, ())
+    assert done.problem is not None and said in done.problem

@@ -3,16 +3,18 @@
 The forwarder reads a request whole, tells its protocol as the checks do (its endpoint and its
 body, ``-p`` choosing where several could be), and when that is one the repairer reads
 (:data:`~toolwire.engines.repair.REPAIRABLE`) runs :func:`~toolwire.engines.repair.repair` on it.
-A body the repairer changed goes upstream re-serialised (its layout kept: compact stays compact);
-one it leaves alone goes byte for byte, as does one it cannot repair (a :class:`Repaired` with a
-``problem`` says why).  The checks judge the request as the client sent it: a broken history is
-still a finding; the repair's changes are told beside it.
+A body the repairer changed goes upstream re-serialised (its layout kept: compact stays compact;
+a gzip or deflate one encoded so again); one it leaves alone goes byte for byte, as does one it
+cannot repair (a :class:`Repaired` with a ``problem`` says why).  The checks judge the request as
+the client sent it: a broken history is still a finding; the repair's changes are told beside it.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 import time
+import zlib
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, get_args
@@ -21,6 +23,7 @@ from toolwire.engines._core._detect import detect, endpoint_of
 from toolwire.engines._core._events import LiveFinding
 from toolwire.engines._core._results import Problem
 from toolwire.engines.checking import choose
+from toolwire.engines.proxy import _pipe
 from toolwire.errors import UsageError
 from toolwire.protocols import get_protocol
 
@@ -29,6 +32,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Repaired", "RequestRepair", "hold", "told", "unheld", "with_length"]
 
+#: The request body encodings the repair reads (and writes back so).
+_ENCODINGS: Final = ("identity", "gzip", "deflate")
 #: Request headers that sign the body: a changed body would fail its signature (AWS SigV4).
 _SIGNED: Final = ("x-amz-content-sha256",)
 
@@ -88,10 +93,17 @@ class RequestRepair:
         """Repair the request ``body`` sent to ``url``; never raises (a failure is a ``problem``)."""
         from toolwire.engines.repair import PROVIDERS, REPAIRABLE, repair, write_body
 
+        named = {k.lower(): v for k, v in headers}
+        encoding = named.get("content-encoding", "").strip().lower() or "identity"
+        if encoding not in _ENCODINGS:
+            return Repaired(problem=f"its body is {encoding}-encoded")
         try:
-            value = json.loads(body)
-        except (ValueError, UnicodeDecodeError):
+            plain = _decoded(body, encoding)
+            value = json.loads(plain) if plain is not None else None
+        except (ValueError, UnicodeDecodeError, zlib.error):
             return Repaired()  # no JSON body: nothing the repairer reads (the checks say so)
+        if plain is None:
+            return Repaired(problem=f"it decompresses to over {_pipe.MAX_BODY} bytes")
         if not isinstance(value, dict):
             return Repaired()
         detection = detect([(None, value, None)], endpoint_of(url), "request", True)
@@ -100,11 +112,8 @@ class RequestRepair:
             return Repaired()
         if not isinstance(value.get(get_protocol(protocol).container or "messages"), list):
             return Repaired(protocol)  # no history in it (a Responses ``input`` that is a string)
-        named = {k.lower(): v for k, v in headers}
         if any(h in named for h in _SIGNED) or named.get("authorization", "").startswith("AWS4-"):
             return Repaired(protocol, problem="its body is signed (AWS SigV4): a changed body would fail")
-        if named.get("content-encoding", "identity").strip().lower() != "identity":
-            return Repaired(protocol, problem=f"its body is {named['content-encoding']}-encoded")
         provider = self.provider
         if provider is not None and protocol not in PROVIDERS[provider].wire:
             provider = None  # another wire: its own protocol's rules
@@ -125,7 +134,21 @@ class RequestRepair:
             return Repaired(protocol, problem=broken)
         if not done.changed:
             return Repaired(protocol)
-        return Repaired(protocol, write_body(done.history, body), done.changes)
+        return Repaired(protocol, _encoded(write_body(done.history, plain), encoding), done.changes)
+
+
+def _decoded(body: bytes, encoding: str) -> bytes | None:
+    """``body`` decoded (a gzip or deflate one), or None when that is over :data:`._pipe.MAX_BODY`."""
+    if encoding == "identity":
+        return body
+    out = zlib.decompressobj(zlib.MAX_WBITS | 32).decompress(body, _pipe.MAX_BODY + 1)
+    return None if len(out) > _pipe.MAX_BODY else out
+
+
+def _encoded(body: bytes, encoding: str) -> bytes:
+    if encoding == "gzip":
+        return gzip.compress(body)
+    return zlib.compress(body) if encoding == "deflate" else body
 
 
 def told(
