@@ -270,8 +270,10 @@ class Proxy:
         # A body framed by the client goes on framed so (its Content-Length, or chunked); none, none.
         framed = any(k.lower() in (b"content-length", b"transfer-encoding") for k, _ in scope["headers"])
         sent = headers if framed else [(k, v) for k, v in headers if k.lower() != b"content-length"]
-        content: AsyncIterator[bytes] | bytes = streamed() if framed else b""
-        if self._repair is not None and framed:
+        content: AsyncIterator[bytes] | bytes = b""
+        if framed and self._repair is None:
+            content = streamed()
+        elif framed:
             # Read whole (within the bound) before it goes: the repair needs the whole history.
             kept.started = True
             chunks = request.stream()
