@@ -294,7 +294,9 @@ def parser() -> argparse.ArgumentParser:
     protocols.add_argument("--format", choices=("text", "json"), default="text")
 
     proxy = verbs.add_parser(
-        "proxy", help="forward traffic to a provider or gateway unchanged, checking it live"
+        "proxy",
+        help="forward traffic to a provider or gateway unchanged (or, with --repair, its requests "
+        "repaired), checking it live",
     )
     proxy.add_argument(
         "--upstream", metavar="URL", help="where requests go: a provider's or a gateway's base URL"
@@ -322,6 +324,32 @@ def parser() -> argparse.ArgumentParser:
         action="store_true",
         help="fail on warnings too: a rule warning seen makes the exit 1, as an error does (the summary "
         "says it fails under --strict)",
+    )
+    repairing = proxy.add_argument_group("repairing requests on their way upstream (opt-in)")
+    repairing.add_argument(
+        "--repair",
+        action="store_true",
+        help="repair each request's tool-call history before it is forwarded, as toolwire repair does "
+        "(a request it leaves alone, or cannot repair, is forwarded as sent); each change is printed and "
+        "reported, and --record keeps the request as sent and as forwarded",
+    )
+    repairing.add_argument(
+        "--for",
+        dest="provider",
+        metavar="PROVIDER",
+        help="with --repair: the stricter provider behind the upstream, for requests of its wire "
+        "(openai, azure, deepseek, moonshot, mistral, groq, openrouter, ...)",
+    )
+    repairing.add_argument(
+        "--orphan-results",
+        choices=("text", "drop"),
+        help="with --repair: a result whose call is gone is kept as a text note (default: text) or dropped",
+    )
+    repairing.add_argument(
+        "--unanswered-calls",
+        choices=("error-result", "drop"),
+        help="with --repair: a call no result answers gets an error result (default: error-result) or is "
+        "dropped",
     )
     proxy.add_argument(
         "--mitmproxy-addon-path",
@@ -375,7 +403,8 @@ _EXAMPLES = {
     "analyse": "toolwire analyse --format json",
     "shapes": "toolwire shapes recording.sse -p {stream}",
     "protocols": "toolwire protocols --format json",
-    "proxy": "toolwire proxy --upstream https://api.openai.com --report findings.jsonl --record run.har",
+    "proxy": "toolwire proxy --upstream https://api.openai.com --report findings.jsonl --record run.har\n"
+    "  toolwire proxy --upstream https://api.deepseek.com --repair --for deepseek --record run.har",
     "repair": "toolwire repair history.json -p {request} --out repaired.json\n"
     "  toolwire repair history.json --for deepseek --format json",
 }

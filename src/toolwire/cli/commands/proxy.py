@@ -26,9 +26,23 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
 
     from toolwire.cli.handlers._proxy import ProxyOutputs
-    from toolwire.engines.proxy import Proxy, is_loopback, parse_listen, serve
+    from toolwire.engines.proxy import Proxy, RequestRepair, is_loopback, parse_listen, serve
 
     host, port = parse_listen(args.listen)
+    options = {"--for": args.provider, "--orphan-results": args.orphan_results}
+    named = [
+        flag for flag, value in {**options, "--unanswered-calls": args.unanswered_calls}.items() if value
+    ]
+    if named and not args.repair:
+        raise UsageError(f"{', '.join(named)} take effect with --repair only: add --repair, or drop them")
+    repair = None
+    if args.repair:
+        repair = RequestRepair(
+            args.provider,
+            orphan_results=args.orphan_results or "text",
+            unanswered_calls=args.unanswered_calls or "error-result",
+            protocols=tuple(args.protocol),
+        )
     outputs = ProxyOutputs(args.format)
     if args.report is not None:
         try:
@@ -45,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
         record=args.record is not None,
         isolate=True,
         strict=args.strict,
+        repair=repair or False,
     )
 
     def started(address: str) -> None:

@@ -17,7 +17,7 @@ import orjson
 
 from toolwire.cli.handlers._record import Recorder
 from toolwire.engines._core._events import EngineEvent, ExchangeChecked, LiveFinding
-from toolwire.engines._core._redact import redact_text, redact_url
+from toolwire.engines._core._redact import redact_bytes, redact_text, redact_url
 from toolwire.engines.proxy import ProxyTotals, unreadable
 
 __all__ = ["JsonLines", "ProxyOutputs", "render_summary", "render_told", "told_json"]
@@ -49,14 +49,40 @@ def told_json(told: LiveFinding) -> dict[str, Any]:
             path=finding["path"],
             across_exchanges=told.across,
         )
-    elif told.problem is not None:
+    elif told.change is not None:
+        change = told.change.to_json()
         out.update(
-            kind="unreadable" if unreadable(told.problem.message, told.problem.severity) else "note",
+            kind="repair",
+            rule=change["rule"],
+            path=change["path"],
+            action=change["action"],
+            before=_redacted(change["before"]),
+            after=_redacted(change["after"]),
+            reason=redact_text(change["reason"]),
+        )
+    elif told.problem is not None:
+        kind = "unreadable" if unreadable(told.problem.message, told.problem.severity) else "note"
+        out.update(
+            kind="not-repaired" if told.problem.message.startswith(_NOT_REPAIRED) else kind,
             severity=told.problem.severity,
             message=redact_text(told.problem.message),
             line=told.problem.line,
         )
     return out
+
+
+#: How a problem of ``--repair`` starts (the request was forwarded as sent: ``proxy._repairing.told``).
+_NOT_REPAIRED = "not repaired:"
+
+
+def _redacted(value: Any) -> Any:
+    """A JSON value with key-looking parts of its strings redacted."""
+    return value if value is None else orjson.loads(redact_bytes(orjson.dumps(value)))
+
+
+def _short(value: Any) -> str:
+    text = value if isinstance(value, str) else orjson.dumps(value).decode()
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def render_told(told: LiveFinding, fmt: str) -> str:
@@ -70,6 +96,10 @@ def render_told(told: LiveFinding, fmt: str) -> str:
         place = f" {data['path']}" if data["path"] else place
         ids = f" [{', '.join(data['ids'])}]" if data["ids"] else ""
         return f"{where}{place}: {data['rule']} {data['severity']}: {data['message']}{ids}"
+    if told.change is not None:
+        before, after = data["before"], data["after"]
+        shown = "" if before is None and after is None else f" ({_short(before)} -> {_short(after)})"
+        return f"{where} {data['path']}: {data['rule']} repaired, {data['action']}: {data['reason']}{shown}"
     return f"{where}: {data['kind']} ({data['severity']}): {data['message']}"
 
 
@@ -86,7 +116,9 @@ def render_summary(totals: ProxyTotals, fmt: str) -> str:
     return (
         f"toolwire proxy: {data['exchanges']} exchanges, {data['findings']} findings"
         + (f" ({rules})" if rules else "")
-        + f", {data['unreadable']} unreadable parts: {verdict}"
+        + f", {data['unreadable']} unreadable parts"
+        + (f", {data['repaired']} repaired ({data['changes']} changes)" if totals.repair else "")
+        + f": {verdict}"
     )
 
 
@@ -141,7 +173,7 @@ class ProxyOutputs:
         if isinstance(event, LiveFinding):
             if self.report is not None:
                 self.report.write(event)
-            if event.finding is not None or event.problem is not None:
+            if event.finding is not None or event.problem is not None or event.change is not None:
                 self.say(render_told(event, self.fmt))
         elif isinstance(event, ExchangeChecked) and event.recording is not None and self.recorder is not None:
             self.recorder.add(event.recording)

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from toolwire.engines.fuzzing import Counterexample, FuzzRun
     from toolwire.engines.proxy import Recording
     from toolwire.properties import Finding
+    from toolwire.properties._change import Change
 
 __all__ = [
     "Engine",
@@ -119,8 +120,9 @@ class Handler(Protocol):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LiveFinding(EngineEvent):
-    """What the live proxy tells as it checks an exchange: a finding the moment it is made, or a
-    part that could not be judged (``problem``)."""
+    """What the live proxy tells as it checks an exchange: a finding the moment it is made, a
+    part that could not be judged (``problem``), or (``--repair``) a ``change`` made to the
+    request on its way upstream."""
 
     exchange: int
     #: When it was told (seconds since the epoch).
@@ -131,6 +133,8 @@ class LiveFinding(EngineEvent):
     protocol: str
     finding: Finding | None = None
     problem: Problem | None = None
+    #: A change ``--repair`` made to the request before it was forwarded.
+    change: Change | None = None
     #: True for a cross-exchange finding (no single recorded exchange shows it).
     across: bool = False
 

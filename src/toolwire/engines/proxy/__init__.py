@@ -1,6 +1,7 @@
 """``toolwire proxy``: a live proxy that forwards every byte unchanged and checks a copy of each
 exchange, in a process of its own; it reports as events (``LiveFinding``, ``ExchangeChecked``),
-which the CLI's handlers print, write to the report and record.
+which the CLI's handlers print, write to the report and record.  With ``repair`` (``--repair``,
+:class:`RequestRepair`) each request's history is repaired on its way upstream.
 """
 
 from typing import TYPE_CHECKING
@@ -21,6 +22,8 @@ __all__ = [
     "ProxyTotals",
     "Recording",
     "RemoteChecker",
+    "Repaired",
+    "RequestRepair",
     "cassette_item",
     "har_entry",
     "har_of",
@@ -36,6 +39,7 @@ if TYPE_CHECKING:
     from toolwire.engines.proxy._isolation import MAX_QUEUED, Isolated, RemoteChecker
     from toolwire.engines.proxy._pipe import MAX_BEHIND, MAX_BODY, Pipe
     from toolwire.engines.proxy._record import Recording, cassette_item, har_entry, har_of, record_of
+    from toolwire.engines.proxy._repairing import Repaired, RequestRepair
     from toolwire.engines.proxy._server import Proxy, is_loopback, parse_listen, serve
     from toolwire.engines.proxy._totals import ProxyTotals, unreadable
     from toolwire.engines.proxy._upstream import AiohttpTransport
@@ -48,6 +52,7 @@ _LAZY = {
     **dict.fromkeys(
         ("Recording", "cassette_item", "har_entry", "har_of", "record_of"), "toolwire.engines.proxy._record"
     ),
+    **dict.fromkeys(("Repaired", "RequestRepair"), "toolwire.engines.proxy._repairing"),
     **dict.fromkeys(("Proxy", "is_loopback", "parse_listen", "serve"), "toolwire.engines.proxy._server"),
     **dict.fromkeys(("ProxyTotals", "unreadable"), "toolwire.engines.proxy._totals"),
     **dict.fromkeys(("AiohttpTransport",), "toolwire.engines.proxy._upstream"),

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import base64
 from datetime import UTC, datetime
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
 from toolwire.engines._core._redact import redact_bytes, redact_headers, redact_url
 from toolwire.engines.proxy._checker import ExchangeChecker
+
+if TYPE_CHECKING:
+    from toolwire.properties._change import Change
 
 __all__ = ["Recording", "cassette_item", "har_entry", "har_of", "record_of"]
 
@@ -25,7 +28,14 @@ _STALE: Final = frozenset({"content-length", "content-encoding"})
 
 
 class Recording:
-    """One exchange as recorded: redacted, bodies decoded."""
+    """One exchange as recorded: redacted, bodies decoded.
+
+    ``request`` is the body as the client sent it; when ``--repair`` changed it, ``forwarded`` is
+    the body that went upstream and ``changes`` the changes made (as JSON), else None and empty.
+    """
+
+    forwarded: bytes | None = None
+    changes: tuple[dict[str, Any], ...] = ()
 
     def __init__(
         self,
@@ -44,6 +54,11 @@ class Recording:
         self.status = status or 0
         self.response_headers = [h for h in redact_headers(response_headers) if h[0].lower() not in _STALE]
         self.response = _text_redacted(response)
+
+    def repaired(self, body: bytes, changes: tuple[Change, ...]) -> None:
+        """The request went upstream as ``body`` after ``changes`` (redacted as the rest is)."""
+        self.forwarded = _text_redacted(body)
+        self.changes = tuple(orjson.loads(redact_bytes(orjson.dumps([c.to_json() for c in changes]))))
 
     def content_type(self, side: str) -> str:
         headers = self.request_headers if side == "request" else self.response_headers
@@ -149,6 +164,16 @@ def har_entry(recording: Recording) -> dict[str, Any]:
             "mimeType": recording.content_type("request"),
             "text": recording.request.decode("utf-8", "replace"),
         }
+    if recording.forwarded is not None:
+        # HAR 1.2 lets a tool add fields whose names start with an underscore; readers skip them.
+        request["_forwarded"] = {
+            "bodySize": len(recording.forwarded),
+            "postData": {
+                "mimeType": recording.content_type("request"),
+                "text": recording.forwarded.decode("utf-8", "replace"),
+            },
+            "changes": list(recording.changes),
+        }
     return {
         "startedDateTime": started,
         "time": 0,
@@ -187,7 +212,7 @@ def cassette_item(recording: Recording) -> bytes:
         except UnicodeDecodeError:
             return raw  # YAML !!binary, as vcrpy writes bytes
 
-    interaction = {
+    interaction: dict[str, Any] = {
         "request": {
             "body": body(recording.request),
             "headers": headers(recording.request_headers),
@@ -200,5 +225,8 @@ def cassette_item(recording: Recording) -> bytes:
             "status": {"code": recording.status, "message": ""},
         },
     }
+    if recording.forwarded is not None:
+        # Beside ``request`` and ``response``: vcrpy reads those two and skips other keys.
+        interaction["forwarded"] = {"body": body(recording.forwarded), "changes": list(recording.changes)}
     text: str = yaml.safe_dump([interaction], sort_keys=True, allow_unicode=True, width=1 << 20)
     return text.encode("utf-8")

@@ -38,6 +38,7 @@ from toolwire.engines.proxy import _pipe
 from toolwire.engines.proxy._checker import Checked, ExchangeChecker, LiveConversations
 from toolwire.engines.proxy._isolation import Isolated, RemoteChecker
 from toolwire.engines.proxy._record import Recording, record_of
+from toolwire.engines.proxy._repairing import Repaired, RequestRepair, hold, told, unheld, with_length
 from toolwire.engines.proxy._totals import ProxyTotals
 from toolwire.errors import UsageError
 from toolwire.protocols import get_protocol
@@ -80,6 +81,9 @@ class Proxy:
     (one waits for those before it), with its record (redacted) when ``record``; ``done`` gets each
     exchange with its checker (not when ``isolate``d).  ``isolate``: check in a process of its own.
     ``strict`` (``--strict``): a warning fails the run (:attr:`tally`'s exit code) as an error does.
+    ``repair`` (``--repair``): each request's history is repaired on its way upstream
+    (:class:`~._repairing.RequestRepair`; True: its defaults); each change is told as an event, and
+    a record keeps the request as the client sent it and as it was forwarded.
     """
 
     def __init__(
@@ -93,6 +97,7 @@ class Proxy:
         verify: bool = True,
         isolate: bool = False,
         strict: bool = False,
+        repair: bool | RequestRepair = False,
     ) -> None:
         parts = urlsplit(upstream)
         if parts.scheme not in ("http", "https") or not parts.netloc:
@@ -103,7 +108,12 @@ class Proxy:
             get_protocol(name)
         self.upstream = upstream.rstrip("/")
         self.protocols = protocols
-        self.tally = ProxyTotals(strict=strict)
+        if repair is True:
+            repair = RequestRepair(protocols=protocols)
+        self._repair = repair or None
+        #: Per exchange repaired (when a record is kept): the body forwarded and the changes made.
+        self._forwarded: dict[int, Repaired] = {}
+        self.tally = ProxyTotals(strict=strict, repair=self._repair is not None)
         self.ledger = LiveConversations()
         self._handlers = tuple(handlers)
         self._done = done
@@ -200,6 +210,9 @@ class Proxy:
                 self._done(checked, checker)
             recording = record_of(checker) if self._record else None
         kept = recording if self._record and isinstance(recording, Recording) else None
+        repaired = self._forwarded.pop(checked.exchange, None)
+        if kept is not None and repaired is not None and repaired.body is not None:
+            kept.repaired(repaired.body, repaired.changes)
         self._emit(ExchangeChecked(engine="proxy", exchange=checked.exchange, recording=kept))
 
     async def _forward(self, request: Request) -> Response:
@@ -256,13 +269,29 @@ class Proxy:
 
         # A body framed by the client goes on framed so (its Content-Length, or chunked); none, none.
         framed = any(k.lower() in (b"content-length", b"transfer-encoding") for k, _ in scope["headers"])
+        sent = headers if framed else [(k, v) for k, v in headers if k.lower() != b"content-length"]
+        content: AsyncIterator[bytes] | bytes = b""
+        if framed and self._repair is None:
+            content = streamed()
+        elif framed:
+            # Read whole (within the bound) before it goes: the repair needs the whole history.
+            kept.started = True
+            chunks = request.stream()
+            try:
+                held, whole = await hold(chunks, kept.add, _pipe.MAX_BODY)
+            except ClientDisconnect:
+                return Response(status_code=499)
+            if whole:
+                content, sent = await self._repaired(request.method, url, headers, held, opened())
+            else:
+
+                def over() -> None:
+                    why = f"it is over {_size(_pipe.MAX_BODY)}"
+                    self._told(told(opened().number, request.method, url, "", why=why))
+
+                content = unheld(held, chunks, kept.add, over)
         client = self.client()
-        upstream_request = client.build_request(
-            request.method,
-            url,
-            headers=headers if framed else [(k, v) for k, v in headers if k.lower() != b"content-length"],
-            content=streamed() if framed else b"",
-        )
+        upstream_request = client.build_request(request.method, url, headers=sent, content=content)
         if not framed:
             opened()
         try:
@@ -285,6 +314,30 @@ class Proxy:
                 media_type="text/plain",
             )
         return _Streamed(upstream, checker or opened())
+
+    async def _repaired(
+        self,
+        method: str,
+        url: str,
+        headers: list[tuple[bytes, bytes]],
+        held: list[bytes],
+        checker: ExchangeChecker | RemoteChecker,
+    ) -> tuple[AsyncIterator[bytes] | bytes, list[tuple[bytes, bytes]]]:
+        """The body to forward and its headers: repaired, or (unchanged) the chunks as they came."""
+        assert self._repair is not None
+        named = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in headers]
+        done = await anyio.to_thread.run_sync(self._repair, url, b"".join(held), named)
+        for change in done.changes:
+            self._told(told(checker.number, method, url, done.protocol, change=change))
+        if done.problem is not None:
+            self._told(told(checker.number, method, url, done.protocol, why=done.problem))
+        if done.body is None:
+            return unheld(held), headers
+        with self.tally.lock:
+            self.tally.repaired += 1
+        if self._record:
+            self._forwarded[checker.number] = done
+        return done.body, with_length(headers, done.body)
 
 
 class _Kept:

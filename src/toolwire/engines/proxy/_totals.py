@@ -16,7 +16,8 @@ __all__ = ["ProxyTotals", "unreadable"]
 class ProxyTotals:
     """What a proxy run came to: exchanges, findings by rule, unreadable parts.
 
-    ``strict`` (``--strict``): a warning fails the run as an error does.
+    ``strict`` (``--strict``): a warning fails the run as an error does.  ``repair``
+    (``--repair``): it counts the requests forwarded repaired and the changes made to them.
     """
 
     exchanges: int = 0
@@ -25,6 +26,9 @@ class ProxyTotals:
     warnings: int = 0
     unreadable: int = 0
     strict: bool = False
+    repair: bool = False
+    repaired: int = 0
+    changes: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def add(self, told: LiveFinding) -> None:
@@ -35,6 +39,8 @@ class ProxyTotals:
                     self.errors += 1
                 else:
                     self.warnings += 1
+            elif told.change is not None:
+                self.changes += 1
             elif told.problem is not None and unreadable(told.problem.message, told.problem.severity):
                 self.unreadable += 1
 
@@ -45,7 +51,7 @@ class ProxyTotals:
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict of the summary."""
-        return {
+        out: dict[str, Any] = {
             "exchanges": self.exchanges,
             "findings": sum(self.findings.values()),
             "errors": self.errors,
@@ -53,7 +59,12 @@ class ProxyTotals:
             "by_rule": dict(sorted(self.findings.items())),
             "unreadable": self.unreadable,
             "exit_code": self.exit_code,
-        } | ({"strict": True} if self.strict else {})  # absent without --strict
+        }
+        if self.strict:  # absent without --strict
+            out["strict"] = True
+        if self.repair:  # absent without --repair
+            out.update(repaired=self.repaired, changes=self.changes)
+        return out
 
 
 def unreadable(message: str, severity: str) -> bool:
