@@ -86,6 +86,10 @@ def test_a_slow_target_is_served_as_slow_and_says_so() -> None:
     run = fuzz(slow, *PAIR, time_limit=4, out=None)
     assert run.slow is not None and run.slow < 20
     assert "slow target (" in render_fuzz(run)
+    # Bounded by examples alone, a campaign is the same on any machine: never served as slow.
+    counted = fuzz(slow, *PAIR, max_examples=30, out=None)
+    assert counted.slow is None and counted.examples == 30
+    assert "slow target (" not in render_fuzz(counted)
 
 
 @pytest.mark.parametrize("providers", [("mistral",), ("openai",)])
