@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import sys
 from pathlib import Path
@@ -367,7 +368,8 @@ def mutated_requests(mutations: list[tuple[int, int, int]]) -> list[bytes]:
             continue
         if which < len(REQUEST_BAD):
             field, value = REQUEST_BAD[which]
-            target["model" if field == "messages" and target is not body else field] = value
+            # A copy: a value put in two places must not end up holding itself.
+            target["model" if field == "messages" and target is not body else field] = copy.deepcopy(value)
         else:
             marker = f"__raw_{len(raws)}__"
             target["model" if target is body else "content"] = marker
