@@ -43,6 +43,10 @@ PARTS: Final = Lifecycle.declare(
     },
     {"input_streaming": "VU-4"},
 )
+#: A tool part's outcomes: another outcome replaces the output and keeps the call (VU-4's source).
+_ANSWERED: Final = frozenset(
+    PARTS.table.state(s) for s in ("output_available", "output_error", "output_denied")
+)
 
 
 def typed(
@@ -214,8 +218,14 @@ class UIStreamMonitor(KeyedMonitor):
         if call_id not in self.items:
             self._step.append(call_id)
             self.calls_checked += 1
-        self.results_checked += event in ("output", "failed", "denied")
-        item = self.step(call_id, event, index, line, what=str(kind), ids=(call_id,), id=call_id)
+        outcome = event in ("output", "failed", "denied")
+        self.results_checked += outcome
+        deviation: dict[str, Any] = {}
+        known = self.items.get(call_id)
+        if outcome and known is not None and known.state in _ANSWERED:
+            # A second outcome replaces the first and keeps the call (VU-4's source).
+            deviation["severity"] = "warning"
+        item = self.step(call_id, event, index, line, what=str(kind), ids=(call_id,), id=call_id, **deviation)
         if "toolName" in value:
             item.name = value.get("toolName")
         if event == "ask" and isinstance(value.get("approvalId"), str):
