@@ -80,11 +80,19 @@ def vu4_output_without_input() -> list[dict[str, Any]]:
     ]
 
 
-def vu4_output_twice() -> list[dict[str, Any]]:
-    """VU-4, its warning case: the first call is answered twice, the second output different."""
+def vu4_output_twice(failed: bool = False) -> list[dict[str, Any]]:
+    """VU-4, its warning case: the first call is answered twice, the second output different
+    (a tool-output-error when ``failed``)."""
     chunks = ui_stream()
     at = _first(chunks, "tool-output-available")
-    chunks.insert(at + 1, {"type": "tool-output-available", "toolCallId": "call_1", "output": {"celsius": 0}})
+    second: dict[str, Any] = {
+        "type": "tool-output-available",
+        "toolCallId": "call_1",
+        "output": {"celsius": 0},
+    }
+    if failed:
+        second = {"type": "tool-output-error", "toolCallId": "call_1", "errorText": "unavailable"}
+    chunks.insert(at + 1, second)
     return chunks
 
 

@@ -167,9 +167,19 @@ def test_an_output_before_any_input_sends_the_call_back_without_arguments() -> N
     assert (seen.sent_back, seen.error) == (["call_1", "call_2"], None)
 
 
-def test_a_second_output_replaces_the_first_and_keeps_the_call(tmp_path: Path) -> None:
-    chunks = violating_aisdk.vu4_output_twice()
+@pytest.mark.parametrize(
+    ("failed", "state", "output"),
+    [(False, "output-available", {"celsius": 0}), (True, "output-error", "unavailable")],
+)
+def test_a_second_outcome_replaces_the_first_and_keeps_the_call(
+    tmp_path: Path, failed: bool, state: str, output: Any
+) -> None:
+    chunks = violating_aisdk.vu4_output_twice(failed)
     assert _flagged(tmp_path, chunks, "aisdk-ui-stream") == {"VU-4": "warning"}
     seen = consumers.ai_read_ui_message_stream(chunks)
-    assert (seen.ui, seen.sent_back, seen.error) == (ANSWERED, ["call_1", "call_2"], None)
-    assert seen.answered == [("call_1", {"celsius": 0}), ("call_2", {"celsius": 21})]
+    assert (seen.ui, seen.sent_back, seen.error) == (
+        [("call_1", state, PARIS), ANSWERED[1]],
+        ["call_1", "call_2"],
+        None,
+    )
+    assert seen.answered == [("call_1", output), ("call_2", {"celsius": 21})]
