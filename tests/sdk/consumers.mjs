@@ -84,13 +84,17 @@ function keep(part) {
   return kept;
 }
 
-// Reads `iterable` into `take` until it ends ("ended") or waits a second for its next item ("stalled":
+// How long a stream may wait for its next part before it counts as stalled: everything here is in
+// memory, so seconds are generous even on a loaded machine.
+const STALL_MS = 3000;
+
+// Reads `iterable` into `take` until it ends ("ended") or waits STALL_MS for its next item ("stalled":
 // a stream streamText never finishes).
 async function drain(iterable, take) {
   const iterator = iterable[Symbol.asyncIterator]();
   for (;;) {
     let timer;
-    const stall = new Promise((resolve) => (timer = setTimeout(() => resolve("stalled"), 1000)));
+    const stall = new Promise((resolve) => (timer = setTimeout(() => resolve("stalled"), STALL_MS)));
     const next = await Promise.race([iterator.next(), stall]);
     clearTimeout(timer);
     if (next === "stalled") return "stalled";
@@ -153,10 +157,15 @@ const FINISHED = [
   { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage: { inputTokens: { total: 1 }, outputTokens: { total: 1 } } },
 ];
 
-// A promise of the result that has not settled after a second: a stream streamText never finishes.
-function settled(promise) {
-  const timeout = new Promise((resolve) => setTimeout(() => resolve("unsettled"), 1000));
-  return Promise.race([promise, timeout]);
+// A promise of the result, or "unsettled" after STALL_MS: a stream streamText never finishes.
+async function settled(promise) {
+  let timer;
+  const timeout = new Promise((resolve) => (timer = setTimeout(() => resolve("unsettled"), STALL_MS)));
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 async function stepTools(result) {
