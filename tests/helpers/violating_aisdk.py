@@ -36,6 +36,22 @@ def vs1_id_reused() -> list[dict[str, Any]]:
     return parts
 
 
+def vs1_call_repeated() -> list[dict[str, Any]]:
+    """VS-1: the first call's tool-call comes twice."""
+    parts = aisdk_stream()
+    at = _first(parts, "tool-call")
+    parts.insert(at + 1, copy.deepcopy(parts[at]))
+    return parts
+
+
+def vs1_start_repeated(after: str) -> list[dict[str, Any]]:
+    """VS-1, its warning case: the first call's tool-input-start comes again after its first part of
+    type ``after`` (``tool-input-delta``: mid-input; ``tool-input-end``: before its tool-call)."""
+    parts = aisdk_stream()
+    parts.insert(_first(parts, after) + 1, copy.deepcopy(parts[_first(parts, "tool-input-start")]))
+    return parts
+
+
 def vs3_preliminary_result_only() -> list[dict[str, Any]]:
     """VS-3: the first call is provider-executed and its only result is preliminary."""
     parts = aisdk_stream()
@@ -141,6 +157,22 @@ def vf1_id_reused() -> list[dict[str, Any]]:
         for key in ("id", "toolCallId"):
             if part.get(key) == "call_2":
                 part[key] = "call_1"
+    return parts
+
+
+def vf1_call_repeated() -> list[dict[str, Any]]:
+    """VF-1: the first call's tool-call comes twice."""
+    parts = full_stream()
+    at = _first(parts, "tool-call")
+    parts.insert(at + 1, copy.deepcopy(parts[at]))
+    return parts
+
+
+def vf1_start_repeated(after: str) -> list[dict[str, Any]]:
+    """VF-1, its warning case: the first call's tool-input-start comes again after its first part of
+    type ``after`` (``tool-input-delta``: mid-input; ``tool-input-end``: before its tool-call)."""
+    parts = full_stream()
+    parts.insert(_first(parts, after) + 1, copy.deepcopy(parts[_first(parts, "tool-input-start")]))
     return parts
 
 

@@ -59,6 +59,7 @@ def test_stream_text_hands_over_and_sends_back_both_calls_of_the_well_formed_str
         ("VS-5", violating.vs5_whole_call_without_id, "aisdk-stream", "error"),
         ("VU-3", lambda: violating.vu3_start_repeated("tool-input-delta"), "aisdk-ui-stream", "warning"),
         ("VS-1", violating_aisdk.vs1_id_reused, "aisdk-stream", "error"),
+        ("VS-1", violating_aisdk.vs1_call_repeated, "aisdk-stream", "error"),
         ("VS-3", violating_aisdk.vs3_preliminary_result_only, "aisdk-stream", "warning"),
         ("VS-4", violating_aisdk.vs4_input_as_object, "aisdk-stream", "error"),
         ("VU-4", violating_aisdk.vu4_delta_after_output, "aisdk-ui-stream", "error"),
@@ -140,6 +141,19 @@ def test_a_second_call_under_the_first_calls_id_is_handed_over_twice_but_sent_ba
     assert seen.calls == [CALLS[0], ("call_1", "get_weather", LYON)]
     assert seen.ui == [("call_1", "input-available", LYON)]
     assert seen.sent_back == ["call_1"]
+
+
+def test_a_tool_call_repeated_is_handed_over_twice() -> None:
+    seen = consumers.ai_stream_text(violating_aisdk.vs1_call_repeated())
+    assert seen.calls == [CALLS[0], *CALLS]
+    assert (seen.ui, seen.sent_back) == (AVAILABLE, ["call_1", "call_2"])
+
+
+@pytest.mark.parametrize("after", ["tool-input-delta", "tool-input-end"])
+def test_a_start_repeated_before_the_tool_call_changes_nothing(tmp_path: Path, after: str) -> None:
+    parts = violating_aisdk.vs1_start_repeated(after)
+    assert _flagged(tmp_path, parts, "aisdk-stream") == {"VS-1": "warning"}
+    assert consumers.ai_stream_text(parts) == consumers.ai_stream_text(violating.aisdk_stream())
 
 
 def test_a_preliminary_result_left_alone_is_sent_back_as_the_calls_output() -> None:

@@ -66,6 +66,7 @@ def test_stream_text_builds_its_result_from_the_well_formed_full_stream(tmp_path
     ("rule", "trace", "flagged"),
     [
         ("VF-1", v.vf1_id_reused, {"VF-1": "error"}),
+        ("VF-1", v.vf1_call_repeated, {"VF-1": "error"}),
         ("VF-2", v.vf2_delta_after_call, {"VF-2": "error", "VF-8": "warning"}),
         ("VF-3", v.vf3_result_without_call, {"VF-3": "error"}),
         ("VF-4", v.vf4_result_in_next_step, {"VF-4": "warning", "VF-8": "warning"}),
@@ -92,6 +93,23 @@ def test_a_second_call_under_the_first_calls_id_is_recorded_twice_and_built_once
     ]
     assert seen.ui == [("call_1", "output-available", LYON)]
     assert seen.sent_back == ["call_1"]
+
+
+def test_a_tool_call_repeated_is_handed_over_and_recorded_twice() -> None:
+    seen = consumers.ai_full_stream(v.vf1_call_repeated())
+    assert seen.calls == [CALLS[0], *CALLS]
+    assert [step for step in seen.steps or [] if "in assistant" in step[0]] == [
+        ("tool-call in assistant", "call_1"),
+        ("tool-call in assistant", "call_1"),
+        ("tool-call in assistant", "call_2"),
+    ]
+
+
+@pytest.mark.parametrize("after", ["tool-input-delta", "tool-input-end"])
+def test_a_start_repeated_before_the_tool_call_changes_nothing(tmp_path: Path, after: str) -> None:
+    parts = v.vf1_start_repeated(after)
+    assert _flagged(tmp_path, parts) == {"VF-1": "warning"}
+    assert consumers.ai_full_stream(parts) == consumers.ai_full_stream(v.full_stream())
 
 
 def test_a_delta_after_the_tool_call_of_an_unanswered_call_drops_it_from_the_messages_sent_back() -> None:

@@ -48,6 +48,8 @@ ENVELOPE: Final = Lifecycle.declare(
 )
 _CALLED: Final = CALLS.table.state("called")
 _ENDED: Final = CALLS.table.state("ended")
+#: A call streaming its input: a start repeated then restarts it and changes no call (VF-1's source).
+_STREAMING: Final = frozenset({CALLS.table.state("streaming"), _ENDED})
 #: The envelope's key among the calls' (no call id is a tuple).
 _RUN: Final = ("stream",)
 _ENVELOPE_EVENTS: Final = {
@@ -140,6 +142,9 @@ class FullStreamMonitor(KeyedMonitor):
         known = self.items.get(call_id)
         if event == "input_delta" and known is not None and known.state == _ENDED:
             # Before its tool-call, a late delta changes no consumer's call (VF-2's source).
+            deviation["severity"] = "warning"
+        elif event == "input_start" and known is not None and known.state in _STREAMING:
+            # Before its tool-call, a repeated start changes no consumer's call (VF-1's source).
             deviation["severity"] = "warning"
         item = self.step(
             call_id,

@@ -33,6 +33,8 @@ CALLS: Final = Lifecycle.declare(
     {"streaming": "VS-2", "ended": "VS-2", "previewing": "VS-3"},
 )
 _ENDED: Final = CALLS.table.state("ended")
+#: A call streaming its input: a start repeated then restarts it and changes no call (VS-1's source).
+_STREAMING: Final = frozenset({CALLS.table.state("streaming"), _ENDED})
 PARTS: Final = Lifecycle.declare(
     UIToolPart,
     {
@@ -126,6 +128,9 @@ class StreamMonitor(KeyedMonitor):
         known = self.items.get(call_id)
         if event == "input_delta" and known is not None and known.state == _ENDED:
             # Before its tool-call, a late delta changes no consumer's call (VS-2's source).
+            deviation["severity"] = "warning"
+        elif event == "input_start" and known is not None and known.state in _STREAMING:
+            # Before its tool-call, a repeated start changes no consumer's call (VS-1's source).
             deviation["severity"] = "warning"
         item = self.step(call_id, event, index, line, what=str(kind), **deviation)
         if kind in ("tool-input-start", "tool-call"):

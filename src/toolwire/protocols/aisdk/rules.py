@@ -43,11 +43,14 @@ _STREAMS: Final = (
         "always",
         (STREAM,),
         "One call, one id: the id of its tool-input-* parts is the toolCallId of its tool-call "
-        "and tool-result, and no other call uses it ('It must be unique across all tool calls').",
+        "and tool-result, and no other call uses it ('It must be unique across all tool calls'). "
+        "A tool-input-start repeated before the call's tool-call is a deviation (warning).",
         source=f"{_PARTS}; ai 7 toUIMessageChunk (tool-input-start.id -> toolCallId). An error from a "
         f"consumer ({_EVIDENCE}): fed a second call under the first call's id, ai 7.0.173 streamText hands "
         "over both calls with one id, but its UI message holds one tool part with the second call's input, "
-        "and convertToModelMessages sends back that one call: the first is lost.",
+        "and convertToModelMessages sends back that one call: the first is lost; a tool-call repeated "
+        "is handed over twice. A tool-input-start repeated before the tool-call restarts the UI "
+        "part's input, which the tool-call then sets as sent: nothing changes there.",
         fix="Emit tool-input-start once per call and tool-call once, with the same id; a "
         "converter must not open a second item for the tool-call of a streamed call (seed 000).",
     ),
@@ -174,11 +177,14 @@ RULES: Final = (
         "always",
         (FULL_STREAM,),
         "One call, one id: the id of its tool-input-* parts is the toolCallId of its tool-call, "
-        "results and approvals, and no other call of the stream starts or is called with it.",
+        "results and approvals, and no other call of the stream starts or is called with it. A "
+        "tool-input-start repeated before the call's tool-call is a deviation (warning).",
         source=f"{_FULL}; {_CALL} (tool-input-* and tool-call pass through by id); {_PARTS}. An error "
         f"from a consumer ({_FULL_EVIDENCE}): fed a second call under the first call's id, ai 7.0.173 "
         "streamText's response messages hold two tool-calls with one id, and its UI message one tool part "
-        "with the second call's input (convertToModelMessages sends back one call): the first is lost.",
+        "with the second call's input (convertToModelMessages sends back one call): the first is lost; "
+        "a tool-call repeated is recorded twice in the response messages. A tool-input-start repeated "
+        "before the tool-call changes nothing there.",
         fix="Start and call each tool call once, with the provider's id on every part of it.",
     ),
     Rule(
