@@ -89,7 +89,7 @@ _STREAMS: Final = (
         source=f"{_PARTS} ('The final tool-call input must still be JSON-encoded'). An error from a "
         f"consumer ({_EVIDENCE}): fed a tool-call whose input is the arguments object, ai 7.0.173 "
         "streamText fails the call ('toolCall.input.trim is not a function', a tool-error) and its UI "
-        "message holds it in output-error: the call is never run.",
+        "message holds it in output-error: the call is handed over as failed, not to be run.",
         fix="Send input as JSON.stringify of the arguments object.",
     ),
     Rule(
