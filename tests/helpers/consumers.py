@@ -44,6 +44,10 @@ class Seen:
     ui: list[tuple[str, str, str]] = field(default_factory=list)
     #: The ids of the tool calls ``convertToModelMessages`` keeps of that message (what goes back).
     sent_back: list[str | None] | None = None
+    #: The results sent back with them: (toolCallId, output value).
+    answered: list[tuple[str | None, Any]] | None = None
+    #: The tool parts of streamText's steps: ("<type> <step number>", toolCallId).
+    steps: list[tuple[str, str | None]] | None = None
 
 
 def sse(events: list[dict[str, Any]], *, named: bool = True, done: bool = False) -> str:
@@ -273,6 +277,10 @@ def ai_sdk(consumer: str, body: str) -> Seen:
     ]
     if answer.get("model") is not None:
         seen.sent_back = answer["model"]
+    if answer.get("answered") is not None:
+        seen.answered = [(call_id, output) for call_id, output in answer["answered"]]
+    if answer.get("steps") is not None:
+        seen.steps = [(kind, call_id) for kind, call_id in answer["steps"]]
     if answer.get("errors"):
         seen.error = _first_line(answer["errors"][0])
     return seen
@@ -289,6 +297,14 @@ def ai_read_ui_message_stream(chunks: list[dict[str, Any]]) -> Seen:
     """The ``ai`` package's ``readUIMessageStream`` (what useChat runs) on UI message chunks: ``ui``
     the tool parts of the message it builds."""
     return ai_sdk("ai-read-ui-message-stream", json.dumps(chunks))
+
+
+def ai_full_stream(parts: list[dict[str, Any]]) -> Seen:
+    """The ``ai`` package's ``streamText`` result built from a full stream (TextStreamPart): an
+    ``experimental_transform`` puts ``parts`` in place of the model's.  ``calls`` its fullStream's
+    tool-call parts, ``steps`` the tool parts of the steps its result records, ``ui`` the tool parts
+    of the UI message readUIMessageStream builds from its ``toUIMessageStream()``."""
+    return ai_sdk("ai-full-stream", json.dumps(parts))
 
 
 # OpenAI Chat Completions -------------------------------------------------------------------------

@@ -6,7 +6,8 @@ chunks, which ``readUIMessageStream`` builds the message from, as useChat does).
 what the consumer made of one hand-written trace (tests/helpers/violating.py): the calls its
 fullStream yields, the tool parts of its UI message, and the calls ``convertToModelMessages``
 keeps of that message (what the conversation sends back).  They run where node and
-``npm ci --prefix tests/sdk`` are.
+``npm ci --prefix tests/sdk`` are.  The VS-1, VS-3, VS-4 and VU-4 traces are in
+tests/helpers/violating_aisdk.py; the full stream's (VF) evidence is test_consumer_evidence_aisdk_full.py.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 import pytest
 
 import toolwire
-from helpers import consumers, violating
+from helpers import consumers, violating, violating_aisdk
 from toolwire.protocols import RULES
 
 pytestmark = pytest.mark.slow
@@ -57,6 +58,12 @@ def test_stream_text_hands_over_and_sends_back_both_calls_of_the_well_formed_str
         ("VS-2", violating.vs2_delta_after_call, "aisdk-stream", "error"),
         ("VS-5", violating.vs5_whole_call_without_id, "aisdk-stream", "error"),
         ("VU-3", lambda: violating.vu3_start_repeated("tool-input-delta"), "aisdk-ui-stream", "warning"),
+        ("VS-1", violating_aisdk.vs1_id_reused, "aisdk-stream", "error"),
+        ("VS-1", violating_aisdk.vs1_call_repeated, "aisdk-stream", "error"),
+        ("VS-3", violating_aisdk.vs3_preliminary_result_only, "aisdk-stream", "warning"),
+        ("VS-4", violating_aisdk.vs4_input_as_object, "aisdk-stream", "error"),
+        ("VU-4", violating_aisdk.vu4_delta_after_output, "aisdk-ui-stream", "error"),
+        ("VU-4", violating_aisdk.vu4_output_without_input, "aisdk-ui-stream", "error"),
     ],
 )
 def test_each_aisdk_trace_breaks_its_rule_alone(
@@ -127,3 +134,66 @@ def test_a_start_repeated_after_the_input_is_available_empties_or_drops_the_call
     seen = consumers.ai_read_ui_message_stream(chunks)
     assert seen.ui == [call_1, ANSWERED[1]]
     assert seen.sent_back == sent_back
+
+
+def test_a_second_call_under_the_first_calls_id_is_handed_over_twice_but_sent_back_once() -> None:
+    seen = consumers.ai_stream_text(violating_aisdk.vs1_id_reused())
+    assert seen.calls == [CALLS[0], ("call_1", "get_weather", LYON)]
+    assert seen.ui == [("call_1", "input-available", LYON)]
+    assert seen.sent_back == ["call_1"]
+
+
+def test_a_tool_call_repeated_is_handed_over_twice() -> None:
+    seen = consumers.ai_stream_text(violating_aisdk.vs1_call_repeated())
+    assert seen.calls == [CALLS[0], *CALLS]
+    assert (seen.ui, seen.sent_back) == (AVAILABLE, ["call_1", "call_2"])
+
+
+@pytest.mark.parametrize("after", ["tool-input-delta", "tool-input-end"])
+def test_a_start_repeated_before_the_tool_call_changes_nothing(tmp_path: Path, after: str) -> None:
+    parts = violating_aisdk.vs1_start_repeated(after)
+    assert _flagged(tmp_path, parts, "aisdk-stream") == {"VS-1": "warning"}
+    assert consumers.ai_stream_text(parts) == consumers.ai_stream_text(violating.aisdk_stream())
+
+
+def test_a_preliminary_result_left_alone_is_sent_back_as_the_calls_output() -> None:
+    seen = consumers.ai_stream_text(violating_aisdk.vs3_preliminary_result_only())
+    assert (seen.calls, seen.error) == (CALLS, None)
+    assert seen.ui == [("call_1", "output-available", PARIS), AVAILABLE[1]]
+    assert (seen.sent_back, seen.answered) == (["call_1", "call_2"], [("call_1", {"celsius": 20})])
+
+
+def test_a_tool_call_input_that_is_not_json_text_fails_the_call() -> None:
+    seen = consumers.ai_stream_text(violating_aisdk.vs4_input_as_object())
+    assert seen.error == "TypeError: toolCall.input.trim is not a function"
+    assert seen.ui == [("call_1", "output-error", PARIS), AVAILABLE[1]]
+
+
+def test_a_delta_after_the_output_drops_the_call_from_the_messages_sent_back() -> None:
+    seen = consumers.ai_read_ui_message_stream(violating_aisdk.vu4_delta_after_output())
+    assert seen.ui == [("call_1", "input-streaming", PARIS), ANSWERED[1]]
+    assert (seen.sent_back, seen.error) == (["call_2"], None)
+
+
+def test_an_output_before_any_input_sends_the_call_back_without_arguments() -> None:
+    seen = consumers.ai_read_ui_message_stream(violating_aisdk.vu4_output_without_input())
+    assert seen.ui == [("call_1", "output-available", "null"), ANSWERED[1]]
+    assert (seen.sent_back, seen.error) == (["call_1", "call_2"], None)
+
+
+@pytest.mark.parametrize(
+    ("failed", "state", "output"),
+    [(False, "output-available", {"celsius": 0}), (True, "output-error", "unavailable")],
+)
+def test_a_second_outcome_replaces_the_first_and_keeps_the_call(
+    tmp_path: Path, failed: bool, state: str, output: Any
+) -> None:
+    chunks = violating_aisdk.vu4_output_twice(failed)
+    assert _flagged(tmp_path, chunks, "aisdk-ui-stream") == {"VU-4": "warning"}
+    seen = consumers.ai_read_ui_message_stream(chunks)
+    assert (seen.ui, seen.sent_back, seen.error) == (
+        [("call_1", state, PARIS), ANSWERED[1]],
+        ["call_1", "call_2"],
+        None,
+    )
+    assert seen.answered == [("call_1", output), ("call_2", {"celsius": 21})]

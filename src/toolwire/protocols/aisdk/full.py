@@ -47,6 +47,9 @@ ENVELOPE: Final = Lifecycle.declare(
     {"open": "VF-6", "stepping": "VF-6"},
 )
 _CALLED: Final = CALLS.table.state("called")
+_ENDED: Final = CALLS.table.state("ended")
+#: A call streaming its input: a start repeated then restarts it and changes no call (VF-1's source).
+_STREAMING: Final = frozenset({CALLS.table.state("streaming"), _ENDED})
 #: The envelope's key among the calls' (no call id is a tuple).
 _RUN: Final = ("stream",)
 _ENVELOPE_EVENTS: Final = {
@@ -135,6 +138,14 @@ class FullStreamMonitor(KeyedMonitor):
             event = "preliminary"
         else:
             self.results_checked += kind in _ANSWERS
+        deviation: dict[str, Any] = {}
+        known = self.items.get(call_id)
+        if event == "input_delta" and known is not None and known.state == _ENDED:
+            # Before its tool-call, a late delta changes no consumer's call (VF-2's source).
+            deviation["severity"] = "warning"
+        elif event == "input_start" and known is not None and known.state in _STREAMING:
+            # Before its tool-call, a repeated start changes no consumer's call (VF-1's source).
+            deviation["severity"] = "warning"
         item = self.step(
             call_id,
             event,
@@ -144,6 +155,7 @@ class FullStreamMonitor(KeyedMonitor):
             ids=(call_id,),
             id=call_id,
             approvalId=value.get("approvalId"),
+            **deviation,
         )
         item.id = call_id
         if kind == "tool-approval-request" and isinstance(value.get("approvalId"), str):

@@ -33,6 +33,8 @@ CALLS: Final = Lifecycle.declare(
     {"streaming": "VS-2", "ended": "VS-2", "previewing": "VS-3"},
 )
 _ENDED: Final = CALLS.table.state("ended")
+#: A call streaming its input: a start repeated then restarts it and changes no call (VS-1's source).
+_STREAMING: Final = frozenset({CALLS.table.state("streaming"), _ENDED})
 PARTS: Final = Lifecycle.declare(
     UIToolPart,
     {
@@ -42,6 +44,10 @@ PARTS: Final = Lifecycle.declare(
         ("*", "*"): "VU-4",
     },
     {"input_streaming": "VU-4"},
+)
+#: A tool part's outcomes: another outcome replaces the output and keeps the call (VU-4's source).
+_ANSWERED: Final = frozenset(
+    PARTS.table.state(s) for s in ("output_available", "output_error", "output_denied")
 )
 
 
@@ -122,6 +128,9 @@ class StreamMonitor(KeyedMonitor):
         known = self.items.get(call_id)
         if event == "input_delta" and known is not None and known.state == _ENDED:
             # Before its tool-call, a late delta changes no consumer's call (VS-2's source).
+            deviation["severity"] = "warning"
+        elif event == "input_start" and known is not None and known.state in _STREAMING:
+            # Before its tool-call, a repeated start changes no consumer's call (VS-1's source).
             deviation["severity"] = "warning"
         item = self.step(call_id, event, index, line, what=str(kind), **deviation)
         if kind in ("tool-input-start", "tool-call"):
@@ -214,8 +223,14 @@ class UIStreamMonitor(KeyedMonitor):
         if call_id not in self.items:
             self._step.append(call_id)
             self.calls_checked += 1
-        self.results_checked += event in ("output", "failed", "denied")
-        item = self.step(call_id, event, index, line, what=str(kind), ids=(call_id,), id=call_id)
+        outcome = event in ("output", "failed", "denied")
+        self.results_checked += outcome
+        deviation: dict[str, Any] = {}
+        known = self.items.get(call_id)
+        if outcome and known is not None and known.state in _ANSWERED:
+            # A second outcome replaces the first and keeps the call (VU-4's source).
+            deviation["severity"] = "warning"
+        item = self.step(call_id, event, index, line, what=str(kind), ids=(call_id,), id=call_id, **deviation)
         if "toolName" in value:
             item.name = value.get("toolName")
         if event == "ask" and isinstance(value.get("approvalId"), str):

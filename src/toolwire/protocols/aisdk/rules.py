@@ -30,6 +30,9 @@ _FULL = f"{_AI}/generate-text/stream-text-result.ts (TextStreamPart)"
 _UI_TYPES = f"{_AI}/ui/ui-messages.ts (UIToolInvocation, DynamicToolUIPart)"
 #: Where the stream rules' consumer evidence is pinned.
 _EVIDENCE = "issue 38, tests/integration/test_consumer_evidence_aisdk.py"
+#: And the full stream's: streamText's result built from the trace (an experimental_transform
+#: puts it in place of the model's stream), its steps, response messages and UI message.
+_FULL_EVIDENCE = "issue 38, tests/integration/test_consumer_evidence_aisdk_full.py"
 _CONVERT = f"{_AI}/ui/convert-to-model-messages.ts"
 _PROMPT = f"{_AI}/prompt/convert-to-language-model-prompt.ts"
 _ZOD = "Invalid input: expected nonoptional, received undefined"
@@ -40,8 +43,14 @@ _STREAMS: Final = (
         "always",
         (STREAM,),
         "One call, one id: the id of its tool-input-* parts is the toolCallId of its tool-call "
-        "and tool-result, and no other call uses it ('It must be unique across all tool calls').",
-        source=f"{_PARTS}; ai 7 toUIMessageChunk (tool-input-start.id -> toolCallId)",
+        "and tool-result, and no other call uses it ('It must be unique across all tool calls'). "
+        "A tool-input-start repeated before the call's tool-call is a deviation (warning).",
+        source=f"{_PARTS}; ai 7 toUIMessageChunk (tool-input-start.id -> toolCallId). An error from a "
+        f"consumer ({_EVIDENCE}): fed a second call under the first call's id, ai 7.0.173 streamText hands "
+        "over both calls with one id, but its UI message holds one tool part with the second call's input, "
+        "and convertToModelMessages sends back that one call: the first is lost; a tool-call repeated "
+        "is handed over twice. A tool-input-start repeated before the tool-call restarts the UI "
+        "part's input, which the tool-call then sets as sent: nothing changes there.",
         fix="Emit tool-input-start once per call and tool-call once, with the same id; a "
         "converter must not open a second item for the tool-call of a streamed call (seed 000).",
     ),
@@ -64,15 +73,23 @@ _STREAMS: Final = (
         "eventually",
         (STREAM,),
         "After preliminary results there is always a final, non-preliminary tool result (V3, V4).",
-        source=f"{_PARTS} ('There always has to be a final, non-preliminary tool result.')",
+        source=f"{_PARTS} ('There always has to be a final, non-preliminary tool result.'). A warning "
+        f"from consumers ({_EVIDENCE}): fed a provider-executed call whose only result is preliminary, "
+        "ai 7.0.173 streamText hands both calls over unchanged; its UI message holds the call "
+        "output-available with the preliminary result, and convertToModelMessages sends both calls back, "
+        "the first answered by that preview: no call, argument or id changes.",
         fix="End every call that streamed preliminary results with a result without preliminary: true.",
+        severity="warning",
     ),
     Rule(
         "VS-4",
         "always",
         (STREAM,),
         "tool-call.input is a JSON-encoded string, whatever the delta encoding (V4 inputEncoding).",
-        source=f"{_PARTS} ('The final tool-call input must still be JSON-encoded')",
+        source=f"{_PARTS} ('The final tool-call input must still be JSON-encoded'). An error from a "
+        f"consumer ({_EVIDENCE}): fed a tool-call whose input is the arguments object, ai 7.0.173 "
+        "streamText fails the call ('toolCall.input.trim is not a function', a tool-error) and its UI "
+        "message holds it in output-error: the call is handed over as failed, not to be run.",
         fix="Send input as JSON.stringify of the arguments object.",
     ),
     Rule(
@@ -129,8 +146,13 @@ _STREAMS: Final = (
         "always",
         (UI_STREAM,),
         "A tool part moves input-streaming -> input-available -> (approval-requested -> "
-        "approval-responded) -> output-available | output-error | output-denied, and no further.",
-        source=f"ai 7.0.173 src/ui/ui-messages.ts; {_UI}",
+        "approval-responded) -> output-available | output-error | output-denied, and no further. "
+        "A second outcome for an answered part is a deviation (warning).",
+        source=f"ai 7.0.173 src/ui/ui-messages.ts; {_UI}. An error from a consumer ({_EVIDENCE}): "
+        "ai 7.0.173 readUIMessageStream, fed a tool-input-delta after the call's output, sends the part "
+        "back to input-streaming and convertToModelMessages drops the call; an output before any input "
+        "builds the call without input. A second outcome replaces the first in what is sent back and "
+        "keeps the call, its input and id.",
         fix="Finish the input before output, ask approval before answering it, and send one "
         "outcome per call.",
     ),
@@ -155,8 +177,14 @@ RULES: Final = (
         "always",
         (FULL_STREAM,),
         "One call, one id: the id of its tool-input-* parts is the toolCallId of its tool-call, "
-        "results and approvals, and no other call of the stream starts or is called with it.",
-        source=f"{_FULL}; {_CALL} (tool-input-* and tool-call pass through by id); {_PARTS}",
+        "results and approvals, and no other call of the stream starts or is called with it. A "
+        "tool-input-start repeated before the call's tool-call is a deviation (warning).",
+        source=f"{_FULL}; {_CALL} (tool-input-* and tool-call pass through by id); {_PARTS}. An error "
+        f"from a consumer ({_FULL_EVIDENCE}): fed a second call under the first call's id, ai 7.0.173 "
+        "streamText's response messages hold two tool-calls with one id, and its UI message one tool part "
+        "with the second call's input (convertToModelMessages sends back one call): the first is lost; "
+        "a tool-call repeated is recorded twice in the response messages. A tool-input-start repeated "
+        "before the tool-call changes nothing there.",
         fix="Start and call each tool call once, with the provider's id on every part of it.",
     ),
     Rule(
@@ -165,8 +193,13 @@ RULES: Final = (
         (FULL_STREAM,),
         "Per call: tool-input-start, tool-input-delta*, tool-input-end, then tool-call: deltas only "
         "after the start and before the end, no input part after the tool-call, and a started call "
-        "is called before the stream ends.",
-        source=f"{_CALL} (passes the provider's parts through in order); {_TRACKER}",
+        "is called before the stream ends. A delta after tool-input-end and before the tool-call is a "
+        "deviation (warning).",
+        source=f"{_CALL} (passes the provider's parts through in order); {_TRACKER}. An error from a "
+        f"consumer ({_FULL_EVIDENCE}): after a delta that follows its tool-call (a tool without execute: "
+        "no result follows), ai 7.0.173 streamText's UI message holds the call in input-streaming and "
+        "convertToModelMessages leaves it out of the conversation sent back. A delta after "
+        "tool-input-end, before the tool-call, changes nothing there.",
         fix="Send the input parts of a call between its start and its end, then its tool-call.",
     ),
     Rule(
@@ -176,7 +209,10 @@ RULES: Final = (
         "tool-result, tool-error and tool-output-denied name a tool-call made earlier in the "
         "stream; a call is asked for approval once, before its outcome, and a tool-approval-response "
         "answers a tool-approval-request; a call has one final outcome and nothing after it.",
-        source=f"{_CALL} (a tool-result passes through with input undefined); {_RUN}; {_TEXT}",
+        source=f"{_CALL} (a tool-result passes through with input undefined); {_RUN}; {_TEXT}. An error "
+        f"from a consumer ({_FULL_EVIDENCE}): fed a result for a call never made, ai 7.0.173 streamText's "
+        "UI message stream stops ('No tool invocation found for tool call ID') before the other call's "
+        "result, and its response messages carry the orphan result (VP-1).",
         fix="Emit a call's tool-call before its approval and outcome, and one outcome per call.",
     ),
     Rule(
@@ -186,8 +222,12 @@ RULES: Final = (
         "A tool-result or tool-error that is not provider-executed comes in the step of its tool-call: "
         "the SDK runs a step's client tools at the model call's end and sends finish-step after their "
         "results (only provider-executed results may be deferred to a later step).",
-        source=f"{_RUN} (runs at model-call-end); {_TEXT} (finish-step in flush; supportsDeferredResults)",
+        source=f"{_RUN} (runs at model-call-end); {_TEXT} (finish-step in flush; supportsDeferredResults). "
+        f"A warning from consumers ({_FULL_EVIDENCE}): fed a client result in the step after its call, "
+        "ai 7.0.173 streamText records it in that later step, but its response messages, its UI message "
+        "and convertToModelMessages keep both calls and both results: no call, argument or id changes.",
         fix="Send a client tool's outcome before the finish-step of the step that called it.",
+        severity="warning",
     ),
     Rule(
         "VF-5",
@@ -195,7 +235,9 @@ RULES: Final = (
         (FULL_STREAM,),
         "Steps are well nested: start, then start-step .. finish-step any number of times, then "
         "finish; content and tool parts only inside a step, nothing after finish.",
-        source=f"{_TEXT} ('start' first, enqueueStepPart, finish-step in the step's flush, finish last)",
+        source=f"{_TEXT} ('start' first, enqueueStepPart, finish-step in the step's flush, finish last). "
+        f"An error from a consumer ({_FULL_EVIDENCE}): fed a call and its result after finish, ai 7.0.173 "
+        "streamText's response messages (what onFinish saves and the next request sends) lose them.",
         fix="Open a step before its parts, close it with finish-step, and end with one finish.",
     ),
     Rule(
@@ -203,7 +245,9 @@ RULES: Final = (
         "eventually",
         (FULL_STREAM,),
         "A full stream that started ends with finish (or abort), with no step left open.",
-        source=f"{_TEXT} (finish-step in each step's flush, finish in the run's flush)",
+        source=f"{_TEXT} (finish-step in each step's flush, finish in the run's flush). An error from a "
+        f"consumer ({_FULL_EVIDENCE}): fed a stream without finish-step and finish, ai 7.0.173 streamText "
+        "never settles: its full stream, its UI message stream and its steps never end.",
         fix="Close the last step with finish-step and the stream with finish.",
     ),
     Rule(
@@ -215,7 +259,9 @@ RULES: Final = (
         "and tool-result carries output; ai 4 named them args and result.",
         source=f"{_AI}/generate-text/parse-tool-call.ts; {_CALL}; {_AI}/generate-text/tool-call.ts, "
         "tool-result.ts; ai docs/08-migration-guides/26-migration-guide-5-0.mdx "
-        "(args/result -> input/output)",
+        f"(args/result -> input/output). An error from a consumer ({_FULL_EVIDENCE}): fed a tool-call "
+        "whose input is JSON text, ai 7.0.173 streamText's UI message holds that string as the call's "
+        "input, which convertToModelMessages sends back: the arguments become a string.",
         fix="JSON.parse the provider's input string, never forward it as text; write input and output.",
     ),
     Rule(
