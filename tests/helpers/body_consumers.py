@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from helpers.consumers import Seen, _catching
+from helpers.consumers import Seen, catching
 
 Call = tuple[Any, Any, Any]
 
@@ -60,7 +60,7 @@ def openai_chat_validate(body: dict[str, Any]) -> Seen:
         calls = completion.choices[0].message.tool_calls or []
         seen.calls = [(c.id, c.function.name, c.function.arguments) for c in calls if c.type == "function"]
 
-    return _catching(run)
+    return catching(run)
 
 
 def openai_chat_client(body: dict[str, Any]) -> Seen:
@@ -75,7 +75,7 @@ def openai_chat_client(body: dict[str, Any]) -> Seen:
             for c in completion.choices[0].message.tool_calls or []
         ]
 
-    return _catching(run)
+    return catching(run)
 
 
 def langchain_openai_chat(body: dict[str, Any]) -> Seen:
@@ -90,7 +90,7 @@ def langchain_openai_chat(body: dict[str, Any]) -> Seen:
             (c["id"], c["name"], "invalid:" + str(c["args"])) for c in converted.invalid_tool_calls
         ]
 
-    return _catching(run)
+    return catching(run)
 
 
 def openai_agents_chat(body: dict[str, Any]) -> Seen:
@@ -105,7 +105,7 @@ def openai_agents_chat(body: dict[str, Any]) -> Seen:
         items = Converter.message_to_output_items(completion.choices[0].message)
         seen.calls = [(i.call_id, i.name, i.arguments) for i in items if i.type == "function_call"]
 
-    return _catching(run)
+    return catching(run)
 
 
 # OpenAI Responses ------------------------------------------------------------------------------
@@ -122,7 +122,7 @@ def openai_responses_client(body: dict[str, Any]) -> Seen:
             if i.type == "function_call"
         ]
 
-    return _catching(run)
+    return catching(run)
 
 
 def langchain_openai_responses(body: dict[str, Any]) -> Seen:
@@ -138,7 +138,7 @@ def langchain_openai_responses(body: dict[str, Any]) -> Seen:
             (c["id"], c["name"], "invalid:" + str(c["args"])) for c in converted.invalid_tool_calls
         ]
 
-    return _catching(run)
+    return catching(run)
 
 
 # Anthropic -------------------------------------------------------------------------------------
@@ -165,7 +165,7 @@ def anthropic_client(body: dict[str, Any]) -> Seen:
             if b.type == "tool_use"
         ]
 
-    return _catching(run)
+    return catching(run)
 
 
 def langchain_anthropic(body: dict[str, Any]) -> Seen:
@@ -181,7 +181,7 @@ def langchain_anthropic(body: dict[str, Any]) -> Seen:
         converted: Any = model._format_output(message).generations[0].message
         seen.calls = [(c["id"], c["name"], json.dumps(c["args"])) for c in converted.tool_calls]
 
-    return _catching(run)
+    return catching(run)
 
 
 def anthropic_tool_runner(body: dict[str, Any], answer: dict[str, Any]) -> Seen:
@@ -212,7 +212,7 @@ def anthropic_tool_runner(body: dict[str, Any], answer: dict[str, Any]) -> Seen:
         last = runner.until_done()
         seen.calls.append(("requests", len(sent), last.stop_reason))
 
-    return _catching(run)
+    return catching(run)
 
 
 # Gemini ----------------------------------------------------------------------------------------
@@ -228,7 +228,7 @@ def google_genai(body: dict[str, Any]) -> Seen:
         parsed = types.GenerateContentResponse._from_response(response=body, kwargs={})
         seen.calls = [(c.id, c.name, _arguments(c.args)) for c in parsed.function_calls or []]
 
-    return _catching(run)
+    return catching(run)
 
 
 # Mistral ---------------------------------------------------------------------------------------
@@ -246,7 +246,7 @@ def mistralai(body: dict[str, Any]) -> Seen:
             for c in parsed.choices[0].message.tool_calls or []
         ]
 
-    return _catching(run)
+    return catching(run)
 
 
 # Bedrock ---------------------------------------------------------------------------------------
@@ -269,7 +269,7 @@ def botocore_converse(body: dict[str, Any]) -> Seen:
         uses = [block["toolUse"] for block in parsed["output"]["message"]["content"] if "toolUse" in block]
         seen.calls = [(u.get("toolUseId"), u.get("name"), _arguments(u.get("input"))) for u in uses]
 
-    return _catching(run)
+    return catching(run)
 
 
 def botocore_converse_next_turn(body: dict[str, Any]) -> Seen:
@@ -288,7 +288,7 @@ def botocore_converse_next_turn(body: dict[str, Any]) -> Seen:
         uses = [block["toolUse"] for block in reply["content"] if "toolUse" in block]
         seen.calls = [(u.get("toolUseId"), u.get("name"), _arguments(u.get("input"))) for u in uses]
 
-    return _catching(run)
+    return catching(run)
 
 
 # The AI SDK's message consumers (node) ---------------------------------------------------------

@@ -70,6 +70,9 @@ class Isolated:
         self._batch_size = 0
         self._flushing = False
         self._lost: set[int] = set()
+        #: The exchanges whose response the forwarder has not yet closed (or failed): :meth:`close`
+        #: waits for their last messages, which a client may outrun (it has its bytes first).
+        self._open: set[int] = set()
         self._closing = False
         self._ended = threading.Event()
         self._writer = threading.Thread(target=self._write, name="toolwire-checks-writer", daemon=True)
@@ -82,6 +85,13 @@ class Isolated:
     def send(self, message: tuple[Any, ...], size: int = 0) -> None:
         """Hand ``message`` over at the end of this turn of the event loop; ``size``: body bytes."""
         number = message[1]
+        if message[0] in _HANDOVER:
+            with self._lock:
+                if message[0] == "open":
+                    self._open.add(number)
+                else:
+                    self._open.discard(number)
+                    self._lock.notify_all()
         if size:
             if number in self._lost:
                 return
@@ -146,7 +156,16 @@ class Isolated:
             self._ended.set()
 
     def close(self, timeout: float = 30.0) -> None:
-        """Send what waits, let the checks end (up to ``timeout`` seconds), and stop the process."""
+        """Send what waits, let the checks end (up to ``timeout`` seconds), and stop the process.
+
+        The forwarder hands a response's last chunk to the checker after the client has it, so a
+        caller that stops once its client is answered waits here (a few seconds at most) for each
+        open exchange's last messages, and for the event loop to flush them."""
+        deadline = time.monotonic() + min(timeout, HANDOVER_SECONDS)
+        with self._lock:
+            self._lock.wait_for(lambda: not self._open, timeout=max(0.0, deadline - time.monotonic()))
+        while self._batch and time.monotonic() < deadline:
+            time.sleep(0.005)
         if self._batch:
             self._flush()
         with self._lock:
@@ -160,6 +179,12 @@ class Isolated:
         for end in (self._down, self._up):
             with contextlib.suppress(OSError):
                 end.close()
+
+
+#: The messages that open and end an exchange's hand-over (see :meth:`Isolated.close`).
+_HANDOVER: Final = ("open", "close", "failed")
+#: How long :meth:`Isolated.close` waits for the forwarder to hand the open exchanges over.
+HANDOVER_SECONDS: Final = 5.0
 
 
 class RemoteChecker:
