@@ -9,7 +9,8 @@ them), botocore through its service model's shapes, the Vercel
 AI SDK's UI message chunks through ``ai``'s own zod schema (a node process),
 and its provider stream parts through a transcription of
 ``@ai-sdk/provider``'s ``LanguageModelV4StreamPart``, which ships no runtime
-schema.  The SDK versions are pinned in ``pyproject.toml`` (the ``dev``
+schema; OpenTelemetry GenAI input messages (explored only) through a transcription of
+``opentelemetry-util-genai``'s message types.  The SDK versions are pinned in ``pyproject.toml`` (the ``dev``
 extra) and ``tests/sdk/package.json``.
 """
 
@@ -727,6 +728,43 @@ def ai_messages() -> Iterator[_Messages]:
     node.close()
 
 
+# OpenTelemetry GenAI ----------------------------------------------------------------------------
+# opentelemetry-util-genai 1.3b0 declares the input messages as dataclasses it writes and never reads
+# (types.py, after semconv's non-normative models.py); the parts explore renders, transcribed.
+
+
+class _GenAIText(TypedDict):
+    type: Literal["text"]
+    content: str
+
+
+class _GenAIToolCall(TypedDict):
+    type: Literal["tool_call"]
+    name: str
+    id: str | None
+    arguments: Any
+
+
+class _GenAIToolCallResponse(TypedDict):
+    type: Literal["tool_call_response"]
+    id: str | None
+    response: Any
+
+
+class _GenAIInputMessage(TypedDict):
+    role: str
+    parts: list[_GenAIText | _GenAIToolCall | _GenAIToolCallResponse]
+    name: NotRequired[str | None]
+
+
+def _otel_genai() -> Validator:
+    return _each(_GenAIInputMessage)
+
+
+#: Explored, not generated (so not among :data:`VALIDATORS`, which the generated protocols equal).
+EXPLORED_ONLY: dict[str, Callable[[], Validator]] = {"otel-genai": _otel_genai}
+
+
 VALIDATORS: dict[str, Callable[[], Validator]] = {
     "openai-chat": _openai_chat,
     "openai-chat-stream": _openai_chat_stream,
@@ -761,6 +799,11 @@ def test_every_generated_protocol_has_an_sdk_check() -> None:
     assert set(GENERATED) == {*VALIDATORS, NODE, *NODE_MESSAGES}
 
 
+def test_every_explored_protocol_has_an_sdk_check() -> None:
+    assert set(EXPLORED) <= {*VALIDATORS, *EXPLORED_ONLY, NODE, *NODE_MESSAGES}
+    assert not set(EXPLORED_ONLY) & set(GENERATED)
+
+
 def _validator(protocol: str, request: pytest.FixtureRequest) -> Validator:
     if protocol in NODE_MESSAGES:
         messages: _Messages = request.getfixturevalue("ai_messages")
@@ -768,7 +811,7 @@ def _validator(protocol: str, request: pytest.FixtureRequest) -> Validator:
     if protocol == NODE:
         node: _Node = request.getfixturevalue("ui_chunks")
         return node
-    return VALIDATORS[protocol]()
+    return {**VALIDATORS, **EXPLORED_ONLY}[protocol]()
 
 
 @pytest.mark.parametrize(("protocol", "quirk"), _MARKED, ids=_IDS)
@@ -818,6 +861,13 @@ def _bad_cases() -> list[tuple[str, dict[str, Any], str]]:
 def test_the_sdk_checks_are_not_vacuous(protocol: str, event: dict[str, Any], field: str) -> None:
     with pytest.raises(Nonconforming, match=field):
         VALIDATORS[protocol]()([event])
+
+
+def test_the_genai_message_check_is_not_vacuous() -> None:
+    with pytest.raises(Nonconforming, match="name"):
+        _otel_genai()([{"role": "assistant", "parts": [{"type": "tool_call", "id": "c", "arguments": {}}]}])
+    with pytest.raises(Nonconforming, match="response"):
+        _otel_genai()([{"role": "tool", "parts": [{"type": "tool_call_response", "id": "c", "result": 1}]}])
 
 
 @pytest.mark.slow
