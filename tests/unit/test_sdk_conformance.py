@@ -9,7 +9,7 @@ them), botocore through its service model's shapes, the Vercel
 AI SDK's UI message chunks through ``ai``'s own zod schema (a node process),
 and its provider stream parts through a transcription of
 ``@ai-sdk/provider``'s ``LanguageModelV4StreamPart``, which ships no runtime
-schema; OpenTelemetry GenAI input messages (explored only) through a transcription of
+schema; OpenTelemetry GenAI input messages through a transcription of
 ``opentelemetry-util-genai``'s message types.  The SDK versions are pinned in ``pyproject.toml`` (the ``dev``
 extra) and ``tests/sdk/package.json``.
 """
@@ -761,10 +761,6 @@ def _otel_genai() -> Validator:
     return _each(_GenAIInputMessage)
 
 
-#: Explored, not generated (so not among :data:`VALIDATORS`, which the generated protocols equal).
-EXPLORED_ONLY: dict[str, Callable[[], Validator]] = {"otel-genai": _otel_genai}
-
-
 VALIDATORS: dict[str, Callable[[], Validator]] = {
     "openai-chat": _openai_chat,
     "openai-chat-stream": _openai_chat_stream,
@@ -782,6 +778,7 @@ VALIDATORS: dict[str, Callable[[], Validator]] = {
     "aisdk-stream": _aisdk_stream,
     "mcp": _mcp,
     "aisdk-full-stream": _aisdk_full_stream,
+    "otel-genai": _otel_genai,
 }
 NODE = "aisdk-ui-stream"
 #: Validated by ``ai``'s own schemas in node (``tests/sdk/ai_messages.mjs``).
@@ -799,11 +796,6 @@ def test_every_generated_protocol_has_an_sdk_check() -> None:
     assert set(GENERATED) == {*VALIDATORS, NODE, *NODE_MESSAGES}
 
 
-def test_every_explored_protocol_has_an_sdk_check() -> None:
-    assert set(EXPLORED) <= {*VALIDATORS, *EXPLORED_ONLY, NODE, *NODE_MESSAGES}
-    assert not set(EXPLORED_ONLY) & set(GENERATED)
-
-
 def _validator(protocol: str, request: pytest.FixtureRequest) -> Validator:
     if protocol in NODE_MESSAGES:
         messages: _Messages = request.getfixturevalue("ai_messages")
@@ -811,7 +803,7 @@ def _validator(protocol: str, request: pytest.FixtureRequest) -> Validator:
     if protocol == NODE:
         node: _Node = request.getfixturevalue("ui_chunks")
         return node
-    return {**VALIDATORS, **EXPLORED_ONLY}[protocol]()
+    return VALIDATORS[protocol]()
 
 
 @pytest.mark.parametrize(("protocol", "quirk"), _MARKED, ids=_IDS)

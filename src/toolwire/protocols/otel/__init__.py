@@ -5,7 +5,8 @@ conventions define it: the messages sent (a conversation whose tool calls must e
 their own id) and the messages the model answered with (its new calls, which the next call's input
 must replay: the round-trip rules).  The family's places: ``models/_otel.py`` (the vocabulary),
 ``machines/_otel.py`` (``GenAIConversation``) and this package: ``rules``, ``monitors``,
-``calls`` (readers, mutation sites, intact pairs, the id probe) and ``space`` (explore).  OTLP
+``calls`` (readers, mutation sites, intact pairs, the id probe), ``generate`` (Hypothesis) and
+``space`` (explore).  OTLP
 files are read by ``toolwire check``'s log reader (``engines/logs/_otlp.py``), which finds these
 messages by their ``endpoints``: the attribute that holds them.
 """
@@ -40,6 +41,14 @@ FAMILY: Final = Family(
             intact=calls.intact,
             space=load(f"{__name__}.space", "InputSpace"),
             sites=calls.INPUT_SITES,
+            breaks={
+                "drop-id": "GA-4",
+                "duplicate": "GA-5",
+                "reorder": "GA-3",
+                "swap-ids": "GA-4",
+                "truncate": "GA-5",
+            },
+            generator=load(f"{__name__}.generate", "MESSAGES"),
         ),
         Protocol(
             OUTPUT,

@@ -10,13 +10,9 @@ from toolwire.machines import GenAIConversation, compile_machine
 from toolwire.models import _otel as wire
 from toolwire.properties._spaces._conversations import ConversationSpace, TurnCall
 from toolwire.properties._spaces._space import Step
+from toolwire.protocols.otel.generate import call_id
 
 __all__ = ["InputSpace"]
-
-
-def _call_id(call: TurnCall) -> str:
-    """The provider's id, as instrumentations record it (OpenAI's ``call_`` and 24 characters)."""
-    return f"call_{call.token}"
 
 
 class InputSpace(ConversationSpace):
@@ -44,12 +40,12 @@ class InputSpace(ConversationSpace):
 
     def call_message(self, calls: list[TurnCall]) -> dict[str, Any]:
         parts = [
-            {"type": wire.TOOL_CALL, "id": _call_id(c), "name": c.name, "arguments": json.loads(c.arguments)}
+            {"type": wire.TOOL_CALL, "id": call_id(c), "name": c.name, "arguments": json.loads(c.arguments)}
             for c in calls
         ]
         return {"role": wire.ROLE_ASSISTANT, "parts": parts}
 
     def result_message(self, calls: list[TurnCall]) -> dict[str, Any]:
         (call,) = calls
-        part = {"type": wire.TOOL_CALL_RESPONSE, "id": _call_id(call), "response": call.result}
+        part = {"type": wire.TOOL_CALL_RESPONSE, "id": call_id(call), "response": call.result}
         return {"role": wire.ROLE_TOOL, "parts": [part]}
