@@ -28,7 +28,7 @@ RULES: Final = (
         "toolUseId is 1..64 characters of [a-zA-Z0-9_.:-]; a tool name is 1..64 characters of [a-zA-Z0-9_-].",
         source=f"{_MODEL} (shapes ToolUseId, ToolName). Rejected, recorded: Bedrock's ValidationException "
         "\"Value at 'messages.2.member.content.1.member.toolUse.toolUseId' failed to satisfy constraint: "
-        "Member must satisfy regular expression pattern: [a-zA-Z0-9_.:-]+\" (and the same for "
+        'Member must satisfy regular expression pattern: [a-zA-Z0-9_.:-]+" (and the same for '
         "toolResult.toolUseId and, with [a-zA-Z0-9_-]+, toolUse.name), "
         "https://github.com/tontinton/maki/issues/38; a name over 64 characters: 'Member must have length "
         "less than or equal to 64', https://github.com/openclaw/openclaw/issues/12892",
