@@ -57,3 +57,8 @@ def anthropic_messages(messages: list[Any]) -> Any:
 def bedrock_converse(messages: list[Any]) -> Any:
     """Repair a Bedrock Converse history."""
     return repair(messages, "bedrock-converse").history
+
+
+def otel_genai(messages: list[Any]) -> Any:
+    """Repair OpenTelemetry GenAI input messages (``gen_ai.input.messages``)."""
+    return repair(messages, "otel-genai").history

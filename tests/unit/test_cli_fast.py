@@ -85,7 +85,10 @@ def test_help_names_what_from_takes_apart_from_what_to_takes(
     taken_from = help_text.split("--from: ")[-1].split(" --to: ")[0].split(", ")
     taken_to = help_text.split(" --to: ")[-1].split(" quirk profiles:")[0].split(", ")
     assert taken_from == [p for p in PROTOCOLS if p in sources]
-    assert "otel-genai" not in taken_from
+    # Deliberate pins: the model's output is never a source; the GenAI input messages are one of
+    # both verbs (a generator for fuzz, a state space for explore --mutate on the repairer).
+    assert "otel-genai-output" not in taken_from
+    assert "otel-genai" in taken_from
     assert taken_to == list(PROTOCOLS)
 
 

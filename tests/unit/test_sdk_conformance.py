@@ -9,7 +9,8 @@ them), botocore through its service model's shapes, the Vercel
 AI SDK's UI message chunks through ``ai``'s own zod schema (a node process),
 and its provider stream parts through a transcription of
 ``@ai-sdk/provider``'s ``LanguageModelV4StreamPart``, which ships no runtime
-schema.  The SDK versions are pinned in ``pyproject.toml`` (the ``dev``
+schema; OpenTelemetry GenAI input messages through a transcription of
+``opentelemetry-util-genai``'s message types.  The SDK versions are pinned in ``pyproject.toml`` (the ``dev``
 extra) and ``tests/sdk/package.json``.
 """
 
@@ -727,6 +728,39 @@ def ai_messages() -> Iterator[_Messages]:
     node.close()
 
 
+# OpenTelemetry GenAI ----------------------------------------------------------------------------
+# opentelemetry-util-genai 1.3b0 declares the input messages as dataclasses it writes and never reads
+# (types.py, after semconv's non-normative models.py); the parts explore renders, transcribed.
+
+
+class _GenAIText(TypedDict):
+    type: Literal["text"]
+    content: str
+
+
+class _GenAIToolCall(TypedDict):
+    type: Literal["tool_call"]
+    name: str
+    id: str | None
+    arguments: Any
+
+
+class _GenAIToolCallResponse(TypedDict):
+    type: Literal["tool_call_response"]
+    id: str | None
+    response: Any
+
+
+class _GenAIInputMessage(TypedDict):
+    role: str
+    parts: list[_GenAIText | _GenAIToolCall | _GenAIToolCallResponse]
+    name: NotRequired[str | None]
+
+
+def _otel_genai() -> Validator:
+    return _each(_GenAIInputMessage)
+
+
 VALIDATORS: dict[str, Callable[[], Validator]] = {
     "openai-chat": _openai_chat,
     "openai-chat-stream": _openai_chat_stream,
@@ -744,6 +778,7 @@ VALIDATORS: dict[str, Callable[[], Validator]] = {
     "aisdk-stream": _aisdk_stream,
     "mcp": _mcp,
     "aisdk-full-stream": _aisdk_full_stream,
+    "otel-genai": _otel_genai,
 }
 NODE = "aisdk-ui-stream"
 #: Validated by ``ai``'s own schemas in node (``tests/sdk/ai_messages.mjs``).
@@ -818,6 +853,13 @@ def _bad_cases() -> list[tuple[str, dict[str, Any], str]]:
 def test_the_sdk_checks_are_not_vacuous(protocol: str, event: dict[str, Any], field: str) -> None:
     with pytest.raises(Nonconforming, match=field):
         VALIDATORS[protocol]()([event])
+
+
+def test_the_genai_message_check_is_not_vacuous() -> None:
+    with pytest.raises(Nonconforming, match="name"):
+        _otel_genai()([{"role": "assistant", "parts": [{"type": "tool_call", "id": "c", "arguments": {}}]}])
+    with pytest.raises(Nonconforming, match="response"):
+        _otel_genai()([{"role": "tool", "parts": [{"type": "tool_call_response", "id": "c", "result": 1}]}])
 
 
 @pytest.mark.slow

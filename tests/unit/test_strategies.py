@@ -103,6 +103,6 @@ def test_unknown_quirks_and_protocols_are_usage_errors() -> None:
         traces("carrier-pigeon")
     # An output-only protocol (an instrumentor's spans) is named as such, not as unknown.
     with pytest.raises(UsageError, match="judged as an output, but has no generator"):
-        traces("otel-genai")
+        traces("otel-genai-output")
     with pytest.raises(UsageError, match="contradict"):
         traces("openai-chat-stream", "index-0,index-reuse")

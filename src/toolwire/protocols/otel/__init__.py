@@ -4,10 +4,11 @@ What instrumentations record of a model call on a span or an event, as the GenAI
 conventions define it: the messages sent (a conversation whose tool calls must each be answered by
 their own id) and the messages the model answered with (its new calls, which the next call's input
 must replay: the round-trip rules).  The family's places: ``models/_otel.py`` (the vocabulary),
-``machines/_otel.py`` (``GenAIConversation``) and this package: ``rules``, ``monitors`` and
-``calls`` (readers, the id probe).  OTLP files are read by ``toolwire check``'s log
-reader (``engines/logs/_otlp.py``), which finds these messages by their ``endpoints``: the attribute
-that holds them.
+``machines/_otel.py`` (``GenAIConversation``) and this package: ``rules``, ``monitors``,
+``calls`` (readers, mutation sites, intact pairs, the id probe), ``generate`` (Hypothesis) and
+``space`` (explore).  OTLP
+files are read by ``toolwire check``'s log reader (``engines/logs/_otlp.py``), which finds these
+messages by their ``endpoints``: the attribute that holds them.
 """
 
 from typing import Final
@@ -37,6 +38,17 @@ FAMILY: Final = Family(
             endpoints=(r"gen_ai\.input\.messages$",),
             probe=calls.probe,
             results=calls.results,
+            intact=calls.intact,
+            space=load(f"{__name__}.space", "InputSpace"),
+            sites=calls.INPUT_SITES,
+            breaks={
+                "drop-id": "GA-4",
+                "duplicate": "GA-5",
+                "reorder": "GA-3",
+                "swap-ids": "GA-4",
+                "truncate": "GA-5",
+            },
+            generator=load(f"{__name__}.generate", "MESSAGES"),
         ),
         Protocol(
             OUTPUT,

@@ -1,14 +1,22 @@
-"""Readers of OpenTelemetry GenAI messages: what is one, its tool results, the id probe."""
+"""Readers of OpenTelemetry GenAI messages: what is one, its tool results, mutation sites, intact
+pairs, the id probe."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Final
 
 from toolwire.models import _otel as wire
 from toolwire.properties._protocol import Result
+from toolwire.properties._sites import Sites, first, intact_ids, key, role, typed_ids
 
-__all__ = ["probe", "recognises", "results"]
+__all__ = ["INPUT_SITES", "intact", "probe", "recognises", "results"]
+
+#: Assistant ``tool_call`` parts open calls; ``tool`` messages' ``tool_call_response`` parts answer them.
+INPUT_SITES: Final = Sites(
+    role(wire.ROLE_ASSISTANT, lambda m: first(m, ("parts",), key(wire.TOOL_CALL, "id"))),
+    role(wire.ROLE_TOOL, lambda m: first(m, ("parts",), key(wire.TOOL_CALL_RESPONSE, "id"))),
+)
 
 
 def recognises(message: Any) -> bool:
@@ -58,3 +66,14 @@ def probe(call_id: str) -> list[dict[str, Any]]:
             "parts": [{"type": wire.TOOL_CALL_RESPONSE, "id": call_id, "response": "ok"}],
         },
     ]
+
+
+_TOOL_CALLS: Final = typed_ids(wire.ROLE_ASSISTANT, "parts", wire.TOOL_CALL, ("id",))
+_RESPONSES: Final = typed_ids(wire.ROLE_TOOL, "parts", wire.TOOL_CALL_RESPONSE, ("id",))
+
+
+def intact(trace: list[Any]) -> set[str]:
+    """Ids of the tool_call/tool_call_response pairs a damaged history still holds intact: each
+    called once and answered once, in the run of tool messages right after its assistant message.
+    Calls without ids pair by order, which no damage leaves certain: none is intact."""
+    return intact_ids(trace, _TOOL_CALLS, _RESPONSES, one_message=False)
