@@ -71,13 +71,15 @@ def repair(
     before = first_error(history, protocol)
     if before is not None:
         _refuse(before, protocol)
-        if before.exit_code == 0 and not [
-            b for b in (profile.lint(messages, profile) if profile else []) if b[0].severity == "error"
-        ]:
-            return Repair(history, protocol, provider=provider)
     spec = _registry.get_protocol(protocol)
     assert spec.repair is not None
     adapter = spec.repair()
+    if before is not None and (
+        before.exit_code == 0
+        and not [b for b in (profile.lint(messages, profile) if profile else []) if b[0].severity == "error"]
+        and not _warned(before, adapter)
+    ):
+        return Repair(history, protocol, provider=provider)
     if not isinstance(adapter, Adapter):
         rebuilt = adapter(messages, orphan_results=orphan_results, unanswered_calls=unanswered_calls)
     else:
@@ -105,6 +107,18 @@ def repair(
         _refuse(check(history, protocol), protocol)
     changes += _left(after, repaired, protocol, profile)
     return Repair(repaired, protocol, tuple(changes), dict(rebuilt.ids), provider)
+
+
+def _warned(report: Report, adapter: Any) -> bool:
+    """Whether ``report`` breaks a pairing rule the adapter answers, where every such rule is a
+    warning: OpenTelemetry's (a span reaches no provider and no consumer of it was found to lose a
+    call, issue 38), whose breaks a repair still answers, or it would answer none."""
+    if not isinstance(adapter, Adapter):
+        return False
+    answered = set(adapter.rules.values())
+    if any(_registry.RULES[rule].severity == "error" for rule in answered if rule in _registry.RULES):
+        return False
+    return any(f.rule in answered for f in report.findings)
 
 
 def _refuse(before: Report, protocol: str) -> None:

@@ -29,6 +29,14 @@ def _otel_put(part: Any, new: Any) -> Any:
     return {**part, "id": new}
 
 
+def _said(part: dict[str, Any]) -> Any:
+    """What a tool_call_response said: its ``response``, or (a part that names it otherwise, as the
+    semantic conventions' own example does with ``result``) every field but its type and id."""
+    if "response" in part:
+        return part["response"]
+    return {k: v for k, v in part.items() if k not in ("type", "id")}
+
+
 def _parts_left(out: Message | None) -> Message | None:
     return blocks_left(out, "parts")
 
@@ -50,7 +58,7 @@ ADAPTER: Final = Adapter(
     result_path=lambda i, b: f"messages[{i}].parts[{b}]",
     with_calls=lambda m, e: _parts_left(replaced(m, "parts", e, _otel_put)),
     answer=_otel_answer,
-    said=lambda m, b: m["parts"][b].get("response"),
+    said=lambda m, b: _said(m["parts"][b]),
     note=lambda text: {"type": "text", "content": text},
     accepts=nonempty,
     fresh=numbered("call_tw"),
