@@ -50,7 +50,7 @@ def test_the_damageable_repairable_protocols_are_the_ones_expected() -> None:
 def test_a_default_mutate_campaign_finds_nothing_in_the_repairer(protocol: str, policy: str) -> None:
     target = functools.partial(_repaired, protocol=protocol, **POLICIES[policy])
     run = fuzz(target, protocol, protocol, max_examples=200, seed=0, mutate=True, out=None)
-    assert run.exit_code == 0, [c.finding_id() for c in run.counterexamples]
+    assert run.exit_code == 0, [(c.finding, c.message, c.input) for c in run.counterexamples]
     assert run.examples == 200
 
 

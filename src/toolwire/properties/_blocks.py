@@ -182,7 +182,8 @@ class BlockStreamMonitor(KeyedMonitor):
 
     def _judge_unparsed(self, reason: Any) -> None:
         """Report the unparsed inputs: cut off when ``reason`` says the message stopped unfinished."""
-        cut = self.rules.truncated if reason in self.rules.unfinished else None
+        # Any JSON value may come as a stop reason (a list is not hashable): only a string is one.
+        cut = self.rules.truncated if isinstance(reason, str) and reason in self.rules.unfinished else None
         for shift, (item, problem, index, line, at) in enumerate(self._unparsed):
             self._report_input(cut or self.rules.input, item, problem, index, line)
             # In event order: where the finding would have gone had it been reported at once.
@@ -212,7 +213,8 @@ class BlockStreamMonitor(KeyedMonitor):
         self._stop_reason_at = index
         self._judge_unparsed(reason)
         calls = [item.id for item in self.tool_calls()]
-        if calls and reason != self.rules.stop_tool_use and reason not in self.rules.unfinished:
+        unfinished = isinstance(reason, str) and reason in self.rules.unfinished
+        if calls and reason != self.rules.stop_tool_use and not unfinished:
             self.report(
                 self.rules.stop_reason,
                 f"stop reason {reason!r} on a message that calls {', '.join(map(str, calls))}",
