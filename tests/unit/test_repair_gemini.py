@@ -51,3 +51,27 @@ def test_a_turn_whose_signed_call_is_kept_is_unchanged_and_no_second_signature_i
     assert fixed.history[1]["parts"] == [_call("a", "Paris", thoughtSignature="c2ln")]
     kept = repair([QUESTION, turn, _answer("a")], "gemini-contents")
     assert kept.history[1] == turn  # the unanswered call is answered, the turn itself untouched
+
+
+def test_a_turn_left_with_text_alone_merges_into_the_call_turn_after_it() -> None:
+    """A duplicated model turn whose calls are dropped leaves text right before the call turn: GM-2."""
+    from toolwire import check
+
+    turn = {
+        "role": "model",
+        "parts": [{"text": "Let me check."}, _call("a", "Paris", thoughtSignature="c2ln")],
+    }
+    history = [QUESTION, turn, dict(turn), _answer("a")]
+    fixed = repair(history, "gemini-contents", unanswered_calls="drop")
+    # The first copy's call (the repeated id renamed) has no answer: dropped, its text kept, merged.
+    assert [(c.rule, c.action) for c in fixed.changes] == [
+        ("GM-1", "rename"),
+        ("GM-4", "drop-call"),
+        ("GM-2", "merge"),
+    ]
+    assert fixed.history[1]["parts"] == [
+        {"text": "Let me check.", "thoughtSignature": "c2ln"},
+        {"text": "Let me check."},
+        _call("a", "Paris", thoughtSignature="c2ln"),
+    ]
+    assert check(fixed.history, "gemini-contents").exit_code == 0

@@ -19,6 +19,7 @@ Action = Literal[
     "remap",  # an id the protocol or provider will not take was remapped (see Repair.ids)
     "drop-item-id",  # an optional item id that broke a rule was removed
     "restate",  # a UI tool part's state was set to the one its fields fit
+    "merge",  # a turn left with text alone was merged into the call turn right after it
     "unrepaired",  # a rule still broken after repair: no repair is right (exit 2)
 ]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from toolwire.models import gemini
+from toolwire.properties._change import Change
 from toolwire.properties._repair import (
     NOT_RUN,
     Adapter,
@@ -89,6 +90,43 @@ def _with_calls(msg: Message, edits: dict[Block, Any]) -> Message | None:
     return {**out, "parts": parts}
 
 
+def _merged(contents: list[Any], changes: list[Change]) -> list[Any]:
+    """Model turns without calls right before a model turn with calls (what dropping a duplicated
+    turn's unanswered calls leaves) merged into it: Gemini takes a call turn only right after a user
+    or function-response turn (GM-2).  Nothing else is touched."""
+    out: list[Any] = []
+    for position, content in enumerate(contents):
+        if _gemini_calls(content):
+            merged = content
+            while out and _text_turn(out[-1]):
+                merged = {**merged, "parts": [*out.pop()["parts"], *merged["parts"]]}
+            if merged is not content:
+                changes.append(
+                    Change(
+                        "GM-2",
+                        f"contents[{position}]",
+                        "merge",
+                        None,
+                        None,
+                        "model turns left without calls merged into the function call turn right after "
+                        "them (path: in the repaired contents)",
+                    )
+                )
+                content = merged
+        out.append(content)
+    return out
+
+
+def _text_turn(content: Any) -> bool:
+    """A model turn with parts and no function call."""
+    return (
+        isinstance(content, dict)
+        and content.get("role") == "model"
+        and isinstance(content.get("parts"), list)
+        and not _gemini_calls(content)
+    )
+
+
 def _signs(part: Any, key: str) -> bool:
     return isinstance(part, dict) and bool(part.get(key))
 
@@ -116,4 +154,5 @@ ADAPTER: Final = Adapter(
     fresh=numbered("tw-call-"),
     blocks_key="parts",
     ids_optional=True,
+    after=_merged,
 )
