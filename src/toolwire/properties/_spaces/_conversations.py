@@ -21,7 +21,7 @@ from toolwire.properties._spaces._lanes import arguments
 from toolwire.properties._spaces._space import NAMES, Bounds, Move, Space, Step, Wire
 from toolwire.properties._strategies._plan import token
 
-__all__ = ["ConversationSpace", "TurnCall"]
+__all__ = ["ChatTurns", "ConversationSpace", "TurnCall"]
 
 _USERS = ("Hello", "And now?", "Thanks; once more?")
 
@@ -163,3 +163,16 @@ class ConversationSpace(Space):
 
     def result_message(self, calls: list[TurnCall]) -> dict[str, Any]:
         raise NotImplementedError
+
+
+class ChatTurns(ConversationSpace):
+    """A history whose turns step as Chat's do: a user message and an assistant text are each
+    ``other``, an assistant turn with calls ``calls``, and each result ``answer`` (the turn's last
+    ``last_answer``), in any order (the Responses input and OpenTelemetry's input messages)."""
+
+    user = "other"
+    text = "other"
+    call = "calls"
+
+    def results(self, state: Any) -> Iterator[Step]:
+        return self.each_result(state, "answer", "last_answer")

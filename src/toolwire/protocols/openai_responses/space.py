@@ -3,14 +3,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from toolwire.machines import ChatConversation, FunctionCallItem, ResponseStream, compile_machine
 from toolwire.properties._spaces._bodies import BodySpace
-from toolwire.properties._spaces._conversations import ConversationSpace, TurnCall
+from toolwire.properties._spaces._conversations import ChatTurns, TurnCall
 from toolwire.properties._spaces._lanes import Lanes, LaneSpace, Slot, taken
-from toolwire.properties._spaces._space import Move, Step, Wire
+from toolwire.properties._spaces._space import Move, Wire
 from toolwire.protocols.openai_responses.generate import BODY, call_id, envelope
 
 __all__ = ["OpenResponsesSpace", "ResponsesInputSpace", "ResponsesResponseSpace", "ResponsesSpace"]
@@ -88,7 +88,7 @@ class ResponsesResponseSpace(BodySpace):
     generator = BODY
 
 
-class ResponsesInputSpace(ConversationSpace):
+class ResponsesInputSpace(ChatTurns):
     """A request's ``input`` items: a ``function_call`` item a call, then a ``function_call_output``
     item each, in any order.
 
@@ -99,12 +99,6 @@ class ResponsesInputSpace(ConversationSpace):
 
     protocol = "openai-responses"
     table = compile_machine(ChatConversation)
-    user = "other"
-    text = "other"
-    call = "calls"
-
-    def results(self, state: Any) -> Iterator[Step]:
-        return self.each_result(state, "answer", "last_answer")
 
     def user_message(self, text: str) -> dict[str, Any]:
         return {"role": "user", "content": text}

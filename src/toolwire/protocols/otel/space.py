@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 from toolwire.machines import GenAIConversation, compile_machine
 from toolwire.models import _otel as wire
-from toolwire.properties._spaces._conversations import ConversationSpace, TurnCall
-from toolwire.properties._spaces._space import Step
+from toolwire.properties._spaces._conversations import ChatTurns, TurnCall
 from toolwire.protocols.otel.generate import call_id
 
 __all__ = ["InputSpace"]
 
 
-class InputSpace(ConversationSpace):
+class InputSpace(ChatTurns):
     """``gen_ai.input.messages``: an assistant message's ``tool_call`` parts, then a ``tool``
     message with one ``tool_call_response`` part each, in any order.
 
@@ -25,12 +23,6 @@ class InputSpace(ConversationSpace):
 
     protocol = "otel-genai"
     table = compile_machine(GenAIConversation)
-    user = "other"
-    text = "other"
-    call = "calls"
-
-    def results(self, state: Any) -> Iterator[Step]:
-        return self.each_result(state, "answer", "last_answer")
 
     def user_message(self, text: str) -> dict[str, Any]:
         return {"role": "user", "parts": [{"type": wire.TEXT, "content": text}]}
