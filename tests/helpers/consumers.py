@@ -162,8 +162,9 @@ def openai_responses_resume(body: str, starting_after: int) -> Seen:
     return catching(run)
 
 
-def langchain_openai_responses(body: str) -> Seen:
-    """langchain-openai's ``ChatOpenAI(use_responses_api=True).stream(...)``, its chunks summed."""
+def _langchain_openai(body: str, *, responses: bool) -> Seen:
+    """langchain-openai's ``ChatOpenAI`` streaming ``body`` (the Responses API or Chat Completions),
+    its chunks summed: its tool calls, and its invalid ones as ``invalid:ARGS``."""
 
     def run(seen: Seen) -> None:
         import httpx2
@@ -173,21 +174,27 @@ def langchain_openai_responses(body: str) -> Seen:
             model="gpt-test",
             api_key="test",  # type: ignore[arg-type]
             base_url="http://127.0.0.1:9/v1",
-            use_responses_api=True,
+            use_responses_api=responses,
             http_client=httpx2.Client(transport=mock_transport(body)),
             max_retries=0,
-        ).bind_tools(TOOLS)
+        ).bind_tools(TOOLS if responses else CHAT_TOOLS)
         message: Any = None
         for chunk in model.stream("hi"):
             message = chunk if message is None else message + chunk
-        for call in message.tool_call_chunks:
-            seen.streamed[call["id"] or f"index {call['index']}"] = [call["args"] or ""]
+        if responses:
+            for call in message.tool_call_chunks:
+                seen.streamed[call["id"] or f"index {call['index']}"] = [call["args"] or ""]
         seen.calls = [(call["id"], call["name"], json.dumps(call["args"])) for call in message.tool_calls]
         seen.calls += [
             (c["id"], c["name"], "invalid:" + (c["args"] or "")) for c in message.invalid_tool_calls
         ]
 
     return catching(run)
+
+
+def langchain_openai_responses(body: str) -> Seen:
+    """langchain-openai's ``ChatOpenAI(use_responses_api=True).stream(...)``, its chunks summed."""
+    return _langchain_openai(body, responses=True)
 
 
 def pydantic_ai_responses(body: str) -> Seen:
@@ -341,27 +348,7 @@ def openai_chat_stream(body: str) -> Seen:
 
 def langchain_openai_chat(body: str) -> Seen:
     """langchain-openai's ``ChatOpenAI().stream(...)`` on Chat Completions, its chunks summed."""
-
-    def run(seen: Seen) -> None:
-        import httpx2
-        from langchain_openai import ChatOpenAI
-
-        model = ChatOpenAI(
-            model="gpt-test",
-            api_key="test",  # type: ignore[arg-type]
-            base_url="http://127.0.0.1:9/v1",
-            http_client=httpx2.Client(transport=mock_transport(body)),
-            max_retries=0,
-        ).bind_tools(CHAT_TOOLS)
-        message: Any = None
-        for chunk in model.stream("hi"):
-            message = chunk if message is None else message + chunk
-        seen.calls = [(call["id"], call["name"], json.dumps(call["args"])) for call in message.tool_calls]
-        seen.calls += [
-            (c["id"], c["name"], "invalid:" + (c["args"] or "")) for c in message.invalid_tool_calls
-        ]
-
-    return catching(run)
+    return _langchain_openai(body, responses=False)
 
 
 def pydantic_ai_calls(seen: Seen, model: Any) -> None:

@@ -13,7 +13,8 @@ from typing import Any
 CALLS = (("fc_1", "call_1", ['{"city":', '"Paris"}']), ("fc_2", "call_2", ['{"city":', '"Lyon"}']))
 
 
-def _response(status: str, output: list[dict[str, Any]]) -> dict[str, Any]:
+def response_object(status: str, output: list[dict[str, Any]]) -> dict[str, Any]:
+    """An OpenAI Responses ``response`` object with ``status`` and ``output`` (usage once completed)."""
     response: dict[str, Any] = {
         "id": "resp_1",
         "object": "response",
@@ -42,7 +43,8 @@ def _response(status: str, output: list[dict[str, Any]]) -> dict[str, Any]:
     return response
 
 
-def _item(item_id: str, call_id: str, arguments: str, status: str) -> dict[str, Any]:
+def function_call_item(item_id: str, call_id: str, arguments: str, status: str) -> dict[str, Any]:
+    """A ``function_call`` output item of get_weather."""
     return {
         "type": "function_call",
         "id": item_id,
@@ -56,8 +58,8 @@ def _item(item_id: str, call_id: str, arguments: str, status: str) -> dict[str, 
 def responses_stream() -> list[dict[str, Any]]:
     """A well-formed OpenAI Responses stream of two parallel function calls, numbered 0, 1, 2, ..."""
     events: list[dict[str, Any]] = [
-        {"type": "response.created", "response": _response("in_progress", [])},
-        {"type": "response.in_progress", "response": _response("in_progress", [])},
+        {"type": "response.created", "response": response_object("in_progress", [])},
+        {"type": "response.in_progress", "response": response_object("in_progress", [])},
     ]
     done = []
     for index, (item_id, call_id, deltas) in enumerate(CALLS):
@@ -66,7 +68,7 @@ def responses_stream() -> list[dict[str, Any]]:
             {
                 "type": "response.output_item.added",
                 "output_index": index,
-                "item": _item(item_id, call_id, "", "in_progress"),
+                "item": function_call_item(item_id, call_id, "", "in_progress"),
             }
         )
         for delta in deltas:
@@ -86,10 +88,10 @@ def responses_stream() -> list[dict[str, Any]]:
                 "arguments": arguments,
             }
         )
-        item = _item(item_id, call_id, arguments, "completed")
+        item = function_call_item(item_id, call_id, arguments, "completed")
         done.append(item)
         events.append({"type": "response.output_item.done", "output_index": index, "item": item})
-    events.append({"type": "response.completed", "response": _response("completed", done)})
+    events.append({"type": "response.completed", "response": response_object("completed", done)})
     return [event | {"sequence_number": n} for n, event in enumerate(events)]
 
 
@@ -187,7 +189,7 @@ def rs7c_call_added_twice() -> list[dict[str, Any]]:
     events = responses_stream()
     completed = events.pop()
     arguments = "".join(CALLS[0][2])
-    item = _item("fc_3", CALLS[0][1], arguments, "completed")
+    item = function_call_item("fc_3", CALLS[0][1], arguments, "completed")
     events += [
         {"type": "response.output_item.added", "output_index": 2, "item": item | {"status": "in_progress"}},
         {

@@ -11,7 +11,7 @@ import copy
 from typing import Any
 
 from helpers.consumers import sse
-from helpers.violating import responses_stream
+from helpers.violating import function_call_item, response_object, responses_stream
 
 PARIS, LYON = '{"city":"Paris"}', '{"city":"Lyon"}'
 
@@ -67,41 +67,8 @@ def cc9b_arguments_object() -> dict[str, Any]:
 
 def response() -> dict[str, Any]:
     """A well-formed completed ``response`` whose output is two function_call items."""
-    output = [
-        {
-            "type": "function_call",
-            "id": item_id,
-            "call_id": call_id,
-            "name": "get_weather",
-            "arguments": arguments,
-            "status": "completed",
-        }
-        for item_id, call_id, arguments in (("fc_1", "call_1", PARIS), ("fc_2", "call_2", LYON))
-    ]
-    return {
-        "id": "resp_1",
-        "object": "response",
-        "created_at": 1767225600,
-        "status": "completed",
-        "model": "gpt-test",
-        "output": output,
-        "parallel_tool_calls": True,
-        "tool_choice": "auto",
-        "tools": [],
-        "error": None,
-        "incomplete_details": None,
-        "instructions": None,
-        "metadata": {},
-        "temperature": 1.0,
-        "top_p": 1.0,
-        "usage": {
-            "input_tokens": 10,
-            "input_tokens_details": {"cached_tokens": 0},
-            "output_tokens": 20,
-            "output_tokens_details": {"reasoning_tokens": 0},
-            "total_tokens": 30,
-        },
-    }
+    calls = (("fc_1", "call_1", PARIS), ("fc_2", "call_2", LYON))
+    return response_object("completed", [function_call_item(*call, "completed") for call in calls])
 
 
 def rs10a_item_without_call_id() -> dict[str, Any]:

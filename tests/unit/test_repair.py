@@ -120,6 +120,25 @@ def test_a_repeated_id_is_renamed_in_the_call_and_in_its_result() -> None:
     assert check(fixed.history, "anthropic-messages").exit_code == 0
 
 
+def test_two_calls_of_one_id_in_one_message_are_answered_first_to_first() -> None:
+    # Results follow their calls in order: the one result answers the first call, which keeps the
+    # id; the second is renamed and, unanswered, gets its error result (Mistral takes neither id).
+    pay, notify = call("call_1", "pay"), call("call_1", "notify")
+    history = [USER, assistant(pay, notify), tool("call_1", "Paid"), {"role": "user", "content": "Thanks"}]
+    fixed = repair(history, "mistral-chat")
+    calls = fixed.history[1]["tool_calls"]
+    results = {m["tool_call_id"]: m["content"] for m in fixed.history if m["role"] == "tool"}
+    assert results[calls[0]["id"]] == "Paid"
+    assert results[calls[1]["id"]].startswith("Error: this tool call was not run")
+    assert check(fixed.history, "mistral-chat").exit_code == 0
+    # Across turns, a result answers the closest call of its id before it.
+    again = [USER, assistant(pay), tool("call_1", "Paid"), assistant(notify), tool("call_1", "Sent")]
+    fixed = repair(again, "mistral-chat")
+    out = fixed.history
+    assert out[2]["tool_call_id"] == out[1]["tool_calls"][0]["id"] != out[3]["tool_calls"][0]["id"]
+    assert out[4]["tool_call_id"] == out[3]["tool_calls"][0]["id"] and out[4]["content"] == "Sent"
+
+
 def test_ids_the_target_will_not_take_are_remapped_injectively() -> None:
     history = [USER, assistant(call("call_abc"), call("call_def")), tool("call_def"), tool("call_abc")]
     fixed = repair(history, "mistral-chat")
@@ -135,7 +154,9 @@ def test_a_provider_profile_narrows_the_ids_of_a_shared_wire() -> None:
     assert repair(history, "openai-chat").changes == ()
     fixed = repair(history, "openai-chat", provider="mistral")
     assert fixed.history["model"] == "m"  # a body stays a body
-    assert [(c.rule, c.action) for c in fixed.changes] == [("CC-1", "remap"), ("CC-1", "remap")]
+    # The wire takes call_abc; the change cites the provider's rule, which does not.
+    assert [(c.rule, c.action) for c in fixed.changes] == [("MS-1", "remap"), ("MS-1", "remap")]
+    assert "mistral will not take" in fixed.changes[0].reason
     assert lint(fixed.history["messages"], PROVIDERS["mistral"]) == []
 
 
@@ -360,3 +381,22 @@ def test_explore_holds_within_larger_bounds(function: str, protocol: str, mutate
     bounds = Bounds(calls=3, turns=3) if mutate else Bounds(calls=2, turns=2, names=2)
     run = explore(EXAMPLE.format(function), protocol, protocol, bounds, mutate=mutate, out=None)
     assert run.verdict == "holds", run.counterexample
+
+
+def test_the_docs_table_names_each_adapters_rules() -> None:
+    from toolwire.properties._repair import Adapter
+    from toolwire.protocols import get_protocol
+
+    text = (ROOT / "docs" / "repair.md").read_text().split("## What the repairer does")[1]
+    rows = {
+        cells[0].strip("` "): [c.strip() for c in cells[1:8]]
+        for line in text.split("\n## ")[0].splitlines()
+        if line.startswith("| `") and (cells := line.strip("|").split("|"))
+    }
+    assert set(rows) == set(REPAIRABLE)
+    situations = ("unanswered", "orphan", "move", "duplicate", "id", "missing", "second")
+    for name in REPAIRABLE:
+        load = get_protocol(name).repair
+        assert load is not None
+        if isinstance(adapter := load(), Adapter):
+            assert rows[name] == [adapter.rules[k] for k in situations], name

@@ -114,7 +114,11 @@ class _Pairing:
                 free = [c for c in same if c.key not in self.answer]
                 before = [c for c in free if c.msg < result.msg]
                 if before:
-                    return before[-1]
+                    # The closest turn before the result; within it, the first call still free
+                    # (results follow their calls in order: two calls of one id in one message
+                    # are answered first to first).
+                    closest = before[-1].msg
+                    return next(c for c in before if c.msg == closest)
                 if free:
                     return free[0]
         if not adapter.ids_optional:

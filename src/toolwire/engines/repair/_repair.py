@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Final, get_args
 
 from toolwire.engines import Report, check
@@ -94,6 +95,7 @@ def repair(
     changes = list(rebuilt.changes)
     out = rebuilt.messages
     if profile is not None:
+        changes = [_cited(c, adapter, profile) for c in changes]
         out = profile.fixes(out, profile, changes)
     if isinstance(adapter, Adapter) and adapter.after is not None:
         out = adapter.after(out, changes)
@@ -127,6 +129,20 @@ def _refuse(before: Report, protocol: str) -> None:
     if not before.findings and before.exit_code == 2:
         said = "; ".join(p.message for p in before.problems if p.severity == "error")
         raise UsageError(f"the input cannot be repaired as {protocol}: {said}")
+
+
+def _cited(change: Change, adapter: Any, profile: Provider) -> Change:
+    """A remap of an id the wire takes but the provider does not, citing the provider's rule
+    (Mistral's nine characters on the Chat wire: MS-1, not the wire's CC-1)."""
+    if change.action != "remap" or not isinstance(change.before, str) or not isinstance(adapter, Adapter):
+        return change
+    if not adapter.accepts(change.before):
+        return change
+    for rule in profile.rules:
+        if rule.accepts is not None and not rule.accepts(change.before):
+            why = f"an id {profile.name} will not take: {rule.statement}"
+            return replace(change, rule=rule.id, reason=why)
+    return change
 
 
 def _both(adapter: Adapter, profile: Provider) -> Any:

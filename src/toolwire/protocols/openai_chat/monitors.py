@@ -282,6 +282,13 @@ class StreamMonitor(FragmentMonitor):
         return super()._unfinished(call)
 
 
+def _unanswered(pending: list[str], opened_at: int | None) -> str:
+    """The calls left unanswered, for a CC-4 message: a call without an id has none to name."""
+    if not pending:
+        return f"a call without an id (messages[{opened_at}]) is unanswered"
+    return f"calls {', '.join(pending)} (messages[{opened_at}]) are unanswered"
+
+
 class ConversationMonitor(Monitor):
     """Checks a Chat Completions request's ``messages`` with :class:`ChatConversation`.
 
@@ -477,8 +484,7 @@ class ConversationMonitor(Monitor):
             pending = list(self._pending)
             self.report(
                 rule,
-                f"{path} ({message.get('role')}) comes while calls "
-                f"{', '.join(pending)} (messages[{self._opened_at}]) are unanswered",
+                f"{path} ({message.get('role')}) comes while {_unanswered(pending, self._opened_at)}",
                 index=index,
                 line=line,
                 ids=pending,
@@ -580,8 +586,7 @@ class ConversationMonitor(Monitor):
             pending = list(self._pending)
             self.report(
                 "CC-4",
-                f"the request ends while calls {', '.join(pending)} "
-                f"(messages[{self._opened_at}]) are unanswered",
+                f"the request ends while {_unanswered(pending, self._opened_at)}",
                 index=self._opened_at,
                 line=line,
                 ids=pending,
