@@ -400,3 +400,50 @@ def test_the_docs_table_names_each_adapters_rules() -> None:
         assert load is not None
         if isinstance(adapter := load(), Adapter):
             assert rows[name] == [adapter.rules[k] for k in situations], name
+
+
+def test_a_result_before_its_call_does_not_take_it_from_the_result_in_place() -> None:
+    history = [USER, tool("call_a", "stale"), assistant(call("call_a")), tool("call_a", "fresh"), USER]
+    fixed = repair(history, "openai-chat")
+    assert fixed.history[2:4] == history[2:4]  # the intact pair, kept
+    assert [(c.rule, c.action, c.path) for c in fixed.changes] == [("CC-5c", "note", "messages[1]")]
+    assert "stale" in fixed.history[1]["content"]
+
+
+@pytest.mark.parametrize("ident", ["", None])
+def test_a_call_and_its_result_both_without_an_id_get_one_id_together(ident: Any) -> None:
+    bare = call("x")
+    bare.pop("id") if ident is None else bare.update(id=ident)
+    result = {"role": "tool", "content": "15 degrees"} if ident is None else tool(ident)
+    fixed = repair([USER, assistant(bare), result], "openai-chat")
+    new = fixed.history[1]["tool_calls"][0]["id"]
+    assert fixed.history[2] == {**result, "tool_call_id": new}
+    assert [(c.rule, c.action) for c in fixed.changes] == [("CC-1", "fill-id"), ("CC-1", "fill-id")]
+
+
+def test_otel_calls_and_responses_without_ids_pair_in_order() -> None:
+    def message(role: str, *parts: dict[str, Any]) -> dict[str, Any]:
+        return {"role": role, "parts": list(parts)}
+
+    user = message("user", {"type": "text", "content": "hi"})
+    history = [
+        user,
+        message("assistant", {"type": "tool_call", "name": "f", "arguments": {}}),
+        message("tool", {"type": "tool_call_response", "response": "r"}),
+        message("assistant", {"type": "text", "content": "ok"}),
+        user,
+        message("assistant", {"type": "tool_call", "name": "g", "id": "b", "arguments": {}}),
+        user,
+    ]
+    fixed = repair(history, "otel-genai")
+    said = [(c.rule, c.action, c.path) for c in fixed.changes]
+    assert said == [("GA-5", "answer", "messages[5].parts[0].id")]
+    assert fixed.history[:6] == history[:6]
+
+
+def test_an_empty_history_needs_no_repair_so_dropping_everything_is_idempotent() -> None:
+    assert repair([], "openai-chat").exit_code == 0
+    assert repair({"model": "m", "messages": []}, "openai-chat").exit_code == 0
+    dropped = repair([tool("call_9")], "openai-chat", orphan_results="drop")
+    assert dropped.history == [] and dropped.exit_code == 1
+    assert repair(dropped.history, "openai-chat", orphan_results="drop").history == []

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from toolwire.errors import UsageError
-from toolwire.properties._change import Change
+from toolwire.properties._change import Action, Change
 from toolwire.properties._repair import (
     DROP,
     Adapter,
@@ -79,6 +79,10 @@ class _Pairing:
         self.orphans: list[Site] = []
         self.kept: list[Site] = []  # unpaired results a stored context may answer: left alone
         self._call_msgs = list(turn)  # ascending: messages are read in order
+        # Each result answers a call before it first; only then may one placed before its call
+        # take a call still free (it moves next to it), so it never takes a call from the result
+        # in its place.
+        later = list[Site]()
         for result in results:
             paired = None
             rid = result.id
@@ -91,6 +95,14 @@ class _Pairing:
                         paired = only
             if paired is None:
                 paired = self._pair(adapter, result)
+            if paired is not None:
+                answer[paired.key] = result
+                answers[result.key] = paired
+            else:
+                later.append(result)
+        for result in later:
+            rid = result.id
+            paired = self._pair_later(result)
             if paired is not None:
                 answer[paired.key] = result
                 answers[result.key] = paired
@@ -108,33 +120,42 @@ class _Pairing:
         return turn
 
     def _pair(self, adapter: Adapter, result: Site) -> Site | None:
+        """The call before ``result`` it answers, if any."""
         if _has_id(result.id):
             same = self.by_id.get(result.id)
             if same:
-                free = [c for c in same if c.key not in self.answer]
-                before = [c for c in free if c.msg < result.msg]
+                before = [c for c in same if c.key not in self.answer and c.msg < result.msg]
                 if before:
                     # The closest turn before the result; within it, the first call still free
                     # (results follow their calls in order: two calls of one id in one message
                     # are answered first to first).
                     closest = before[-1].msg
                     return next(c for c in before if c.msg == closest)
-                if free:
-                    return free[0]
-        if not adapter.ids_optional:
-            return None
-        # The protocol's own pairing without ids: by name, in order, in the turn right before.
+            if not adapter.ids_optional:
+                return None
+        # Without ids: in the turn right before, in order, by name where both have one (the
+        # protocol's own pairing where ids are optional; else a call and a result that both
+        # lack an id, which get one id together).
         before_result = bisect.bisect_left(self._call_msgs, result.msg)
         if not before_result:
             return None
         last = self._call_msgs[before_result - 1]
+        optional = adapter.ids_optional
         for call in self.of_turn[self.turn[last]]:
             if (
                 call.key not in self.answer
-                and call.name == result.name
-                and (not _has_id(call.id) or not _has_id(result.id))
+                and (result.name is None or call.name is None or call.name == result.name)
+                and (not _has_id(call.id) if not optional else not _has_id(call.id) or not _has_id(result.id))
             ):
                 return call
+        return None
+
+    def _pair_later(self, result: Site) -> Site | None:
+        """A call of ``result``'s id after it, still free: the result is out of place."""
+        if _has_id(result.id):
+            for call in self.by_id.get(result.id, ()):
+                if call.key not in self.answer:
+                    return call
         return None
 
 
@@ -306,16 +327,14 @@ def _rebuild(
                 )
             )
         if new != call.id and new is not None:
-            changes.append(
-                Change(
-                    rules["id"] if call.key not in renamed else rules["duplicate"],
-                    path,
-                    "remap" if call.key not in renamed else "rename",
-                    result.id,
-                    new_id[call.key],
-                    "the result follows its call's id",
-                )
-            )
+            action: Action
+            if not _has_id(call.id):
+                rule, action = rules["missing"], "fill-id"
+            elif call.key in renamed:
+                rule, action = rules["duplicate"], "rename"
+            else:
+                rule, action = rules["id"], "remap"
+            changes.append(Change(rule, path, action, result.id, new, "the result follows its call's id"))
     notes: dict[tuple[int, Any], Any] = {}
     for result in pairing.orphans:
         path = adapter.result_path(result.msg, result.block)

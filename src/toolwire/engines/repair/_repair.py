@@ -67,6 +67,8 @@ def repair(
         raise UsageError(f"toolwire cannot repair {protocol} histories; it repairs {', '.join(REPAIRABLE)}")
     profile = provider_for(provider, protocol)
     messages, body = _messages(history, protocol, container)
+    if not messages:
+        return Repair(history, protocol, provider=provider)  # no message: nothing to repair
     # A damaged history is read up to its first broken rule only: what the repair makes of it is
     # checked whole below, once.
     before = first_error(history, protocol)
