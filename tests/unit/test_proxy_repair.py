@@ -4,6 +4,7 @@ change is told (text, JSON), counted and recorded (HAR, cassette), and what the 
 from __future__ import annotations
 
 import gzip
+import json
 import zlib
 from pathlib import Path
 
@@ -12,7 +13,8 @@ import pytest
 import yaml
 
 from helpers.proxy_support import DATA
-from toolwire.cli.handlers._proxy import render_summary, render_told
+from toolwire.cli.handlers._proxy import JsonLines, render_summary, render_told
+from toolwire.cli.handlers._record import Recorder
 from toolwire.engines import LiveFinding
 from toolwire.engines.proxy import ProxyTotals, RequestRepair
 from toolwire.engines.proxy._record import Recording, cassette_item, har_entry
@@ -178,6 +180,30 @@ def test_a_record_keeps_the_request_as_sent_and_as_forwarded(tmp_path: Path) -> 
     assert interaction["request"]["body"].encode() == BODY
     assert interaction["forwarded"]["body"].encode() == done.body
     assert "_forwarded" not in har_entry(Recording("POST", CHAT, [], BODY, 200, [], b""))["request"]
+
+
+def test_a_change_holding_an_integer_past_64_bits_is_told_and_recorded_whole(tmp_path: Path) -> None:
+    big = 123456789012345678901234567890
+    orphan = {"role": "tool", "tool_call_id": "call_9", "content": [{"type": "text", "text": "x", "n": big}]}
+    body = json.dumps({"model": "gpt-4o", "messages": [{"role": "user", "content": "Hi"}, orphan]}).encode()
+    done = RequestRepair()(CHAT, body, [])
+    assert done.body is not None and str(big) in done.body.decode()
+    change = told(4, "POST", CHAT, done.protocol, change=done.changes[0])
+    assert json.loads(render_told(change, "json"))["before"] == orphan["content"]
+    assert '"n":1234567890' in render_told(change, "text")  # cut at 60 characters
+    report = tmp_path / "findings.jsonl"
+    lines = JsonLines(report.open("wb"))
+    lines.write(change)
+    lines.close()
+    assert json.loads(report.read_bytes())["before"] == orphan["content"]
+    recording = Recording("POST", CHAT, [("content-type", "application/json")], body, 200, [], b"{}")
+    recording.repaired(done.body, done.changes)
+    har = tmp_path / "run.har"
+    recorder = Recorder(har)
+    recorder.add(recording)
+    recorder.close()
+    (entry,) = json.loads(har.read_bytes())["log"]["entries"]
+    assert entry["request"]["_forwarded"]["changes"][0]["before"] == orphan["content"]
 
 
 @pytest.mark.parametrize(
