@@ -43,6 +43,58 @@ def test_a_gzip_or_deflate_body_is_repaired_and_encoded_so_again(encoding: str) 
     assert orjson.loads(unpacked)["messages"][1]["role"] == "user"
 
 
+def _raw_deflate(data: bytes) -> bytes:
+    encoder = zlib.compressobj(wbits=-zlib.MAX_WBITS)
+    return encoder.compress(data) + encoder.flush()
+
+
+def _raw_inflate(data: bytes) -> bytes:
+    return zlib.decompress(data, wbits=-zlib.MAX_WBITS)
+
+
+@pytest.mark.parametrize(
+    ("encoding", "packed", "unpack"),
+    [
+        ("deflate", _raw_deflate(BODY), _raw_inflate),  # deflate without its zlib wrapper
+        ("gzip", gzip.compress(BODY[:30]) + gzip.compress(BODY[30:]), gzip.decompress),  # two members
+        ("gzip", gzip.compress(BODY[:30]) + zlib.compress(BODY[30:]), gzip.decompress),
+    ],
+    ids=["raw-deflate", "multi-member-gzip", "gzip-then-zlib"],
+)
+def test_a_raw_deflate_or_multi_member_gzip_body_is_repaired_whole_and_encoded_so_again(
+    encoding: str, packed: bytes, unpack: object
+) -> None:
+    done = RequestRepair()(CHAT, packed, [("Content-Encoding", encoding)])
+    assert done.problem is None and done.body is not None and [c.rule for c in done.changes] == ["CC-3"]
+    assert callable(unpack)
+    assert orjson.loads(unpack(done.body))["messages"][1]["role"] == "user"
+
+
+@pytest.mark.parametrize(
+    ("encoding", "packed"),
+    [
+        ("gzip", gzip.compress(BODY)[:-12]),  # cut short
+        ("gzip", gzip.compress(BODY) + b"trailing bytes"),
+        ("deflate", zlib.compress(BODY) + zlib.compress(b" ")),  # a zlib stream after the end
+        ("deflate", _raw_deflate(BODY)[:-5]),
+        ("deflate", b"not deflate at all"),
+    ],
+    ids=["gzip-cut", "gzip-trailing", "deflate-two-streams", "raw-deflate-cut", "not-deflate"],
+)
+def test_an_encoded_body_that_does_not_decode_whole_is_forwarded_as_sent_and_said(
+    encoding: str, packed: bytes
+) -> None:
+    # Repaired from what did decode, the rest would be lost: it goes as sent, said so.
+    done = RequestRepair()(CHAT, packed, [("Content-Encoding", encoding)])
+    assert (done.body, done.changes) == (None, ())
+    assert done.problem is not None and done.problem.startswith(f"its {encoding} body cannot be decoded (")
+
+
+def test_an_empty_encoded_body_holds_nothing_to_repair() -> None:
+    done = RequestRepair()(CHAT, b"", [("Content-Encoding", "gzip")])
+    assert (done.body, done.changes, done.problem) == (None, (), None)
+
+
 @pytest.mark.parametrize(
     ("url", "body"),
     [
