@@ -2,8 +2,10 @@
 
 LiteLLM calls :meth:`ToolwireRepair.async_pre_call_hook` with the request body before it sends it
 upstream; the hook repairs the body's history (``messages``; ``input`` on the Responses route) as
-:func:`toolwire.engines.repair.repair` does, with the provider profile the config names, and
-returns the body repaired.  Each change is logged (logger ``toolwire.litellm``) with the rule it
+the proxy's ``--repair`` does (:func:`toolwire.engines.repair.repair` with the fields that bring a
+stored context in: ``previous_response_id``, ``conversation``), with the provider profile the
+config names for requests of its wire (another wire's get their protocol's own rules), and returns
+the body repaired.  Each change is logged (logger ``toolwire.litellm``) with the rule it
 answers; a body that needs nothing is passed on untouched, and one toolwire cannot read is passed
 on as it came (said in the log).  Needs toolwire installed where LiteLLM runs (litellm is not a
 dependency of toolwire).
@@ -24,6 +26,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final, get_args
 
 from toolwire.engines.repair import PROVIDERS, OrphanPolicy, Repair, UnansweredPolicy, repair
@@ -41,6 +44,10 @@ else:
         _Base = object
 
 log = logging.getLogger("toolwire.litellm")
+
+#: Request fields that bring a stored context in (a result may answer a call of it): what
+#: :func:`toolwire.engines.repair.repair` reads of a body besides its history.
+_CONTEXT: Final = ("previous_response_id", "conversation")
 
 #: LiteLLM's call type -> the protocol of the request's history, and the body key that holds it
 #: (each protocol's descriptor names the call types of its requests).
@@ -92,7 +99,14 @@ class ToolwireRepair(_Base):
         self.on_repair = on_repair
 
     def repaired(self, data: dict[str, Any], call_type: str) -> dict[str, Any]:
-        """``data`` with its history repaired (``data`` itself when nothing is to be repaired)."""
+        """``data`` with its history repaired (``data`` itself when nothing is to be repaired).
+
+        The history is repaired as the proxy's ``--repair`` repairs a request body: with the
+        request fields that bring a stored context in (``previous_response_id``, ``conversation``:
+        a result may answer a call of it), and with the profile only when the request is of the
+        profile's wire (a request of another wire gets its own protocol's rules).  The rest of
+        ``data`` (LiteLLM's own keys among it) comes back as it was.
+        """
         route = PROTOCOLS.get(call_type)
         if route is None:
             return data
@@ -102,9 +116,14 @@ class ToolwireRepair(_Base):
             return data
         model = data.get("model")
         provider = self.providers.get(model, self.provider) if isinstance(model, str) else self.provider
+        if provider is not None and protocol not in PROVIDERS[provider].wire:
+            provider = None  # another wire: its own protocol's rules
+        # What repair reads of a body: its history and the fields that bring a stored context in
+        # (LiteLLM's data holds objects of its own besides, which toolwire need not read).
+        body: dict[str, Any] = {key: history, **{k: data[k] for k in _CONTEXT if k in data}}
         try:
             done = repair(
-                history,
+                body,
                 protocol,
                 provider=provider,
                 orphan_results=self.orphan_results,
@@ -119,6 +138,7 @@ class ToolwireRepair(_Base):
             )
         if not done.changed:
             return data
+        done = replace(done, history=done.history[key])
         if self.on_repair is not None:
             self.on_repair(done)
         return {**data, key: done.history}

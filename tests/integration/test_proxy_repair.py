@@ -211,6 +211,30 @@ def test_a_gzip_body_is_repaired_and_forwarded_gzip_again() -> None:
 
 
 @pytest.mark.slow
+def test_a_multi_member_gzip_body_is_repaired_whole_and_a_cut_one_forwarded_as_sent_and_told() -> None:
+    sent = orjson.dumps(ORPHANED)
+    cut = gzip.compress(sent)[:-12]
+    with proxied(repair=True) as (upstream, url, told):
+        response = httpx.post(
+            url + "/v1/chat/completions",
+            content=gzip.compress(sent[:40]) + gzip.compress(sent[40:]),
+            headers={"content-type": "application/json", "content-encoding": "gzip"},
+        )
+        httpx.post(
+            url + "/v1/chat/completions",
+            content=cut,
+            headers={"content-type": "application/json", "content-encoding": "gzip"},
+        )
+    assert response.status_code == 200
+    forwarded = orjson.loads(gzip.decompress(upstream.bodies[0]))
+    assert [m["role"] for m in forwarded["messages"]] == ["user", "user", "user"]
+    assert [t.change.rule for t in told if t.change is not None] == ["CC-3"]
+    assert upstream.bodies[1] == cut  # never lost: as the client sent it
+    said = [t.problem.message for t in told if t.problem and t.problem.message.startswith("not repaired")]
+    assert len(said) == 1 and said[0].startswith("not repaired: its gzip body cannot be decoded (")
+
+
+@pytest.mark.slow
 def test_a_request_repair_cannot_handle_is_forwarded_as_sent_and_told_never_a_crash() -> None:
     gemini = (Path(__file__).parent.parent / "data" / "gemini-contents" / "args-as-string.json").read_bytes()
     upstream_bodies: list[bytes] = []

@@ -4,6 +4,7 @@ change is told (text, JSON), counted and recorded (HAR, cassette), and what the 
 from __future__ import annotations
 
 import gzip
+import json
 import zlib
 from pathlib import Path
 
@@ -12,7 +13,8 @@ import pytest
 import yaml
 
 from helpers.proxy_support import DATA
-from toolwire.cli.handlers._proxy import render_summary, render_told
+from toolwire.cli.handlers._proxy import JsonLines, render_summary, render_told
+from toolwire.cli.handlers._record import Recorder
 from toolwire.engines import LiveFinding
 from toolwire.engines.proxy import ProxyTotals, RequestRepair
 from toolwire.engines.proxy._record import Recording, cassette_item, har_entry
@@ -39,6 +41,58 @@ def test_a_gzip_or_deflate_body_is_repaired_and_encoded_so_again(encoding: str) 
     assert done.body is not None and [c.rule for c in done.changes] == ["CC-3"]
     unpacked = gzip.decompress(done.body) if encoding == "gzip" else zlib.decompress(done.body)
     assert orjson.loads(unpacked)["messages"][1]["role"] == "user"
+
+
+def _raw_deflate(data: bytes) -> bytes:
+    encoder = zlib.compressobj(wbits=-zlib.MAX_WBITS)
+    return encoder.compress(data) + encoder.flush()
+
+
+def _raw_inflate(data: bytes) -> bytes:
+    return zlib.decompress(data, wbits=-zlib.MAX_WBITS)
+
+
+@pytest.mark.parametrize(
+    ("encoding", "packed", "unpack"),
+    [
+        ("deflate", _raw_deflate(BODY), _raw_inflate),  # deflate without its zlib wrapper
+        ("gzip", gzip.compress(BODY[:30]) + gzip.compress(BODY[30:]), gzip.decompress),  # two members
+        ("gzip", gzip.compress(BODY[:30]) + zlib.compress(BODY[30:]), gzip.decompress),
+    ],
+    ids=["raw-deflate", "multi-member-gzip", "gzip-then-zlib"],
+)
+def test_a_raw_deflate_or_multi_member_gzip_body_is_repaired_whole_and_encoded_so_again(
+    encoding: str, packed: bytes, unpack: object
+) -> None:
+    done = RequestRepair()(CHAT, packed, [("Content-Encoding", encoding)])
+    assert done.problem is None and done.body is not None and [c.rule for c in done.changes] == ["CC-3"]
+    assert callable(unpack)
+    assert orjson.loads(unpack(done.body))["messages"][1]["role"] == "user"
+
+
+@pytest.mark.parametrize(
+    ("encoding", "packed"),
+    [
+        ("gzip", gzip.compress(BODY)[:-12]),  # cut short
+        ("gzip", gzip.compress(BODY) + b"trailing bytes"),
+        ("deflate", zlib.compress(BODY) + zlib.compress(b" ")),  # a zlib stream after the end
+        ("deflate", _raw_deflate(BODY)[:-5]),
+        ("deflate", b"not deflate at all"),
+    ],
+    ids=["gzip-cut", "gzip-trailing", "deflate-two-streams", "raw-deflate-cut", "not-deflate"],
+)
+def test_an_encoded_body_that_does_not_decode_whole_is_forwarded_as_sent_and_said(
+    encoding: str, packed: bytes
+) -> None:
+    # Repaired from what did decode, the rest would be lost: it goes as sent, said so.
+    done = RequestRepair()(CHAT, packed, [("Content-Encoding", encoding)])
+    assert (done.body, done.changes) == (None, ())
+    assert done.problem is not None and done.problem.startswith(f"its {encoding} body cannot be decoded (")
+
+
+def test_an_empty_encoded_body_holds_nothing_to_repair() -> None:
+    done = RequestRepair()(CHAT, b"", [("Content-Encoding", "gzip")])
+    assert (done.body, done.changes, done.problem) == (None, (), None)
 
 
 @pytest.mark.parametrize(
@@ -178,6 +232,30 @@ def test_a_record_keeps_the_request_as_sent_and_as_forwarded(tmp_path: Path) -> 
     assert interaction["request"]["body"].encode() == BODY
     assert interaction["forwarded"]["body"].encode() == done.body
     assert "_forwarded" not in har_entry(Recording("POST", CHAT, [], BODY, 200, [], b""))["request"]
+
+
+def test_a_change_holding_an_integer_past_64_bits_is_told_and_recorded_whole(tmp_path: Path) -> None:
+    big = 123456789012345678901234567890
+    orphan = {"role": "tool", "tool_call_id": "call_9", "content": [{"type": "text", "text": "x", "n": big}]}
+    body = json.dumps({"model": "gpt-4o", "messages": [{"role": "user", "content": "Hi"}, orphan]}).encode()
+    done = RequestRepair()(CHAT, body, [])
+    assert done.body is not None and str(big) in done.body.decode()
+    change = told(4, "POST", CHAT, done.protocol, change=done.changes[0])
+    assert json.loads(render_told(change, "json"))["before"] == orphan["content"]
+    assert '"n":1234567890' in render_told(change, "text")  # cut at 60 characters
+    report = tmp_path / "findings.jsonl"
+    lines = JsonLines(report.open("wb"))
+    lines.write(change)
+    lines.close()
+    assert json.loads(report.read_bytes())["before"] == orphan["content"]
+    recording = Recording("POST", CHAT, [("content-type", "application/json")], body, 200, [], b"{}")
+    recording.repaired(done.body, done.changes)
+    har = tmp_path / "run.har"
+    recorder = Recorder(har)
+    recorder.add(recording)
+    recorder.close()
+    (entry,) = json.loads(har.read_bytes())["log"]["entries"]
+    assert entry["request"]["_forwarded"]["changes"][0]["before"] == orphan["content"]
 
 
 @pytest.mark.parametrize(

@@ -102,6 +102,58 @@ def test_the_responses_and_anthropic_routes_are_repaired_as_their_protocols() ->
     assert check(_run(hook, anthropic, "anthropic_messages")["messages"], "anthropic-messages").exit_code == 0
 
 
+def test_a_responses_result_answering_a_stored_calls_passes_as_it_came() -> None:
+    # previous_response_id brings the call in: its function_call_output answers it (as the proxy
+    # repairs such a body), and LiteLLM's own keys of the request come back as they were.
+    seen: list[Repair] = []
+    hook = ToolwireRepair(on_repair=seen.append)
+    output = {"type": "function_call_output", "call_id": "call_a", "output": "Transfer done 123"}
+    data = {"model": "gpt-4o", "previous_response_id": "resp_1", "input": [output]}
+    assert _run(hook, data, "aresponses") is data
+    by_conversation = {"model": "gpt-4o", "conversation": "conv_1", "input": [output]}
+    assert _run(hook, by_conversation, "aresponses") is by_conversation
+    assert seen == []
+    logging_obj = object()  # LiteLLM's data holds objects of its own, not toolwire's to read
+    call = {"type": "function_call", "call_id": "call_b", "name": "f", "arguments": "{}"}
+    broken = {**data, "input": [output, call], "litellm_logging_obj": logging_obj, "metadata": {"k": 1}}
+    out = _run(hook, broken, "aresponses")
+    assert out["litellm_logging_obj"] is logging_obj and out["metadata"] == {"k": 1}
+    assert out["previous_response_id"] == "resp_1" and out["input"][0] == output
+    assert [(c.rule, c.action) for r in seen for c in r.changes] == [("RS-4", "answer")]
+    assert seen[0].history == out["input"]  # on_repair gets the history, as before
+    from toolwire.engines.repair import _repair
+
+    assert hook_api._CONTEXT == _repair._CONTEXT  # the fields repair reads of a body
+
+
+def test_a_profile_applies_to_its_wire_and_other_wires_get_their_own_rules() -> None:
+    hook = ToolwireRepair(provider="deepseek", providers={"claude": "mistral"})
+    anthropic = {
+        "model": "claude",
+        "messages": [
+            {"role": "user", "content": "Hi"},
+            {
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}}],
+            },
+            {"role": "user", "content": "next"},
+        ],
+    }
+    out = _run(hook, anthropic, "anthropic_messages")
+    assert check(out["messages"], "anthropic-messages").exit_code == 0
+    assert out["messages"][2]["content"][0]["tool_use_id"] == "toolu_1"
+    responses = {
+        "model": "gpt-4o",
+        "input": [{"type": "function_call_output", "call_id": "call_9", "output": "42"}],
+    }
+    assert check(_run(hook, responses, "aresponses")["input"], "openai-responses").exit_code == 0
+    chat = {
+        "model": "deepseek-chat",
+        "messages": [{"role": "user", "content": "Hi"}, {"role": "assistant", "tool_calls": []}],
+    }
+    assert "tool_calls" not in _run(hook, chat)["messages"][1]  # DS-3: deepseek's own rule
+
+
 @pytest.mark.parametrize(
     ("kwargs", "said"),
     [

@@ -17,7 +17,8 @@ import orjson
 
 from toolwire.cli.handlers._record import Recorder
 from toolwire.engines._core._events import EngineEvent, ExchangeChecked, LiveFinding
-from toolwire.engines._core._redact import redact_bytes, redact_text, redact_url
+from toolwire.engines._core._json import dumps, redacted
+from toolwire.engines._core._redact import redact_text, redact_url
 from toolwire.engines.proxy import ProxyTotals, unreadable
 
 __all__ = ["JsonLines", "ProxyOutputs", "render_summary", "render_told", "told_json"]
@@ -56,8 +57,8 @@ def told_json(told: LiveFinding) -> dict[str, Any]:
             rule=change["rule"],
             path=change["path"],
             action=change["action"],
-            before=_redacted(change["before"]),
-            after=_redacted(change["after"]),
+            before=redacted(change["before"]),
+            after=redacted(change["after"]),
             reason=redact_text(change["reason"]),
         )
     elif told.problem is not None:
@@ -75,13 +76,8 @@ def told_json(told: LiveFinding) -> dict[str, Any]:
 _NOT_REPAIRED = "not repaired:"
 
 
-def _redacted(value: Any) -> Any:
-    """A JSON value with key-looking parts of its strings redacted."""
-    return value if value is None else orjson.loads(redact_bytes(orjson.dumps(value)))
-
-
 def _short(value: Any) -> str:
-    text = value if isinstance(value, str) else orjson.dumps(value).decode()
+    text = value if isinstance(value, str) else dumps(value).decode()
     return text if len(text) <= 60 else text[:57] + "..."
 
 
@@ -89,7 +85,7 @@ def render_told(told: LiveFinding, fmt: str) -> str:
     """One line for the terminal: text, or the JSON of :func:`told_json`."""
     data = told_json(told)
     if fmt == "json":
-        return orjson.dumps(data).decode()
+        return dumps(data).decode()
     where = f"#{told.exchange} {told.method} {data['endpoint']} {told.side}"
     if told.finding is not None:
         place = f" event {data['index']}" if data["index"] is not None and data["path"] is None else ""
@@ -130,7 +126,7 @@ class JsonLines:
         self._lock = threading.Lock()
 
     def write(self, told: LiveFinding) -> None:
-        line = orjson.dumps(told_json(told)) + b"\n"
+        line = dumps(told_json(told)) + b"\n"
         with self._lock:
             self._stream.write(line)
             self._stream.flush()

@@ -12,8 +12,7 @@ import os
 import threading
 from typing import IO, Final
 
-import orjson
-
+from toolwire.engines._core._json import dumps
 from toolwire.engines.checking import PROXY_RECORD
 from toolwire.engines.proxy import Recording, cassette_item, har_entry
 from toolwire.errors import UsageError
@@ -58,7 +57,7 @@ class Recorder:
     def add(self, recording: Recording) -> None:
         """Append one exchange."""
         if self.kind == "har":
-            entry = orjson.dumps(har_entry(recording))
+            entry = dumps(har_entry(recording))
             chunk = (b",\n" if self._count else b"\n") + entry
             closing = b"\n]}}\n"
         else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-import orjson
+from toolwire.engines._core._json import dumps
 
 if TYPE_CHECKING:
     from toolwire.engines.repair import Repair
@@ -17,7 +17,7 @@ _SHOWN = 200
 
 
 def _short(value: object) -> str:
-    text = orjson.dumps(value).decode() if not isinstance(value, str) else repr(value)
+    text = dumps(value).decode() if not isinstance(value, str) else repr(value)
     return text if len(text) <= _SHOWN else text[:_SHOWN] + f"... ({len(text) - _SHOWN} more characters)"
 
 
@@ -43,4 +43,4 @@ def render_changes(source: str, done: Repair) -> Iterator[str]:
 
 def render_json(done: Repair) -> str:
     """``{"history", "changes", "exit_code", ...}``, as :meth:`Repair.to_json` gives it."""
-    return orjson.dumps(done.to_json(), option=orjson.OPT_INDENT_2).decode()
+    return dumps(done.to_json(), indent=True).decode()

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
+from toolwire.engines._core._json import redacted
 from toolwire.engines._core._redact import redact_bytes, redact_headers, redact_url
 from toolwire.engines.proxy._checker import ExchangeChecker
 
@@ -58,7 +59,7 @@ class Recording:
     def repaired(self, body: bytes, changes: tuple[Change, ...]) -> None:
         """The request went upstream as ``body`` after ``changes`` (redacted as the rest is)."""
         self.forwarded = _text_redacted(body)
-        self.changes = tuple(orjson.loads(redact_bytes(orjson.dumps([c.to_json() for c in changes]))))
+        self.changes = tuple(redacted([c.to_json() for c in changes]))
 
     def content_type(self, side: str) -> str:
         headers = self.request_headers if side == "request" else self.response_headers

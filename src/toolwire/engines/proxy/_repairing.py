@@ -4,9 +4,11 @@ The forwarder reads a request whole, tells its protocol as the checks do (its en
 body, ``-p`` choosing where several could be), and when that is one the repairer reads
 (:data:`~toolwire.engines.repair.REPAIRABLE`) runs :func:`~toolwire.engines.repair.repair` on it.
 A body the repairer changed goes upstream re-serialised (its layout kept: compact stays compact;
-a gzip or deflate one encoded so again); one it leaves alone goes byte for byte, as does one it
-cannot repair (a :class:`Repaired` with a ``problem`` says why).  The checks judge the request as
-the client sent it: a broken history is still a finding; the repair's changes are told beside it.
+a gzip or deflate one encoded so again: every member of a gzip one read, a raw deflate one written
+raw again); one it leaves alone goes byte for byte, as does one it cannot repair (a
+:class:`Repaired` with a ``problem`` says why, one that does not decode whole among them).  The
+checks judge the request as the client sent it: a broken history is still a finding; the repair's
+changes are told beside it.
 """
 
 from __future__ import annotations
@@ -98,9 +100,12 @@ class RequestRepair:
         if encoding not in _ENCODINGS:
             return Repaired(problem=f"its body is {encoding}-encoded")
         try:
-            plain = _decoded(body, encoding)
+            plain, form = _decoded(body, encoding)
+        except zlib.error as exc:
+            return Repaired(problem=f"its {encoding} body cannot be decoded ({exc})")
+        try:
             value = json.loads(plain) if plain is not None else None
-        except (ValueError, UnicodeDecodeError, zlib.error):
+        except (ValueError, UnicodeDecodeError):
             return Repaired()  # no JSON body: nothing the repairer reads (the checks say so)
         if plain is None:
             return Repaired(problem=f"it decompresses to over {_pipe.MAX_BODY} bytes")
@@ -134,21 +139,51 @@ class RequestRepair:
             return Repaired(protocol, problem=broken)
         if not done.changed:
             return Repaired(protocol)
-        return Repaired(protocol, _encoded(write_body(done.history, plain), encoding), done.changes)
+        return Repaired(protocol, _encoded(write_body(done.history, plain), form), done.changes)
 
 
-def _decoded(body: bytes, encoding: str) -> bytes | None:
-    """``body`` decoded (a gzip or deflate one), or None when that is over :data:`._pipe.MAX_BODY`."""
-    if encoding == "identity":
-        return body
-    out = zlib.decompressobj(zlib.MAX_WBITS | 32).decompress(body, _pipe.MAX_BODY + 1)
-    return None if len(out) > _pipe.MAX_BODY else out
+def _decoded(body: bytes, encoding: str) -> tuple[bytes | None, str]:
+    """``body`` decoded, and how to encode it so again (``deflate-raw``: a deflate body sent without
+    its zlib wrapper, as some clients send it); None when it decodes to over :data:`._pipe.MAX_BODY`.
+
+    Every member of a gzip body is decoded (a client may send several, one after the other).  A
+    body that does not decode whole (cut short, or bytes after its end) is a :class:`zlib.error`:
+    re-encoded, what it held past what was read would be lost.
+    """
+    if encoding == "identity" or not body:
+        return body, encoding
+    try:
+        return _inflated(body, zlib.MAX_WBITS | 32, encoding == "gzip"), encoding
+    except zlib.error:
+        if encoding != "deflate":
+            raise
+    return _inflated(body, -zlib.MAX_WBITS, False), "deflate-raw"
 
 
-def _encoded(body: bytes, encoding: str) -> bytes:
-    if encoding == "gzip":
+def _inflated(body: bytes, wbits: int, members: bool) -> bytes | None:
+    out = bytearray()
+    rest = body
+    while True:
+        decoder = zlib.decompressobj(wbits)
+        out += decoder.decompress(rest, _pipe.MAX_BODY + 1 - len(out))
+        if len(out) > _pipe.MAX_BODY:
+            return None
+        if not decoder.eof:
+            raise zlib.error("the stream ends early")
+        rest = decoder.unused_data
+        if not rest:
+            return bytes(out)
+        if not members:
+            raise zlib.error(f"{len(rest)} bytes after the end of the stream")
+
+
+def _encoded(body: bytes, form: str) -> bytes:
+    if form == "gzip":
         return gzip.compress(body)
-    return zlib.compress(body) if encoding == "deflate" else body
+    if form == "deflate-raw":
+        encoder = zlib.compressobj(wbits=-zlib.MAX_WBITS)
+        return encoder.compress(body) + encoder.flush()
+    return zlib.compress(body) if form == "deflate" else body
 
 
 def told(

@@ -58,7 +58,13 @@ def read_body(path: str | os.PathLike[str], protocol: str | None = None) -> Body
 
 
 def _parse(raw: bytes, source: str) -> tuple[Literal["json", "jsonl"], list[Any]]:
-    text = raw.decode("utf-8-sig", errors="strict")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as bad:
+        raise UsageError(
+            f"{source} is not UTF-8 (byte 0x{raw[bad.start]:02x} at offset {bad.start}); "
+            "repair reads a JSON body or JSON Lines, which are UTF-8"
+        ) from None
     try:
         return "json", [json.loads(text)]
     except json.JSONDecodeError:
@@ -101,7 +107,11 @@ def repair_body(
     """Repair a read body; the repair and the bytes to write (``body.raw`` itself when unchanged).
 
     JSON Lines of messages are one history; JSON Lines of request bodies are repaired body by
-    body, and their repairs merged into one (changes' paths start with ``line N:``).
+    body, and their repairs merged into one: changes' paths start with ``line N:``, and so does
+    each id of :attr:`Repair.ids` on both sides (``"line 2: OLD" -> "line 2: NEW"``).  Each body
+    is a request of its own whose fresh ids start again at the first (two bodies may both remap
+    to ``call_tw1``): keyed by their line, the map of the file keeps every body's remaps and
+    stays injective.
     """
     options: dict[str, Any] = {
         "provider": provider,
@@ -122,7 +132,7 @@ def repair_body(
         for n, r in enumerate(repairs, 1)
         for c in r.changes
     )
-    ids = {k: v for r in repairs for k, v in r.ids.items()}
+    ids = {f"line {n}: {k}": f"line {n}: {v}" for n, r in enumerate(repairs, 1) for k, v in r.ids.items()}
     merged = Repair([r.history for r in repairs], body.protocol, changes, ids, provider)
     if not any(r.changed for r in repairs):
         return merged, body.raw
