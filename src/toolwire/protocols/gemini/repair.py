@@ -1,4 +1,5 @@
-"""Gemini contents as the repairer sees them: functionResponse parts of the next user content."""
+"""Gemini contents as the repairer sees them: functionResponse parts of the next user content (a
+content without ``role`` is a user content, as ``check`` reads it)."""
 
 from __future__ import annotations
 
@@ -30,8 +31,17 @@ def _gemini_calls(msg: Any) -> list[tuple[Block, Any, str | None]]:
     return parts_of(msg, "model", "parts", lambda part: _id_and_name(gemini.function_call(part)))
 
 
+def _user(msg: Any) -> bool:
+    """A user content: its role ``user``, or no role at all (the ContentsMonitor's default)."""
+    return isinstance(msg, dict) and msg.get("role", gemini.ROLE_USER) == gemini.ROLE_USER
+
+
 def _gemini_results(msg: Any) -> list[tuple[Block, Any, str | None]]:
-    return parts_of(msg, "user", "parts", lambda part: _id_and_name(gemini.function_response(part)))
+    if not _user(msg):
+        return []
+    # parts_of reads one role: a content without role is read as the user content it is.
+    user = msg if "role" in msg else {**msg, "role": gemini.ROLE_USER}
+    return parts_of(user, "user", "parts", lambda part: _id_and_name(gemini.function_response(part)))
 
 
 def _gemini_key(part: dict[str, Any], camel: str) -> str:
@@ -137,7 +147,15 @@ _GEMINI_RULES: Final = {
 }  # fmt: skip
 
 
-ADAPTER: Final = Adapter(
+class _GeminiAdapter(Adapter):
+    """Results are carried by user contents, those without role among them (the answer made for a
+    call goes first in such a content, which keeps no role; a content made anew says ``user``)."""
+
+    def is_carrier(self, msg: Any) -> bool:
+        return _user(msg) and not self.calls(msg)
+
+
+ADAPTER: Final = _GeminiAdapter(
     protocol="gemini-contents",
     container="contents",
     layout="block",
