@@ -81,3 +81,95 @@ def test_gemini_an_orphan_in_a_content_without_role_is_kept_as_a_note() -> None:
         "parts": [{"text": "[toolwire repair] Result of tool call None (f), kept as text because its call "
                    'is not in this history: {"t":1}'}]
     }  # fmt: skip
+
+
+# Anthropic: a repeated server_tool_use id is renamed to an id no block of the history holds.
+
+ANTHROPIC = "anthropic-messages"
+QUESTION = {"role": "user", "content": "Search it"}
+
+
+def _use(ident: str) -> dict[str, Any]:
+    return {"type": "server_tool_use", "id": ident, "name": "web_search", "input": {"query": "q"}}
+
+
+def _found(ident: str, url: str = "https://example.com") -> dict[str, Any]:
+    return {"type": "web_search_tool_result", "tool_use_id": ident, "content": [{"url": url}]}
+
+
+def _searched(*blocks: Any) -> dict[str, Any]:
+    return {"role": "assistant", "content": [*blocks, {"type": "text", "text": "found"}]}
+
+
+def _server_ids(history: list[Any]) -> list[tuple[str, Any]]:
+    return [
+        (b["type"], b.get("id", b.get("tool_use_id")))
+        for m in history
+        if m["role"] == "assistant"
+        for b in m["content"]
+        if b["type"] != "text"
+    ]
+
+
+def test_anthropic_repairing_twice_with_a_turn_repeated_between_renames_to_new_ids() -> None:
+    first = _repaired([QUESTION, _searched(_use("srvtoolu_01"), _found("srvtoolu_01"))] * 2, ANTHROPIC)
+    assert _server_ids(first.history)[2:] == [
+        ("server_tool_use", "srvtoolu_tw1"),
+        ("web_search_tool_result", "srvtoolu_tw1"),
+    ]
+    repeated = [QUESTION, _searched(_use("srvtoolu_02"), _found("srvtoolu_02"))] * 2
+    second = _repaired([*first.history, *repeated], ANTHROPIC)
+    assert [(c.rule, c.action, c.before, c.after) for c in second.changes] == [
+        ("AN-2", "rename", "srvtoolu_02", "srvtoolu_tw2")
+    ]
+
+
+def test_anthropic_a_renamed_server_id_is_none_the_history_holds() -> None:
+    history = [
+        QUESTION,
+        _searched(_use("srvtoolu_tw1"), _found("srvtoolu_tw1")),
+        *[QUESTION, _searched(_use("srvtoolu_1"), _found("srvtoolu_1"))] * 2,
+    ]
+    fixed = _repaired(history, ANTHROPIC)
+    assert [(c.path, c.after) for c in fixed.changes] == [("messages[5].content[0].id", "srvtoolu_tw2")]
+
+
+def test_anthropic_repeats_in_one_message_each_get_an_id_their_results_follow_in_order() -> None:
+    one = "srvtoolu_1"
+    history = [
+        QUESTION,
+        _searched(_use(one), _found(one, "a"), _use(one), _found(one, "b"), _use(one), _found(one, "c")),
+        QUESTION,
+        _searched(_use(one), _use(one), _found(one, "d"), _found(one, "e")),
+    ]
+    fixed = _repaired(history, ANTHROPIC)
+    assert _server_ids(fixed.history) == [
+        ("server_tool_use", one),
+        ("web_search_tool_result", one),
+        ("server_tool_use", "srvtoolu_tw1"),
+        ("web_search_tool_result", "srvtoolu_tw1"),
+        ("server_tool_use", "srvtoolu_tw2"),
+        ("web_search_tool_result", "srvtoolu_tw2"),
+        ("server_tool_use", "srvtoolu_tw3"),
+        ("server_tool_use", "srvtoolu_tw4"),
+        ("web_search_tool_result", "srvtoolu_tw3"),
+        ("web_search_tool_result", "srvtoolu_tw4"),
+    ]
+    assert [b["content"][0]["url"] for b in fixed.history[3]["content"][2:4]] == ["d", "e"]
+
+
+def test_anthropic_a_result_in_the_next_message_follows_the_renamed_use_before_it() -> None:
+    """A server-tool loop paused (``pause_turn``) and resumed: the result comes in the next message."""
+    one = "srvtoolu_1"
+    history = [
+        QUESTION,
+        _searched(_use(one), _found(one, "a")),
+        QUESTION,
+        {"role": "assistant", "content": [_use(one)]},
+        _searched(_found(one, "b")),
+    ]
+    fixed = _repaired(history, ANTHROPIC)
+    assert _server_ids(fixed.history)[2:] == [
+        ("server_tool_use", "srvtoolu_tw1"),
+        ("web_search_tool_result", "srvtoolu_tw1"),
+    ]

@@ -52,46 +52,77 @@ _ANTHROPIC_RULES: Final = {
 }  # fmt: skip
 
 
+def _ids_in(messages: list[Any]) -> set[Any]:
+    """Every id a block of ``messages`` holds or names (``id``, ``tool_use_id``)."""
+    return {
+        block[key]
+        for msg in messages
+        if isinstance(msg, dict) and isinstance(msg.get("content"), list)
+        for block in msg["content"]
+        if isinstance(block, dict)
+        for key in ("id", "tool_use_id")
+        if isinstance(block.get(key), str)
+    }
+
+
 def _server_ids(messages: list[Any], changes: list[Change]) -> list[Any]:
-    """Anthropic: a repeated server_tool_use id (AN-2) is renamed with the server tool's result in
-    the same assistant message; the server ran that tool, so neither moves."""
-    seen: set[Any] = set()
-    out: list[Any] = []
+    """Anthropic: a repeated server_tool_use id (AN-2) is renamed, each repeat to an id no block of
+    the history holds, with the server tool's result that follows it; the server ran that tool, so
+    neither moves.  A result (``web_search_tool_result`` and kin) follows the use of its id closest
+    before it: in the nearest message, the first use not yet followed (uses and results in order)."""
+    taken = _ids_in(messages)
     counter = 0
+
+    def fresh() -> str:
+        nonlocal counter
+        while True:
+            counter += 1
+            if (new := f"srvtoolu_tw{counter}") not in taken:
+                taken.add(new)
+                return new
+
+    seen: set[str] = set()
+    #: Each use's id -> its uses not yet followed by a result: (message, the id it goes by now).
+    open_uses: dict[str, list[tuple[int, str]]] = {}
+    out: list[Any] = []
     for i, msg in enumerate(messages):
         blocks = msg.get("content") if isinstance(msg, dict) and msg.get("role") == "assistant" else None
         if not isinstance(blocks, list):
             out.append(msg)
             continue
-        renames: dict[Any, str] = {}
+        edited = list(blocks)
+        changed = False
         for k, block in enumerate(blocks):
-            if isinstance(block, dict) and block.get("type") == "server_tool_use":
+            if isinstance(block, dict) and block.get("type") == anthropic.SERVER_TOOL_USE:
                 ident = block.get("id")
+                if not isinstance(ident, str):
+                    continue
+                now = ident
                 if ident in seen:
-                    counter += 1
-                    renames[ident] = f"srvtoolu_tw{counter}"
+                    now = fresh()
+                    edited[k], changed = {**block, "id": now}, True
                     changes.append(
                         Change(
                             "AN-2",
                             f"messages[{i}].content[{k}].id",
                             "rename",
                             ident,
-                            renames[ident],
+                            now,
                             "a repeated server tool id, renamed with its result",
                         )
                     )
                 seen.add(ident)
-        if renames:
-            blocks = [
-                {**b, "id": renames[b["id"]]}
-                if isinstance(b, dict) and b.get("type") == "server_tool_use" and b.get("id") in renames
-                else {**b, "tool_use_id": renames[b["tool_use_id"]]}
-                if isinstance(b, dict) and b.get("tool_use_id") in renames
-                else b
-                for b in blocks
-            ]
-            msg = {**msg, "content": blocks}
-        out.append(msg)
+                open_uses.setdefault(ident, []).append((i, now))
+            elif anthropic.is_server_result(block) and isinstance(named := block.get("tool_use_id"), str):
+                uses = open_uses.get(named)
+                if not uses:
+                    continue  # no use before it: left as it is (check says so)
+                nearest = uses[-1][0]
+                use = next(u for u in uses if u[0] == nearest)
+                uses.remove(use)
+                if use[1] != named:
+                    edited[k], changed = {**block, "tool_use_id": use[1]}, True
+        out.append({**msg, "content": edited} if changed else msg)
     return out
 
 
