@@ -173,3 +173,25 @@ def test_anthropic_a_result_in_the_next_message_follows_the_renamed_use_before_i
         ("server_tool_use", "srvtoolu_tw1"),
         ("web_search_tool_result", "srvtoolu_tw1"),
     ]
+
+
+# Bedrock: an orphaned toolResult keeps what it said, whatever its shape.
+
+BEDROCK = "bedrock-converse"
+
+
+def test_bedrock_an_orphan_whose_tool_result_is_not_of_the_api_shape_keeps_what_it_said() -> None:
+    asked = {"toolUse": {"toolUseId": "t1", "name": "pay", "input": {}}}
+    for result, said in [
+        ("Transfer done 123", "Transfer done 123"),
+        ([{"text": "Transfer done 123"}], '[{"text":"Transfer done 123"}]'),
+        ({"toolUseId": "t9", "json": {"done": 123}}, '{"json":{"done":123}}'),
+    ]:
+        history = [
+            {"role": "user", "content": [{"text": "Pay"}]},
+            {"role": "assistant", "content": [asked]},
+            {"role": "user", "content": [{"toolResult": result}]},
+        ]
+        fixed = _repaired(history, BEDROCK)
+        note = fixed.history[2]["content"][1]["text"]
+        assert note.endswith(f"kept as text because its call is not in this history: {said}"), note

@@ -48,6 +48,17 @@ def _bedrock_answer(msg: Message | None, block: Block, new: Any, name: str | Non
     return {"toolResult": {"toolUseId": new, "content": [{"text": NOT_RUN}]}}
 
 
+def _said(block: dict[str, Any]) -> Any:
+    """What a toolResult said: its ``content``; else (a toolResult not of the API's shape) every
+    field but its id, or the toolResult itself when it is no object (a string, a list)."""
+    result = block.get("toolResult")
+    if not isinstance(result, dict):
+        return result
+    if "content" in result:
+        return result["content"]
+    return {k: v for k, v in result.items() if k != "toolUseId"}
+
+
 def _bedrock_accepts(value: str) -> bool:
     return len(value) <= bedrock.TOOL_USE_ID_MAX and bool(bedrock.TOOL_USE_ID.fullmatch(value))
 
@@ -71,7 +82,7 @@ ADAPTER: Final = Adapter(
         replaced(m, "content", e, lambda b, new: {**b, "toolUse": {**b["toolUse"], "toolUseId": new}})
     ),
     answer=_bedrock_answer,
-    said=lambda m, b: as_dict(m["content"][b].get("toolResult")).get("content"),
+    said=lambda m, b: _said(m["content"][b]),
     note=lambda text: {"text": text},
     accepts=_bedrock_accepts,
     fresh=numbered("tooluse_tw"),
