@@ -195,3 +195,19 @@ def test_bedrock_an_orphan_whose_tool_result_is_not_of_the_api_shape_keeps_what_
         fixed = _repaired(history, BEDROCK)
         note = fixed.history[2]["content"][1]["text"]
         assert note.endswith(f"kept as text because its call is not in this history: {said}"), note
+
+
+def test_bedrock_a_system_tools_call_and_result_are_left_alone() -> None:
+    """A toolUse with a type is a system tool's: Bedrock answered it in its message (BR-2's scope)."""
+    grounding = {"toolUseId": "s1", "name": "nova_grounding", "input": {}, "type": "server_tool_use"}
+    found = {"toolUseId": "s1", "content": [{"text": "x"}], "type": "nova_grounding_result"}
+    asked = {"toolUse": {"toolUseId": "t1", "name": "pay", "input": {}}}
+    turn = {"role": "assistant", "content": [{"toolUse": grounding}, {"toolResult": found}, asked]}
+    later = {"role": "user", "content": [{"text": "Thanks"}]}
+    fixed = _repaired([{"role": "user", "content": [{"text": "Pay"}]}, turn, later], BEDROCK)
+    assert [(c.action, c.path) for c in fixed.changes] == [
+        ("answer", "messages[1].content[2].toolUse.toolUseId")
+    ]
+    assert fixed.history[1] == turn
+    assert fixed.history[2]["content"][0]["toolResult"]["toolUseId"] == "t1"
+    assert fixed.history[2]["content"][1:] == later["content"]

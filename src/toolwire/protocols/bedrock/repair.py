@@ -20,14 +20,21 @@ from toolwire.properties._repair import (
 __all__ = ["ADAPTER"]
 
 
+def _system(body: Any) -> bool:
+    """A system tool's toolUse or toolResult (it has a ``type``: botocore 1.44.8 ToolUseType
+    ``server_tool_use``): Bedrock ran and answered it in its message, so check (BR-2) and the
+    repairer leave it alone."""
+    return isinstance(body, dict) and body.get("type") is not None
+
+
 def _tool_use(b: Any) -> tuple[Any, str | None] | None:
-    if not isinstance(b, dict) or "toolUse" not in b:
+    if not isinstance(b, dict) or "toolUse" not in b or _system(b["toolUse"]):
         return None
     return as_dict(b["toolUse"]).get("toolUseId"), as_dict(b["toolUse"]).get("name")
 
 
 def _tool_result(b: Any) -> tuple[Any, str | None] | None:
-    if not isinstance(b, dict) or "toolResult" not in b:
+    if not isinstance(b, dict) or "toolResult" not in b or _system(b["toolResult"]):
         return None
     return as_dict(b["toolResult"]).get("toolUseId"), None
 
