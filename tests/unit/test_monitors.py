@@ -250,6 +250,11 @@ CRASHED = [
     ("openai-responses", "openai-responses/good-two-calls.json", (0, "input", 0, "role"), ["x"], None),
     ("open-responses-stream", "open-responses-stream/good-parallel-same-tool.sse", (2, "item", "name"), ["x"], None),  # noqa: E501
     ("open-responses-stream", "open-responses-stream/good-parallel-same-tool.sse", (11, "item", "name"), {}, None),  # noqa: E501
+    ("anthropic-stream", "anthropic-stream/good-parallel-same-tool.sse", (1, "content_block", "type"), [], None),  # noqa: E501
+    ("anthropic-stream", "anthropic-stream/good-parallel-same-tool.sse", (2, "delta", "type"), ["x"], None),
+    ("openai-responses-stream", "openai-responses-stream/good-parallel-same-tool.sse", (2, "item", "type"), [], None),  # noqa: E501
+    ("gemini-stream", "gemini-stream/good-streamed-args.sse", (1, "candidates", 0, "content", "parts", 0, "functionCall", "partialArgs", 0, "jsonPath"), [], None),  # noqa: E501
+    ("aisdk-model-messages", "aisdk-model-messages/good-two-calls.json", (0, "messages", 2, "content", 1, "input"), 10**30, None),  # noqa: E501
 ]  # fmt: skip
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import orjson
 
 __all__ = ["clip", "json_problem", "json_text", "parsed"]
@@ -58,4 +60,9 @@ def json_text(value: object) -> str:
     >>> json_text({"b": 1, "a": 2}), json_text('{"b": 1}')
     ('{"a":2,"b":1}', '{"b": 1}')
     """
-    return value if isinstance(value, str) else orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
+    if isinstance(value, str):
+        return value
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
+    except TypeError:  # an integer past 64 bits, which orjson does not write: JSON allows it
+        return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))

@@ -173,7 +173,9 @@ class StreamMonitor(BlockStreamMonitor):
                 tool = delta.get("type") == wire.INPUT_JSON_DELTA
                 fragment = delta.get("partial_json")
                 what = f"content_block_delta ({delta.get('type')})"
-                if "type" in delta and delta["type"] not in wire.DELTA_TYPES:
+                if "type" in delta and (
+                    not isinstance(delta["type"], str) or delta["type"] not in wire.DELTA_TYPES
+                ):
                     # Open world: the block's lifecycle goes on, what the delta says is not judged.
                     self.unknown("content block delta", delta["type"], index, line, skipped=False)
                     self.step(key, "delta", index, line, what=what)
@@ -205,7 +207,7 @@ class StreamMonitor(BlockStreamMonitor):
         block = value.get("content_block")
         block = block if isinstance(block, dict) else {}
         kind = block.get("type")
-        if "type" in block and kind not in wire.BLOCK_TYPES:
+        if "type" in block and (not isinstance(kind, str) or kind not in wire.BLOCK_TYPES):
             # Open world: it still occupies its index; it is not a tool call toolwire knows.
             self.unknown("content block", kind, index, line, f"it holds index {key}", skipped=False)
         tool = kind in (wire.TOOL_USE, wire.SERVER_TOOL_USE)

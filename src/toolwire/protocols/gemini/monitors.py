@@ -383,7 +383,8 @@ class StreamMonitor(Monitor):
         pieces = wire.member(call, "partialArgs")
         for piece in pieces if isinstance(pieces, list) else []:
             path = wire.member(piece, "jsonPath") if isinstance(piece, dict) else None
-            if not isinstance(piece, dict) or not wire.set_partial(args, piece, path in open_paths):
+            opened = isinstance(path, str) and path in open_paths
+            if not isinstance(piece, dict) or not wire.set_partial(args, piece, opened):
                 self.notice(index, line, f"a partialArgs piece of {name} at {clip(path)} not read")
                 continue
             if not isinstance(path, str):

@@ -245,9 +245,11 @@ class ItemChecks(Monitor):
         ``RECORDED_STREAM_ITEM_TYPES`` is known from SDK types and docs only; an unknown type
         (open world) and a function call keep the rule's severity.
         """
-        types = {item.type for item in items if item is not None}
+        types = [item.type for item in items if item is not None]  # a type may be any JSON value
         unrecorded = [
-            t for t in types if t in wire.OUTPUT_ITEM_TYPES and t not in wire.RECORDED_STREAM_ITEM_TYPES
+            t
+            for t in types
+            if isinstance(t, str) and t in wire.OUTPUT_ITEM_TYPES and t not in wire.RECORDED_STREAM_ITEM_TYPES
         ]
         return "warning" if types and len(unrecorded) == len(types) else None
 

@@ -322,7 +322,7 @@ class StreamMonitor(ItemChecks):
             )
         if raw is None:
             return
-        if item.type not in wire.OUTPUT_ITEM_TYPES:
+        if not isinstance(item.type, str) or item.type not in wire.OUTPUT_ITEM_TYPES:
             self.unknown(
                 "output item",
                 item.type,
@@ -426,7 +426,7 @@ class StreamMonitor(ItemChecks):
         # An item of a type toolwire does not model keeps only its type: what its ids mean is not known.
         identity = (
             (("type", item.type), ("call_id", item.call_id), ("id", item.id))
-            if item.type in wire.OUTPUT_ITEM_TYPES
+            if isinstance(item.type, str) and item.type in wire.OUTPUT_ITEM_TYPES
             else (("type", item.type),)
         )
         changed = [
