@@ -82,6 +82,11 @@ def _fan_out(
                 if process.is_alive():
                     process.kill()
     runs = [run for run in gathered.runs if run is not None]
+    if not runs and gathered.stopped:
+        # Stopped before any worker sent its run: the report is of an interrupted campaign.
+        o = options
+        empty = FuzzRun(name, o.source, o.destination, o.limit, o.seed, o.quirks)
+        runs = [dataclasses.replace(empty, mutate=options.mutate, interrupted=True, stopped="interrupted")]
     if not runs:
         raise UsageError("; ".join(gathered.lost))
     merged = runs[0]
@@ -113,6 +118,8 @@ class _Gathered:
     runs: list[FuzzRun | None]
     lost: list[str]
     found: list[Counterexample]
+    #: A second Ctrl-C stopped the gathering before every worker sent its run.
+    stopped: bool = False
 
 
 def _gather(processes: list[Any], events: Any, emit: Handler, started: float) -> _Gathered:
@@ -124,7 +131,7 @@ def _gather(processes: list[Any], events: Any, emit: Handler, started: float) ->
     lost: dict[int, str] = {}
     best: dict[str, Counterexample] = {}
     progress: dict[int, Progress] = {}
-    interrupted = False
+    interrupted = stopped = False
     #: When each worker was first seen dead without its run (its last events may still be queued).
     dead_since: dict[int, float] = {}
     while len(runs) + len(lost) < len(processes):
@@ -149,7 +156,16 @@ def _gather(processes: list[Any], events: Any, emit: Handler, started: float) ->
         except KeyboardInterrupt:
             # Ctrl-C reached the workers too: each stops and sends what it found.
             if interrupted:
-                raise
+                # A second Ctrl-C: wait no more. The workers that have not sent their run are
+                # stopped as the fan-out ends; the report says so and keeps what they sent.
+                for n in range(len(processes)):
+                    if n not in runs and n not in lost:
+                        lost[n] = (
+                            f"fuzz worker {n} was stopped by a second Ctrl-C before it sent its result; "
+                            "the findings it sent before are kept, its examples are not counted"
+                        )
+                stopped = True
+                break
             interrupted = True
             continue
         if isinstance(event, UsageError):
@@ -180,6 +196,7 @@ def _gather(processes: list[Any], events: Any, emit: Handler, started: float) ->
         runs=[runs.get(n) for n in range(len(processes))],
         lost=[lost[n] for n in sorted(lost)],
         found=list(best.values()),
+        stopped=stopped,
     )
 
 
