@@ -29,7 +29,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final, get_args
 
-from toolwire.engines.repair import PROVIDERS, OrphanPolicy, Repair, UnansweredPolicy, repair
+from toolwire.engines.repair import (
+    CONTEXT,
+    PROVIDERS,
+    OrphanPolicy,
+    Repair,
+    UnansweredPolicy,
+    provider_of_wire,
+    repair,
+)
 from toolwire.errors import UsageError
 from toolwire.protocols import _registry
 
@@ -44,10 +52,6 @@ else:
         _Base = object
 
 log = logging.getLogger("toolwire.litellm")
-
-#: Request fields that bring a stored context in (a result may answer a call of it): what
-#: :func:`toolwire.engines.repair.repair` reads of a body besides its history.
-_CONTEXT: Final = ("previous_response_id", "conversation")
 
 #: LiteLLM's call type -> the protocol of the request's history, and the body key that holds it
 #: (each protocol's descriptor names the call types of its requests).
@@ -116,11 +120,10 @@ class ToolwireRepair(_Base):
             return data
         model = data.get("model")
         provider = self.providers.get(model, self.provider) if isinstance(model, str) else self.provider
-        if provider is not None and protocol not in PROVIDERS[provider].wire:
-            provider = None  # another wire: its own protocol's rules
+        provider = provider_of_wire(provider, protocol)  # another wire: its own protocol's rules
         # What repair reads of a body: its history and the fields that bring a stored context in
         # (LiteLLM's data holds objects of its own besides, which toolwire need not read).
-        body: dict[str, Any] = {key: history, **{k: data[k] for k in _CONTEXT if k in data}}
+        body: dict[str, Any] = {key: history, **{k: data[k] for k in CONTEXT if k in data}}
         try:
             done = repair(
                 body,

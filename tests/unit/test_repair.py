@@ -39,9 +39,9 @@ USER = {"role": "user", "content": "Weather?"}
 
 def test_the_api_is_pinned() -> None:
     assert repair_api.__all__ == [
-        "ACTIONS", "PROVIDERS", "REPAIRABLE", "Action", "Body", "Change", "OrphanPolicy", "Provider",
-        "ProviderRule", "Repair", "UnansweredPolicy", "lint", "read_body", "repair", "repair_body",
-        "repair_path", "write_body",
+        "ACTIONS", "CONTEXT", "PROVIDERS", "REPAIRABLE", "Action", "Body", "Change", "OrphanPolicy",
+        "Provider", "ProviderRule", "Repair", "UnansweredPolicy", "lint", "provider_of_wire", "read_body",
+        "repair", "repair_body", "repair_path", "write_body",
     ]  # fmt: skip
 
 

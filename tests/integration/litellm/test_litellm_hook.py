@@ -121,9 +121,6 @@ def test_a_responses_result_answering_a_stored_calls_passes_as_it_came() -> None
     assert out["previous_response_id"] == "resp_1" and out["input"][0] == output
     assert [(c.rule, c.action) for r in seen for c in r.changes] == [("RS-4", "answer")]
     assert seen[0].history == out["input"]  # on_repair gets the history, as before
-    from toolwire.engines.repair import _repair
-
-    assert hook_api._CONTEXT == _repair._CONTEXT  # the fields repair reads of a body
 
 
 def test_a_profile_applies_to_its_wire_and_other_wires_get_their_own_rules() -> None:

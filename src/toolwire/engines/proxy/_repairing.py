@@ -93,7 +93,7 @@ class RequestRepair:
 
     def __call__(self, url: str, body: bytes, headers: list[tuple[str, str]]) -> Repaired:
         """Repair the request ``body`` sent to ``url``; never raises (a failure is a ``problem``)."""
-        from toolwire.engines.repair import PROVIDERS, REPAIRABLE, repair, write_body
+        from toolwire.engines.repair import REPAIRABLE, provider_of_wire, repair, write_body
 
         named = {k.lower(): v for k, v in headers}
         encoding = named.get("content-encoding", "").strip().lower() or "identity"
@@ -119,14 +119,11 @@ class RequestRepair:
             return Repaired(protocol)  # no history in it (a Responses ``input`` that is a string)
         if any(h in named for h in _SIGNED) or named.get("authorization", "").startswith("AWS4-"):
             return Repaired(protocol, problem="its body is signed (AWS SigV4): a changed body would fail")
-        provider = self.provider
-        if provider is not None and protocol not in PROVIDERS[provider].wire:
-            provider = None  # another wire: its own protocol's rules
         try:
             done = repair(
                 value,
                 protocol,
-                provider=provider,
+                provider=provider_of_wire(self.provider, protocol),
                 orphan_results=self.orphan_results,
                 unanswered_calls=self.unanswered_calls,
             )

@@ -15,12 +15,13 @@ comes back untouched.
 """
 
 from toolwire.engines.repair._files import Body, read_body, repair_body, repair_path, write_body
-from toolwire.engines.repair._repair import PROVIDERS, REPAIRABLE, lint, repair
+from toolwire.engines.repair._repair import CONTEXT, PROVIDERS, REPAIRABLE, lint, provider_of_wire, repair
 from toolwire.properties._change import ACTIONS, Action, Change, Repair
 from toolwire.properties._repair import OrphanPolicy, Provider, ProviderRule, UnansweredPolicy
 
 __all__ = [
     "ACTIONS",
+    "CONTEXT",
     "PROVIDERS",
     "REPAIRABLE",
     "Action",
@@ -32,6 +33,7 @@ __all__ = [
     "Repair",
     "UnansweredPolicy",
     "lint",
+    "provider_of_wire",
     "read_body",
     "repair",
     "repair_body",

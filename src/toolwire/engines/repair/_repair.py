@@ -13,7 +13,7 @@ from toolwire.properties._change import Change, Repair
 from toolwire.properties._repair import Adapter, OrphanPolicy, Provider, UnansweredPolicy
 from toolwire.protocols import _registry
 
-__all__ = ["CONTAINERS", "PROVIDERS", "REPAIRABLE", "provider_for", "repair"]
+__all__ = ["CONTAINERS", "CONTEXT", "PROVIDERS", "REPAIRABLE", "provider_for", "provider_of_wire", "repair"]
 
 #: Each protocol the repairer reads (its descriptor names its repair), and the key of a request
 #: body that holds its history.
@@ -27,8 +27,17 @@ PROVIDERS: Final[dict[str, Provider]] = _registry.providers()
 #: The protocols the repairer reads.
 REPAIRABLE: Final[tuple[str, ...]] = tuple(CONTAINERS)
 
-#: Request fields that bring a stored context in: a result may answer a call of it.
-_CONTEXT: Final = ("previous_response_id", "conversation")
+#: Request fields that bring a stored context in: a result may answer a call of it (what
+#: :func:`repair` reads of a request body besides its history).
+CONTEXT: Final = ("previous_response_id", "conversation")
+
+
+def provider_of_wire(provider: str | None, protocol: str) -> str | None:
+    """``provider`` when ``protocol`` is of its wire, else None: a request of another wire is
+    repaired by its own protocol's rules (``proxy --repair --for``, the LiteLLM hook)."""
+    if provider is not None and protocol not in PROVIDERS[provider].wire:
+        return None
+    return provider
 
 
 def repair(
@@ -92,7 +101,7 @@ def repair(
             accepts=adapter.accepts if profile is None else _both(adapter, profile),
             orphan_results=orphan_results,
             unanswered_calls=unanswered_calls,
-            context=body is not None and any(body.get(k) for k in _CONTEXT),
+            context=body is not None and any(body.get(k) for k in CONTEXT),
         )
     changes = list(rebuilt.changes)
     out = rebuilt.messages
